@@ -1,0 +1,186 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, envNameOf, loadConfig, MAX_INSTANCE_ID_LENGTH, parseConfig } from './index.js';
+
+const fixture = (name: string): string => join(import.meta.dirname, '..', 'test', 'fixtures', name);
+const minimal = { instanceId: 'antidote', curriculumDir: '/curriculum' };
+
+function problemsOf(run: () => unknown): string[] {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ConfigError) return [...error.problems];
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('reads the original sample file with the original defaults (reference §8.4 #16)', () => {
+    const { config, warnings } = loadConfig({ path: fixture('sample-antidote-config.yml'), env: {} });
+    expect(warnings).toEqual([]);
+    expect({
+      curriculumDir: config.curriculumDir,
+      instanceId: config.instanceId,
+      tier: config.tier,
+      imageOrg: config.imageOrg,
+      hepsDomain: config.hepsDomain,
+      grpcPort: config.grpcPort,
+      httpPort: config.httpPort,
+      liveSessionTTL: config.liveSessionTTL,
+      liveLessonTTL: config.liveLessonTTL,
+      liveSessionLimit: config.liveSessionLimit,
+      liveLessonLimit: config.liveLessonLimit,
+      curriculumVersion: config.curriculumVersion,
+      alwaysPull: config.alwaysPull,
+      secretsNamespace: config.kubernetes.secretsNamespace,
+      tlsCertName: config.kubernetes.tlsCertName,
+      pullCredName: config.kubernetes.pullCredName,
+      allowEgress: config.allowEgress,
+      enabledServices: config.enabledServices,
+      inCluster: config.kubernetes.inCluster,
+      kubeconfigPath: config.kubernetes.kubeconfigPath,
+      natsUrl: config.natsUrl,
+      devMode: config.devMode,
+    }).toEqual({
+      curriculumDir: '/usr/bin/curriculum',
+      instanceId: 'foobar',
+      tier: 'prod',
+      imageOrg: 'antidotelabs',
+      hepsDomain: 'heps.nrelabs.io',
+      grpcPort: 50099,
+      httpPort: 8086,
+      liveSessionTTL: 1440,
+      liveLessonTTL: 30,
+      liveSessionLimit: 0,
+      liveLessonLimit: 0,
+      curriculumVersion: 'latest',
+      alwaysPull: false,
+      secretsNamespace: 'prod',
+      tlsCertName: 'tls-certificate',
+      pullCredName: '',
+      allowEgress: false,
+      enabledServices: ['foobarsvc'],
+      inCluster: true,
+      kubeconfigPath: '',
+      natsUrl: 'nats://127.0.0.1:4222',
+      devMode: false,
+    });
+  });
+
+  it("accepts HEAD's backendConfigs.kubernetes form and warns about unknown keys", () => {
+    const { config, warnings } = loadConfig({ path: fixture('head-antidote-config.yml'), env: {} });
+    expect(config.kubernetes).toMatchObject({
+      inCluster: false,
+      kubeconfigPath: '/root/.kube/config',
+      secretsNamespace: 'antidote-secrets',
+      tlsCertName: 'my-tls',
+      pullCredName: 'docker-pull-creds',
+    });
+    expect(warnings).toEqual(['unknown configuration key "domain" is ignored']);
+  });
+
+  it('finds the file from --config and from ANTIDOTE_CONFIG', () => {
+    const file = fixture('sample-antidote-config.yml');
+    expect(loadConfig({ argv: ['--config', file], env: {} }).config.instanceId).toBe('foobar');
+    expect(loadConfig({ argv: [`--config=${file}`], env: {} }).config.instanceId).toBe('foobar');
+    expect(loadConfig({ argv: [], env: { ANTIDOTE_CONFIG: file } }).config.instanceId).toBe('foobar');
+  });
+
+  it('applies ANTIDOTE_* overrides over the file, typed by the key', () => {
+    const { config } = loadConfig({
+      path: fixture('sample-antidote-config.yml'),
+      env: {
+        ANTIDOTE_INSTANCE_ID: 'override',
+        ANTIDOTE_LIVE_LESSON_TTL: '5',
+        ANTIDOTE_ALLOW_EGRESS: 'true',
+        ANTIDOTE_DATABASE_URL: 'postgres://u:p@db/antidote',
+        ANTIDOTE_ENABLED_SERVICES: 'scheduler, api',
+        ANTIDOTE_TIMEOUTS_POD_RUNNING_SECONDS: '12',
+      },
+    });
+    expect(config.instanceId).toBe('override');
+    expect(config.liveLessonTTL).toBe(5);
+    expect(config.allowEgress).toBe(true);
+    expect(config.database.url).toBe('postgres://u:p@db/antidote');
+    expect(config.enabledServices).toEqual(['scheduler', 'api']);
+    expect(config.timeouts.podRunningSeconds).toBe(12);
+  });
+
+  it('names environment variables after the key path', () => {
+    expect(envNameOf(['backendConfigs', 'kubernetes', 'inCluster'])).toBe('ANTIDOTE_BACKEND_CONFIGS_KUBERNETES_IN_CLUSTER');
+    expect(envNameOf(['liveSessionTTL'])).toBe('ANTIDOTE_LIVE_SESSION_TTL');
+  });
+
+  it('warns about ANTIDOTE_* variables that match no key, except test harness ones', () => {
+    const { warnings } = parseConfig(minimal, { env: { ANTIDOTE_NOPE: '1', ANTIDOTE_TEST_PG_URL: 'x' } });
+    expect(warnings).toEqual(['environment variable ANTIDOTE_NOPE matches no configuration key and is ignored']);
+  });
+
+  it('has the reference §10 limits as per-phase timeout defaults, and the new keys', () => {
+    const { config } = parseConfig(minimal);
+    expect(config.timeouts).toMatchObject({
+      podRunningSeconds: 300,
+      reachabilitySeconds: 600,
+      oldJobsGoneSeconds: 60,
+      configJobSeconds: 600,
+      namespaceDeleteSeconds: 120,
+    });
+    expect(config.gc.intervalSeconds).toBe(60);
+    expect(config.database.url).toBe('sqlite:.antidote/antidote.sqlite');
+    expect(config.images).toEqual({
+      configurator: 'antidotelabs/configurator:latest',
+      jupyter: 'antidotelabs/jupyter:latest',
+      copier: 'bash',
+      imageVersion: 'latest',
+    });
+  });
+
+  it('derives platform images from imageOrg instead of hard-coding antidotelabs', () => {
+    const { config } = parseConfig({ ...minimal, imageOrg: 'registry.example.com/labs' });
+    expect(config.images.configurator).toBe('registry.example.com/labs/configurator:latest');
+  });
+});
+
+describe('invalid configuration fails naming the key and the problem', () => {
+  it.each([
+    [{ curriculumDir: '/c' }, 'instanceId: InstanceID has no default and must be provided'],
+    [{ instanceId: 'x' }, 'curriculumDir: CurriculumDir has no default and must be provided'],
+    [{ ...minimal, instanceId: 'Not_A_Label' }, 'instanceId: must be a DNS-1123 label'],
+    [{ ...minimal, instanceId: 'a'.repeat(MAX_INSTANCE_ID_LENGTH + 1) }, `instanceId: must be at most ${MAX_INSTANCE_ID_LENGTH} characters`],
+    [{ ...minimal, tier: 'staging' }, 'tier: '],
+    [{ ...minimal, httpPort: 'eighty' }, 'httpPort: '],
+    [{ ...minimal, backend: 'docker' }, 'backend: Unsupported backend'],
+    [{ ...minimal, timeouts: { podRunningSeconds: -1 } }, 'timeouts.podRunningSeconds: '],
+  ])('%j', (input, expected) => {
+    const problems = problemsOf(() => parseConfig(input));
+    expect(problems.some((problem) => problem.startsWith(expected))).toBe(true);
+  });
+
+  it('reports every problem at once', () => {
+    expect(problemsOf(() => parseConfig({ tier: 'x', httpPort: -1 }))).toHaveLength(4);
+  });
+
+  it('reports a bad environment value by its variable name', () => {
+    expect(problemsOf(() => parseConfig(minimal, { env: { ANTIDOTE_HTTP_PORT: 'x' } }))).toContain('ANTIDOTE_HTTP_PORT: "x" is not a number');
+  });
+
+  it('refuses an unreadable file, broken YAML and a non-mapping top level with a clear message', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'antidote-config-'));
+    writeFileSync(join(dir, 'broken.yml'), 'instanceId: [unclosed\n');
+    writeFileSync(join(dir, 'list.yml'), '- a\n- b\n');
+    expect(problemsOf(() => loadConfig({ path: join(dir, 'missing.yml'), env: {} }))[0]).toMatch(/^cannot read the file/);
+    expect(problemsOf(() => loadConfig({ path: join(dir, 'broken.yml'), env: {} }))[0]).toMatch(/^not valid YAML/);
+    expect(problemsOf(() => loadConfig({ path: join(dir, 'list.yml'), env: {} }))).toEqual(['the top level must be a mapping of keys']);
+  });
+
+  it('refuses a YAML alias bomb instead of expanding it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'antidote-config-'));
+    const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+    for (let i = 1; i < 12; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    writeFileSync(join(dir, 'bomb.yml'), `${lines.join('\n')}\ninstanceId: x\ncurriculumDir: /c\n`);
+    expect(problemsOf(() => loadConfig({ path: join(dir, 'bomb.yml'), env: {} }))[0]).toMatch(/^not valid YAML/);
+  });
+});

@@ -1,0 +1,284 @@
+import { z } from 'zod';
+
+/**
+ * The Antidote configuration file, as operators write it.
+ *
+ * Every key of the original `antidote-config.yml` is accepted with the original default (flat
+ * `k8s*` keys and HEAD's `backendConfigs.kubernetes` block alike); keys the original did not have are
+ * grouped in nested blocks. `resolveConfig` turns this raw shape into the typed `AntidoteConfig`.
+ */
+
+/** A DNS-1123 label: lower-case alphanumerics and `-`, starting and ending alphanumeric. */
+export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** Live lesson ids: 10 characters of `[a-z0-9]` (see `@antidote/contracts`). */
+export const LIVE_LESSON_ID_LENGTH = 10;
+/** Longest instanceId for which `<instanceId>-<10-char id>` still fits a 63-character label. */
+export const MAX_INSTANCE_ID_LENGTH = 63 - 1 - LIVE_LESSON_ID_LENGTH;
+
+const port = z.number().int().min(0).max(65535);
+const positiveSeconds = z.number().positive();
+const nonNegativeInt = z.number().int().min(0);
+
+const tier = z.enum(['prod', 'ptr', 'local']);
+
+const kubernetesBackend = z
+  .object({
+    inCluster: z.boolean().optional(),
+    outOfClusterConfigPath: z.string().optional(),
+    /** Explicit API server URL (new): overrides in-cluster and kubeconfig. */
+    server: z.string().url().optional(),
+    /** Bearer token for `server` (new). */
+    token: z.string().optional(),
+    /** CA bundle for `server` (new); without it TLS is verified against the system roots. */
+    caFile: z.string().optional(),
+    insecureSkipTlsVerify: z.boolean().optional(),
+    secretsNamespace: z.string().optional(),
+    tlsCertName: z.string().optional(),
+    pullCredName: z.string().optional(),
+  })
+  .strict();
+
+const database = z
+  .object({
+    /** `postgres://…` selects PostgreSQL; `sqlite:<path>` or a bare path selects SQLite. */
+    url: z.string().min(1).default('sqlite:.antidote/antidote.sqlite'),
+    /** Connection pool size (PostgreSQL). */
+    poolSize: z.number().int().min(1).max(200).default(10),
+    /** Run pending migrations when an app starts (the deploy manifests run them as a Job instead). */
+    migrateOnStart: z.boolean().default(true),
+  })
+  .strict();
+
+const nats = z
+  .object({
+    user: z.string().optional(),
+    password: z.string().optional(),
+    token: z.string().optional(),
+    tls: z
+      .object({
+        caFile: z.string().optional(),
+        certFile: z.string().optional(),
+        keyFile: z.string().optional(),
+      })
+      .strict()
+      .optional(),
+    /** How long a request to another service may wait for its reply. */
+    requestTimeoutSeconds: positiveSeconds.default(10),
+  })
+  .strict();
+
+/** Per-phase limits; defaults are the original's hard-coded limits (reference §10). */
+const timeouts = z
+  .object({
+    podRunningSeconds: positiveSeconds.default(300),
+    reachabilitySeconds: positiveSeconds.default(600),
+    oldJobsGoneSeconds: positiveSeconds.default(60),
+    configJobSeconds: positiveSeconds.default(600),
+    namespaceDeleteSeconds: positiveSeconds.default(120),
+    /** Any single Kubernetes API call. */
+    kubeRequestSeconds: positiveSeconds.default(30),
+  })
+  .strict();
+
+const scheduler = z
+  .object({
+    /** Live lessons provisioned in parallel; the rest wait in arrival order. */
+    maxConcurrentOperations: z.number().int().min(1).default(16),
+    /** Admission cap on live lessons in the cluster (0 = unlimited). */
+    maxLiveLessons: nonNegativeInt.default(0),
+    /** Keep the namespace of a failed live lesson for debugging (the reaper removes it after `gc.failedLiveLessonTTL`). */
+    keepFailedLessons: z.boolean().default(false),
+    /** How often the scheduler looks for accepted requests that no message reached (seconds). */
+    redriveIntervalSeconds: positiveSeconds.default(15),
+    /** A request older than this without progress is driven again (seconds). */
+    redriveAfterSeconds: positiveSeconds.default(30),
+    /** Attempts for a Kubernetes call answered 429/5xx or not at all, with exponential backoff and jitter. */
+    kubeRetries: nonNegativeInt.default(6),
+    /** Configuration job `backoffLimit`: a job fails after 1 + this many failed pods. */
+    configJobBackoffLimit: nonNegativeInt.default(3),
+  })
+  .strict();
+
+const images = z
+  .object({
+    /** Configuration job image; default `<imageOrg>/configurator:<imageVersion>`. */
+    configurator: z.string().optional(),
+    /** Jupyter lab guide image; default `<imageOrg>/jupyter:<imageVersion>`. */
+    jupyter: z.string().optional(),
+    /** Init container copying the lesson files into the pod. */
+    copier: z.string().default('bash'),
+    /** Tag of the platform images (the original's build version). */
+    imageVersion: z.string().default('latest'),
+  })
+  .strict();
+
+const quota = z
+  .object({
+    enabled: z.boolean().default(true),
+    pods: z.number().int().min(1).default(20),
+    requestsCpu: z.string().default('4'),
+    requestsMemory: z.string().default('8Gi'),
+    limitsCpu: z.string().default('8'),
+    limitsMemory: z.string().default('16Gi'),
+  })
+  .strict();
+
+const limitRange = z
+  .object({
+    enabled: z.boolean().default(true),
+    defaultCpu: z.string().default('1'),
+    defaultMemory: z.string().default('1Gi'),
+    defaultRequestCpu: z.string().default('100m'),
+    defaultRequestMemory: z.string().default('128Mi'),
+  })
+  .strict();
+
+const network = z
+  .object({
+    /** Cluster DNS (the only DNS egress allowed from lesson pods). */
+    dnsNamespace: z.string().default('kube-system'),
+    dnsPodLabels: z.record(z.string(), z.string()).default({ 'k8s-app': 'kube-dns' }),
+    /** Addresses lesson pods may never reach (cloud metadata). */
+    blockedCidrs: z.array(z.string()).default(['169.254.169.254/32']),
+    /** Namespaces allowed to reach lesson pods (ingress controller, the platform's own). */
+    ingressFromNamespaces: z.array(z.string()).default(['ingress-nginx', 'antidote']),
+  })
+  .strict();
+
+const gc = z
+  .object({
+    /** Seconds between reaper passes. */
+    intervalSeconds: positiveSeconds.default(60),
+    /** Minutes a failed live lesson kept for debugging lives. */
+    failedLiveLessonTTL: z.number().min(0).default(60),
+    /** Seconds a managed namespace without a record is left alone (it may be being created). */
+    orphanGraceSeconds: z.number().min(0).default(300),
+    /** Seconds in Terminating before a namespace is reported stuck. */
+    stuckTerminatingSeconds: z.number().min(0).default(600),
+    /** Remove the finalizers of stuck namespaces' contents (off: report only). */
+    removeStuckFinalizers: z.boolean().default(false),
+    /** Page size for the namespace list. */
+    listPageSize: z.number().int().min(1).max(5000).default(500),
+    /** Lease used for leader election between reaper replicas. */
+    leaseName: z.string().optional(),
+    leaseNamespace: z.string().optional(),
+    leaseDurationSeconds: positiveSeconds.default(15),
+  })
+  .strict();
+
+const healthcheck = z
+  .object({
+    /** Bound of one whole probe (connect, handshake, login, response). */
+    probeTimeoutMs: z.number().int().min(1).default(2000),
+    /** Pause between rounds while waiting for an endpoint (reference §7: 1 s). */
+    intervalMs: z.number().int().min(1).default(1000),
+    /** Open probes at once, over all requests. */
+    maxConcurrentProbes: z.number().int().min(1).default(256),
+    /** HTTP responses with a status below this count as reachable. */
+    httpHealthyBelow: z.number().int().min(100).max(600).default(500),
+  })
+  .strict();
+
+const api = z
+  .object({
+    host: z.string().default('0.0.0.0'),
+    /** Peers whose `x-forwarded-for` is believed (addresses or CIDRs). */
+    trustedProxies: z.array(z.string()).default(['127.0.0.1/8', '::1/128']),
+    /** Show device passwords in live lesson responses (the web terminal needs them). */
+    exposeDevicePasswords: z.boolean().default(true),
+    /** Bearer token of the admin routes; empty disables them. */
+    adminToken: z.string().default(''),
+    /** Requests per client per minute (0 = unlimited). */
+    rateLimitPerMinute: nonNegativeInt.default(600),
+    /** Largest accepted request body. */
+    maxBodyBytes: z.number().int().min(256).default(64 * 1024),
+  })
+  .strict();
+
+const ops = z
+  .object({
+    /** Port of `/healthz`, `/readyz` and `/metrics` per non-HTTP app (the api serves them on httpPort). */
+    schedulerPort: port.default(9101),
+    healthcheckerPort: port.default(9102),
+    reaperPort: port.default(9103),
+    host: z.string().default('0.0.0.0'),
+  })
+  .strict();
+
+const logging = z
+  .object({
+    level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .strict();
+
+const tracing = z
+  .object({
+    exporter: z.enum(['none', 'console', 'memory', 'otlp']).default('none'),
+    otlpUrl: z.string().optional(),
+    sampleRatio: z.number().min(0).max(1).default(1),
+  })
+  .strict();
+
+const stats = z
+  .object({
+    url: z.string().default(''),
+    username: z.string().default(''),
+    password: z.string().default(''),
+  })
+  .strict();
+
+/** The file as written. Unknown keys are reported as warnings by the loader, not rejected. */
+export const rawConfigSchema = z
+  .object({
+    instanceId: z
+      .string({ error: 'InstanceID has no default and must be provided' })
+      .max(MAX_INSTANCE_ID_LENGTH, {
+        message: `must be at most ${MAX_INSTANCE_ID_LENGTH} characters so that "<instanceId>-<${LIVE_LESSON_ID_LENGTH}-char id>" fits a 63-character namespace name`,
+      })
+      .regex(DNS_LABEL, {
+        message: 'must be a DNS-1123 label (lower-case letters, digits and "-", starting and ending with a letter or digit)',
+      }),
+    tier: tier.default('prod'),
+    hepsDomain: z.string().min(1).default('localhost'),
+    imageOrg: z.string().min(1).default('antidotelabs'),
+    grpcPort: port.default(50099),
+    httpPort: port.default(8086),
+    liveSessionTTL: z.number().min(0).default(1440),
+    liveLessonTTL: z.number().min(0).default(30),
+    liveSessionLimit: nonNegativeInt.default(0),
+    liveLessonLimit: nonNegativeInt.default(0),
+    stats: stats.default(stats.parse({})),
+    alwaysPull: z.boolean().default(false),
+    allowEgress: z.boolean().default(false),
+    secretsNamespace: z.string().optional(),
+    tlsCertName: z.string().optional(),
+    pullCredName: z.string().optional(),
+    curriculumDir: z.string({ error: 'CurriculumDir has no default and must be provided' }).min(1, {
+      message: 'CurriculumDir has no default and must be provided',
+    }),
+    curriculumVersion: z.string().min(1).default('latest'),
+    enabledServices: z.array(z.string()).default(['scheduler', 'api', 'stats']),
+    k8sInCluster: z.boolean().optional(),
+    k8sOutOfClusterConfigPath: z.string().optional(),
+    natsUrl: z.string().min(1).default('nats://127.0.0.1:4222'),
+    devMode: z.boolean().default(false),
+    backend: z.literal('kubernetes', { error: 'Unsupported backend (only "kubernetes")' }).default('kubernetes'),
+    backendConfigs: z.object({ kubernetes: kubernetesBackend.optional() }).strict().optional(),
+    database: database.default(database.parse({})),
+    nats: nats.default(nats.parse({})),
+    timeouts: timeouts.default(timeouts.parse({})),
+    scheduler: scheduler.default(scheduler.parse({})),
+    images: images.default(images.parse({})),
+    quota: quota.default(quota.parse({})),
+    limitRange: limitRange.default(limitRange.parse({})),
+    network: network.default(network.parse({})),
+    gc: gc.default(gc.parse({})),
+    healthcheck: healthcheck.default(healthcheck.parse({})),
+    api: api.default(api.parse({})),
+    ops: ops.default(ops.parse({})),
+    logging: logging.default(logging.parse({})),
+    tracing: tracing.default(tracing.parse({})),
+  })
+  .strict();
+
+export type RawConfig = z.infer<typeof rawConfigSchema>;

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { liveLessonIdSchema } from './ids.js';
+import { liveLessonStatusSchema, phaseTimesSchema } from './live-lesson.status.js';
+
+/** Published by the scheduler on every status transition (and on failure, deletion). */
+export const liveLessonStatusChangedEventSchema = z
+  .object({
+    liveLessonId: liveLessonIdSchema,
+    sessionId: z.string(),
+    lessonSlug: z.string(),
+    status: liveLessonStatusSchema,
+    error: z.boolean(),
+    failureReason: z.string().optional(),
+    stage: z.number().int(),
+    healthyTests: z.number().int(),
+    totalTests: z.number().int(),
+    phaseTimes: phaseTimesSchema,
+    /** True once the live lesson and its namespace are gone. */
+    deleted: z.boolean().optional(),
+    at: z.string(),
+  })
+  .strict();
+export type LiveLessonStatusChangedEvent = z.infer<typeof liveLessonStatusChangedEventSchema>;

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { liveLessonIdSchema } from './ids.js';
+
+/**
+ * Requests to the scheduler. The database row is the source of truth (what the api wrote); a request
+ * only says "act on this live lesson now", so redelivered or duplicated requests are harmless.
+ */
+export const createLiveLessonRequestSchema = z
+  .object({
+    liveLessonId: liveLessonIdSchema,
+  })
+  .strict();
+export type CreateLiveLessonRequest = z.infer<typeof createLiveLessonRequestSchema>;
+
+export const modifyLiveLessonRequestSchema = z
+  .object({
+    liveLessonId: liveLessonIdSchema,
+    /** The stage the api recorded; a mismatch with the row means a newer request superseded this one. */
+    stage: z.number().int().min(0).max(1000),
+  })
+  .strict();
+export type ModifyLiveLessonRequest = z.infer<typeof modifyLiveLessonRequestSchema>;
+
+export const deleteLiveLessonRequestSchema = z
+  .object({
+    liveLessonId: liveLessonIdSchema,
+    /** Why (user kill, idle expiry, failed-lesson TTL, admin); recorded in logs and events. */
+    reason: z.string().max(200).optional(),
+  })
+  .strict();
+export type DeleteLiveLessonRequest = z.infer<typeof deleteLiveLessonRequestSchema>;
+
+export const keepAliveLiveLessonRequestSchema = z
+  .object({
+    liveLessonId: liveLessonIdSchema,
+  })
+  .strict();
+export type KeepAliveLiveLessonRequest = z.infer<typeof keepAliveLiveLessonRequestSchema>;
+
+/** Reply to every scheduler request: accepted (queued or done) or rejected with a reason. */
+export const schedulerReplySchema = z
+  .object({
+    accepted: z.boolean(),
+    /** Machine-readable rejection: NOT_FOUND, BUSY, ADMISSION_LIMIT, INVALID_STATE… */
+    code: z.string().optional(),
+    reason: z.string().optional(),
+  })
+  .strict();
+export type SchedulerReply = z.infer<typeof schedulerReplySchema>;

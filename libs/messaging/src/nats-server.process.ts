@@ -1,0 +1,96 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface NatsServerOptions {
+  /** 0 or absent: a free port. */
+  port?: number;
+  host?: string;
+  jetstream?: boolean;
+  user?: string;
+  password?: string;
+  token?: string;
+  /** Binary to run (default `nats-server` on PATH). */
+  binary?: string;
+}
+
+export interface NatsServerProcess {
+  url: string;
+  port: number;
+  pid: number;
+  /** Stops the server and removes its folder. */
+  stop(): Promise<void>;
+  /** Stops the server and starts it again on the same port (clients must reconnect). */
+  restart(downForMs?: number): Promise<void>;
+}
+
+/** Whether `nats-server` can be run here, and its version line. */
+export function natsServerVersion(binary = 'nats-server'): string | undefined {
+  const result = spawnSync(binary, ['--version'], { encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : undefined;
+}
+
+async function waitForPortsFile(dir: string, child: ChildProcess, timeoutMs: number): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`nats-server exited with code ${child.exitCode}; see ${join(dir, 'log')}`);
+    const file = readdirSync(dir).find((name) => name.endsWith('.ports'));
+    if (file) {
+      const ports = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nats?: string[] };
+      const first = ports.nats?.[0];
+      if (first) return Number(new URL(first).port);
+    }
+    await sleep(20);
+  }
+  throw new Error(`nats-server did not report its port within ${timeoutMs} ms`);
+}
+
+function launch(dir: string, options: NatsServerOptions, port: number): ChildProcess {
+  const args = ['-a', options.host ?? '127.0.0.1', '-p', String(port === 0 ? -1 : port), '--ports_file_dir', dir, '-l', join(dir, 'log')];
+  if (options.jetstream) args.push('-js', '-sd', join(dir, 'js'));
+  if (options.user) args.push('--user', options.user, '--pass', options.password ?? '');
+  if (options.token) args.push('--auth', options.token);
+  const child = spawn(options.binary ?? 'nats-server', args, { stdio: 'ignore' });
+  child.on('error', () => undefined);
+  return child;
+}
+
+async function terminate(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Starts a real nats-server on loopback and reads back its port (about 60 ms). */
+export async function startNatsServer(options: NatsServerOptions = {}): Promise<NatsServerProcess> {
+  const dir = mkdtempSync(join(tmpdir(), 'antidote-nats-'));
+  let child = launch(dir, options, options.port ?? 0);
+  const port = await waitForPortsFile(dir, child, 10_000);
+  const clearPorts = (): void => {
+    for (const name of readdirSync(dir)) if (name.endsWith('.ports')) rmSync(join(dir, name));
+  };
+  const handle: NatsServerProcess = {
+    url: `nats://${options.host ?? '127.0.0.1'}:${port}`,
+    port,
+    get pid() {
+      return child.pid ?? -1;
+    },
+    async stop() {
+      await terminate(child);
+      rmSync(dir, { recursive: true, force: true });
+    },
+    async restart(downForMs = 0) {
+      await terminate(child);
+      clearPorts();
+      if (downForMs > 0) await sleep(downForMs);
+      child = launch(dir, options, port);
+      await waitForPortsFile(dir, child, 10_000);
+    },
+  };
+  return handle;
+}

@@ -1,0 +1,31 @@
+import { startNatsServer, type NatsServerProcess } from '@antidote/messaging';
+import { externalPostgres, startPostgres, type PostgresProcess } from './postgres.process.js';
+
+/** Set by `.ci/run` (and the root test script) to share one PostgreSQL across all test files. */
+export const TEST_PG_URL_ENV = 'ANTIDOTE_TEST_PG_URL';
+
+let sharedPostgres: Promise<PostgresProcess> | undefined;
+
+/**
+ * The PostgreSQL for this test run: the shared one when `ANTIDOTE_TEST_PG_URL` is set, otherwise one
+ * started for this test file (stopped when the process exits).
+ */
+export function testPostgres(): Promise<PostgresProcess> {
+  const shared = process.env[TEST_PG_URL_ENV];
+  if (shared) return Promise.resolve(externalPostgres(shared));
+  sharedPostgres ??= startPostgres().then((server) => {
+    process.once('exit', () => void server.stop());
+    return server;
+  });
+  return sharedPostgres;
+}
+
+/** A fresh PostgreSQL database URL for one test file or suite. */
+export async function testPostgresDatabase(prefix = 'test'): Promise<string> {
+  return (await testPostgres()).createDatabase(prefix);
+}
+
+/** A nats-server of its own for one test file (they start in ~60 ms, so every file gets one). */
+export function testNats(options: Parameters<typeof startNatsServer>[0] = {}): Promise<NatsServerProcess> {
+  return startNatsServer(options);
+}

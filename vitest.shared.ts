@@ -1,0 +1,57 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import swc from 'unplugin-swc';
+import { defineConfig, type ViteUserConfig } from 'vitest/config';
+
+const root = import.meta.dirname;
+
+/** `@antidote/<name>` → its TypeScript entry, so tests run on source without a build. */
+function workspaceAliases(): Record<string, string> {
+  const aliases: Record<string, string> = {};
+  for (const folder of ['libs', 'tools', 'apps']) {
+    for (const name of readdirSync(join(root, folder))) {
+      const entry = join(root, folder, name, 'src', 'index.ts');
+      if (existsSync(entry)) aliases[`@antidote/${name}`] = entry;
+    }
+  }
+  return aliases;
+}
+
+export interface ProjectTestOptions {
+  /** Test files run one at a time (suites that start heavy servers). */
+  serial?: boolean;
+  testTimeoutMs?: number;
+  include?: string[];
+  exclude?: string[];
+}
+
+/** The vitest configuration every project uses: SWC for decorator metadata, a JSON report for CI. */
+export function projectConfig(projectDir: string, options: ProjectTestOptions = {}): ViteUserConfig {
+  const name = basename(projectDir);
+  return defineConfig({
+    plugins: [
+      swc.vite({
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true },
+          target: 'es2022',
+          keepClassNames: true,
+        },
+        module: { type: 'es6' },
+      }),
+    ],
+    resolve: { alias: workspaceAliases() },
+    test: {
+      root: projectDir,
+      include: options.include ?? ['src/**/*.spec.ts', 'test/**/*.spec.ts'],
+      exclude: options.exclude ?? ['**/node_modules/**', '**/dist/**'],
+      testTimeout: options.testTimeoutMs ?? 30_000,
+      hookTimeout: 120_000,
+      pool: 'forks',
+      fileParallelism: !options.serial,
+      maxWorkers: options.serial ? 1 : 2,
+      reporters: ['default', ['json', { outputFile: join(root, 'reports', 'vitest', `${name}.json`) }]],
+      passWithNoTests: false,
+    },
+  });
+}
