@@ -1,2 +1,16 @@
+export { BusClient } from './bus.client.js';
+export type { BusLogger, EventMeta, RequestOptions } from './bus.client.js';
+export { decodeJson, isErrorReply, parseContract, toErrorReply } from './bus.codec.js';
+export { BusRequestError, ContractViolationError } from './bus.error.js';
+export { MessagingModule } from './messaging.module.js';
+export { connectNats, natsConnectOptions } from './nats-connection.js';
+export { fixedConnection, NatsConnectionManager } from './nats-connection.manager.js';
+export type { ConnectionSource } from './nats-connection.manager.js';
 export { natsServerVersion, startNatsServer } from './nats-server.process.js';
 export type { NatsServerOptions, NatsServerProcess } from './nats-server.process.js';
+export { BusExceptionFilter } from './nest/bus-exception.filter.js';
+export { OnEvent, OnRequest } from './nest/bus-handlers.js';
+export { busMicroserviceOptions } from './nest/bus-transport.js';
+export { BusReplySerializer, BusRequestDeserializer, UndecodableBody } from './nest/bus-wire.js';
+export { ContractPipe, EventPayload, RequestPayload } from './nest/contract.pipe.js';
+export { correlationIdOf, incomingContext, outgoingHeaders } from './trace-headers.js';

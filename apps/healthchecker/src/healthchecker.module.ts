@@ -1,0 +1,9 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import type { AntidoteConfig } from '@antidote/config';
+
+@Module({})
+export class HealthcheckerModule {
+  static forRoot(_config: AntidoteConfig): DynamicModule {
+    return { module: HealthcheckerModule };
+  }
+}

@@ -1,0 +1,127 @@
+import {
+  eventContracts,
+  requestContracts,
+  type EventOf,
+  type EventSubject,
+  type ReplyOf,
+  type RequestOf,
+  type RequestSubject,
+  ErrorCodes,
+} from '@antidote/contracts';
+import { errors, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { fixedConnection, type ConnectionSource } from './nats-connection.manager.js';
+import { context } from '@opentelemetry/api';
+import { decodeJson, isErrorReply, parseContract } from './bus.codec.js';
+import { BusRequestError, ContractViolationError } from './bus.error.js';
+import { correlationIdOf, incomingContext, outgoingHeaders } from './trace-headers.js';
+
+export interface BusLogger {
+  warn(message: string, details?: Record<string, unknown>): void;
+  error(message: string, details?: Record<string, unknown>): void;
+}
+
+export interface RequestOptions {
+  timeoutMs?: number;
+  correlationId?: string;
+}
+
+export interface EventMeta {
+  subject: string;
+  correlationId?: string;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Typed publisher/requester over one NATS connection. Every payload is checked against its subject's
+ * contract on the way out and every reply on the way in, so both ends agree at compile and run time.
+ */
+export class BusClient {
+  private readonly source: ConnectionSource;
+
+  constructor(
+    source: ConnectionSource | NatsConnection,
+    private readonly defaults: { requestTimeoutMs: number; logger?: BusLogger },
+  ) {
+    this.source = 'current' in source ? source : fixedConnection(source);
+  }
+
+  /** The connection now; a BusRequestError UNAVAILABLE while NATS is down. */
+  private connection(subject: string): NatsConnection {
+    const connection = this.source.current();
+    if (!connection) throw new BusRequestError(ErrorCodes.unavailable, `not connected to NATS (${subject})`, subject);
+    return connection;
+  }
+
+  async request<S extends RequestSubject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<ReplyOf<S>> {
+    const contract = requestContracts[subject];
+    const body = parseContract(contract.request, subject, payload) as unknown;
+    let reply: Msg;
+    try {
+      reply = await this.connection(subject).request(subject, encoder.encode(JSON.stringify(body)), {
+        timeout: options.timeoutMs ?? this.defaults.requestTimeoutMs,
+        headers: outgoingHeaders(options.correlationId),
+      });
+    } catch (error) {
+      throw this.requestFailure(subject, error);
+    }
+    const decoded = decodeJson(reply.data);
+    if (!decoded.ok) throw new BusRequestError(ErrorCodes.invalidPayload, `reply ${decoded.problem}`, subject);
+    if (isErrorReply(decoded.value)) {
+      const { code, message, issues } = decoded.value.error;
+      throw new BusRequestError(code, message, subject, issues);
+    }
+    return parseContract(contract.reply, `${subject} reply`, decoded.value) as ReplyOf<S>;
+  }
+
+  publish<S extends EventSubject>(subject: S, event: EventOf<S>, correlationId?: string): void {
+    const body = parseContract(eventContracts[subject], subject, event) as unknown;
+    this.connection(subject).publish(subject, encoder.encode(JSON.stringify(body)), { headers: outgoingHeaders(correlationId) });
+  }
+
+  /**
+   * Calls `handler` for every valid event on `subject` (queue group optional). Invalid events are
+   * logged and dropped; a failing handler is logged — neither stops the subscription.
+   */
+  async subscribe<S extends EventSubject>(
+    subject: S,
+    handler: (event: EventOf<S>, meta: EventMeta) => void | Promise<void>,
+    options: { queue?: string } = {},
+  ): Promise<Subscription> {
+    const schema = eventContracts[subject];
+    const connection = await this.source.connected();
+    return connection.subscribe(subject, {
+      ...(options.queue ? { queue: options.queue } : {}),
+      callback: (error, message) => {
+        if (error) {
+          this.defaults.logger?.error('subscription error', { subject, error: error.message });
+          return;
+        }
+        const decoded = decodeJson(message.data);
+        const parsed = decoded.ok ? schema.safeParse(decoded.value) : undefined;
+        if (!parsed?.success) {
+          this.defaults.logger?.warn('dropped an invalid event', { subject, problem: decoded.ok ? parsed?.error.message : decoded.problem });
+          return;
+        }
+        const meta: EventMeta = { subject, correlationId: correlationIdOf(message.headers) };
+        void context
+          .with(incomingContext(message.headers), async () => handler(parsed.data as EventOf<S>, meta))
+          .catch((failure: unknown) =>
+            this.defaults.logger?.error('event handler failed', { subject, error: failure instanceof Error ? failure.message : String(failure) }),
+          );
+      },
+    });
+  }
+
+  private requestFailure(subject: string, error: unknown): Error {
+    if (error instanceof ContractViolationError || error instanceof BusRequestError) return error;
+    if (error instanceof errors.RequestError && error.isNoResponders()) {
+      return new BusRequestError(ErrorCodes.unavailable, `no service answers ${subject}`, subject);
+    }
+    if (error instanceof errors.TimeoutError || (error instanceof Error && error.cause instanceof errors.TimeoutError)) {
+      return new BusRequestError(ErrorCodes.timeout, `no reply to ${subject} in time`, subject);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return new BusRequestError(ErrorCodes.unavailable, `request ${subject} failed: ${message}`, subject);
+  }
+}

@@ -1,0 +1,123 @@
+import { Controller, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { type MicroserviceOptions } from '@nestjs/microservices';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { parseConfig } from '@antidote/config';
+import {
+  EventSubjects,
+  QueueGroups,
+  RequestSubjects,
+  type CreateLiveLessonRequest,
+  type LiveLessonStatusChangedEvent,
+  type SchedulerReply,
+} from '@antidote/contracts';
+import { testNats } from '@antidote/testing';
+import type { INestApplication } from '@nestjs/common';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BusClient,
+  BusExceptionFilter,
+  BusRequestError,
+  busMicroserviceOptions,
+  ContractViolationError,
+  OnRequest,
+  RequestPayload,
+} from './index.js';
+
+const received: CreateLiveLessonRequest[] = [];
+
+@Controller()
+class EchoController {
+  @OnRequest(RequestSubjects.liveLessonCreate, QueueGroups.scheduler)
+  create(@RequestPayload(RequestSubjects.liveLessonCreate) request: CreateLiveLessonRequest): SchedulerReply {
+    received.push(request);
+    if (request.liveLessonId === 'explode') throw new Error('secret internals');
+    if (request.liveLessonId === 'busy') throw Object.assign(new Error('LiveLesson is currently busy'), { code: 'BUSY' });
+    return { accepted: true };
+  }
+}
+
+@Module({ controllers: [EchoController] })
+class EchoModule {}
+
+describe('bus over a real nats-server', () => {
+  let nats: Awaited<ReturnType<typeof testNats>>;
+  let app: INestApplication;
+  let raw: NatsConnection;
+  let bus: BusClient;
+
+  beforeAll(async () => {
+    nats = await testNats();
+    const { config } = parseConfig({ instanceId: 'test', curriculumDir: '/c', natsUrl: nats.url });
+    app = await NestFactory.create(EchoModule, { logger: false });
+    app.useGlobalFilters(new BusExceptionFilter());
+    app.connectMicroservice<MicroserviceOptions>(busMicroserviceOptions(config, 'scheduler'), { inheritAppConfig: true });
+    await app.startAllMicroservices();
+    await app.init();
+    raw = await connect({ servers: nats.url });
+    bus = new BusClient(raw, { requestTimeoutMs: 2000 });
+  });
+
+  afterAll(async () => {
+    await raw?.close();
+    await app?.close();
+    await nats?.stop();
+  });
+
+  it('delivers a valid request and returns the typed reply', async () => {
+    await expect(bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: 'abc123' })).resolves.toEqual({ accepted: true });
+    expect(received).toContainEqual({ liveLessonId: 'abc123' });
+  });
+
+  it('refuses to send a payload that breaks the contract', async () => {
+    await expect(bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: 'NOT VALID' })).rejects.toBeInstanceOf(ContractViolationError);
+  });
+
+  it('answers garbage and wrong types with INVALID_PAYLOAD naming the field', async () => {
+    const garbage = await raw.request(RequestSubjects.liveLessonCreate, '{not json', { timeout: 2000 });
+    expect(garbage.json()).toMatchObject({ error: { code: 'INVALID_PAYLOAD' } });
+    const wrongType = await raw.request(RequestSubjects.liveLessonCreate, JSON.stringify({ liveLessonId: 42 }), { timeout: 2000 });
+    expect(wrongType.json()).toMatchObject({ error: { code: 'INVALID_PAYLOAD', issues: [{ path: 'liveLessonId' }] } });
+    const extra = await raw.request(RequestSubjects.liveLessonCreate, JSON.stringify({ liveLessonId: 'a', admin: true }), { timeout: 2000 });
+    expect(extra.json()).toMatchObject({ error: { code: 'INVALID_PAYLOAD' } });
+  });
+
+  it('keeps domain error codes and hides internal errors', async () => {
+    await expect(bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: 'busy' })).rejects.toMatchObject({ code: 'BUSY', message: 'LiveLesson is currently busy' });
+    const failure = await bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: 'explode' }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(BusRequestError);
+    expect(failure).toMatchObject({ code: 'INTERNAL' });
+    expect((failure as Error).message).not.toContain('secret');
+    // The service is still up after all of that.
+    await expect(bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: 'after' })).resolves.toEqual({ accepted: true });
+  });
+
+  it('reports UNAVAILABLE when no service answers a subject', async () => {
+    await expect(bus.request(RequestSubjects.healthCheck, { liveLessonId: 'x' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+  });
+
+  it('publishes events to subscribers and drops invalid ones', async () => {
+    const events: LiveLessonStatusChangedEvent[] = [];
+    const subscription = await bus.subscribe(EventSubjects.liveLessonStatusChanged, (event) => {
+      events.push(event);
+    });
+    const event: LiveLessonStatusChangedEvent = {
+      liveLessonId: 'abc',
+      sessionId: 's',
+      lessonSlug: 'l',
+      status: 'BOOTING',
+      error: false,
+      stage: 0,
+      healthyTests: 0,
+      totalTests: 1,
+      phaseTimes: {},
+      at: new Date().toISOString(),
+    };
+    raw.publish(EventSubjects.liveLessonStatusChanged, '{"garbage": true}');
+    bus.publish(EventSubjects.liveLessonStatusChanged, event);
+    await raw.flush();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(events).toEqual([event]);
+    subscription.unsubscribe();
+  });
+});

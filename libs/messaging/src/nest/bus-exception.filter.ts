@@ -1,0 +1,23 @@
+import { Catch, Logger, type ArgumentsHost, type RpcExceptionFilter } from '@nestjs/common';
+import { RpcException } from '@nestjs/microservices';
+import { throwError, type Observable } from 'rxjs';
+import { toErrorReply } from '../bus.codec.js';
+
+/**
+ * The one place bus handler failures become replies: domain errors keep their code and message,
+ * anything else is logged and answered INTERNAL without internals. Never rethrown to the process.
+ */
+@Catch()
+export class BusExceptionFilter implements RpcExceptionFilter {
+  private readonly logger = new Logger('Bus');
+
+  catch(exception: unknown, host: ArgumentsHost): Observable<never> {
+    const payload = exception instanceof RpcException ? exception.getError() : exception;
+    const reply = toErrorReply(payload);
+    if (reply.error.code === 'INTERNAL') {
+      const subject = host.switchToRpc().getContext<{ getSubject?: () => string }>().getSubject?.();
+      this.logger.error(`handler failed on ${subject ?? 'unknown subject'}: ${exception instanceof Error ? (exception.stack ?? exception.message) : String(exception)}`);
+    }
+    return throwError(() => reply.error);
+  }
+}

@@ -1,0 +1,58 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { testNats } from '@antidote/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from './index.js';
+
+@Module({})
+class EmptyModule {}
+const emptyModule = (): DynamicModule => ({ module: EmptyModule });
+
+describe('startService', () => {
+  let nats: Awaited<ReturnType<typeof testNats>>;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    nats = await testNats();
+    service = await startService(
+      { name: 'probe', module: emptyModule, port: () => 0, host: () => '127.0.0.1', consumesBus: true },
+      { env: {}, argv: [], overrides: { instanceId: 'test', curriculumDir: '/c', natsUrl: nats.url, logging: { level: 'silent' } } },
+    );
+  });
+
+  afterAll(async () => {
+    await service?.stop();
+    await nats?.stop();
+  });
+
+  it('answers liveness, readiness and metrics once its dependencies answer', async () => {
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${service.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ready: true, checks: { nats: true } });
+    const metrics = await (await fetch(`${service.url}/metrics`)).text();
+    expect(metrics).toContain('process_resident_memory_bytes{service="probe"}');
+  });
+
+  it('reports not-ready while NATS is down and ready again after it returns', async () => {
+    const statusUntil = async (wanted: number): Promise<number> => {
+      const deadline = Date.now() + 10_000;
+      let status = 0;
+      while (Date.now() < deadline) {
+        status = (await fetch(`${service.url}/readyz`)).status;
+        if (status === wanted) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return status;
+    };
+    const restarted = nats.restart(2000);
+    expect(await statusUntil(503)).toBe(503);
+    await restarted;
+    expect(await statusUntil(200)).toBe(200);
+  });
+
+  it('refuses to start on an invalid configuration, naming the key', async () => {
+    await expect(
+      startService({ name: 'bad', module: emptyModule, port: () => 0, consumesBus: false }, { env: {}, argv: [], overrides: { instanceId: 'Bad_Id', curriculumDir: '/c' } }),
+    ).rejects.toThrow(/instanceId: must be a DNS-1123 label/);
+  });
+});

@@ -1,0 +1,99 @@
+import 'reflect-metadata';
+import type { DynamicModule, INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { MicroserviceOptions } from '@nestjs/microservices';
+import { ConfigError, ConfigModule, loadConfig, type AntidoteConfig, type LoadConfigOptions } from '@antidote/config';
+import { BusExceptionFilter, busMicroserviceOptions, MessagingModule, NatsConnectionManager } from '@antidote/messaging';
+import { createLogger, PinoNestLogger, type AppLogger } from './logger.js';
+import { ReadinessRegistry } from './readiness.js';
+import { RuntimeModule } from './runtime.module.js';
+
+export interface ServiceDefinition {
+  /** Service name: logs, metrics label, NATS queue group. */
+  name: string;
+  /** The app's own module, built from the configuration. */
+  module: (config: AntidoteConfig) => DynamicModule;
+  /** Port of the HTTP server (ops routes; the api's own routes too). */
+  port: (config: AntidoteConfig) => number;
+  host?: (config: AntidoteConfig) => string;
+  /** Consume NATS requests through a Nest microservice (queue group = name). */
+  consumesBus: boolean;
+  /** Extra HTTP set-up (the api: body limits, filters). */
+  configureHttp?: (app: INestApplication, config: AntidoteConfig) => void;
+}
+
+export interface RunningService {
+  app: INestApplication;
+  config: AntidoteConfig;
+  logger: AppLogger;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Boots a service the same way everywhere: validated config (exit 1 naming the bad keys), JSON logs,
+ * HTTP ops routes first, then wait for the dependencies to answer, then consume messages. SIGTERM and
+ * SIGINT close everything (draining NATS) and exit 0.
+ */
+export async function startService(definition: ServiceDefinition, options: LoadConfigOptions = {}): Promise<RunningService> {
+  const { config, warnings } = loadConfig(options);
+  const logger = createLogger(definition.name, config.logging.level);
+  for (const warning of warnings) logger.warn(warning);
+  const app = await NestFactory.create(
+    {
+      module: class ServiceRootModule {},
+      imports: [ConfigModule.forRoot(config), RuntimeModule.forRoot(definition.name, logger), MessagingModule.forRoot(definition.name), definition.module(config)],
+    },
+    { logger: new PinoNestLogger(logger), abortOnError: false },
+  );
+  app.useGlobalFilters(new BusExceptionFilter());
+  definition.configureHttp?.(app, config);
+  const readiness = app.get(ReadinessRegistry);
+  const nats = app.get(NatsConnectionManager);
+  readiness.register('nats', () => nats.isConnected());
+  await app.listen(definition.port(config), definition.host?.(config) ?? config.ops.host);
+  const url = await app.getUrl();
+  logger.info({ url }, `${definition.name} listening`);
+  await readiness.waitUntilReady((failing) => logger.info({ failing }, 'waiting for dependencies'));
+  if (definition.consumesBus) {
+    app.connectMicroservice<MicroserviceOptions>(busMicroserviceOptions(config, definition.name), { inheritAppConfig: true });
+    await app.startAllMicroservices();
+  }
+  logger.info(`${definition.name} ready`);
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    (stopping ??= (async () => {
+      readiness.markDraining();
+      logger.info(`${definition.name} shutting down`);
+      await app.close();
+      logger.info(`${definition.name} stopped`);
+    })());
+  return { app, config, logger, url: url.replace('[::1]', '127.0.0.1'), stop };
+}
+
+/** `main.ts` of every app: start, stop cleanly on SIGTERM/SIGINT (exit 0), exit 1 on a config or start-up error. */
+export function runService(definition: ServiceDefinition): void {
+  let service: RunningService | undefined;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      // Before the service is up nothing has been consumed, so there is nothing to hand back.
+      if (!service) process.exit(0);
+      service
+        .stop()
+        .then(() => process.exit(0))
+        .catch((error: unknown) => {
+          service?.logger.error({ error: String(error) }, 'shutdown failed');
+          process.exit(1);
+        });
+    });
+  }
+  startService(definition)
+    .then((started) => {
+      service = started;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
+      else process.stderr.write(`${definition.name} failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    });
+}

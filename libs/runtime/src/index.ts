@@ -1,0 +1,11 @@
+export { runService, startService } from './bootstrap.js';
+export type { RunningService, ServiceDefinition } from './bootstrap.js';
+export { currentCorrelationId, withCorrelation } from './correlation.js';
+export { createLogger, PinoNestLogger } from './logger.js';
+export type { AppLogger } from './logger.js';
+export { MetricsService } from './metrics.service.js';
+export { OpsController } from './ops.controller.js';
+export { ReadinessRegistry } from './readiness.js';
+export type { ReadinessCheck, ReadinessReport } from './readiness.js';
+export { APP_LOGGER, RuntimeModule } from './runtime.module.js';
+export { maskSecrets, maskSecretsInText, SECRET_KEYS } from './secrets.js';

@@ -1,0 +1,53 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export type ReadinessCheck = () => boolean | Promise<boolean>;
+
+export interface ReadinessReport {
+  ready: boolean;
+  checks: Record<string, boolean>;
+}
+
+/**
+ * What a service needs before it may take work (database, NATS, Kubernetes API…). `/readyz` reports it;
+ * the bootstrap waits on it before consuming messages.
+ */
+export class ReadinessRegistry {
+  private readonly checks = new Map<string, ReadinessCheck>();
+  private draining = false;
+
+  register(name: string, check: ReadinessCheck): void {
+    this.checks.set(name, check);
+  }
+
+  /** Shutting down: report not-ready so load balancers stop sending work. */
+  markDraining(): void {
+    this.draining = true;
+  }
+
+  async report(timeoutMs = 2000): Promise<ReadinessReport> {
+    const entries = await Promise.all(
+      [...this.checks].map(async ([name, check]): Promise<[string, boolean]> => {
+        try {
+          const result = await Promise.race([Promise.resolve(check()), sleep(timeoutMs).then(() => false)]);
+          return [name, result];
+        } catch {
+          return [name, false];
+        }
+      }),
+    );
+    const checks = Object.fromEntries(entries);
+    if (this.draining) checks.draining = false;
+    return { ready: entries.every(([, ok]) => ok) && !this.draining, checks };
+  }
+
+  /** Resolves when every check passes; `onWait` is told which are still failing, now and then. */
+  async waitUntilReady(onWait?: (failing: string[]) => void, intervalMs = 250, signal?: AbortSignal): Promise<void> {
+    let round = 0;
+    for (;;) {
+      const report = await this.report();
+      if (report.ready) return;
+      if (round++ % 20 === 0) onWait?.(Object.keys(report.checks).filter((name) => !report.checks[name]));
+      await sleep(intervalMs, undefined, { signal });
+    }
+  }
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what the platform and its tests need on a fresh machine: npm dependencies, nats-server and
+# kubectl (Debian packages). Sourced by start.sh, test.sh and .ci/run; safe to run again.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+
+apt_install() {
+  if [ "$(id -u)" != 0 ] && ! command -v sudo >/dev/null; then
+    echo "missing: $* — install the Debian package(s) $* (apt-get install -y $*) and run again" >&2
+    return 1
+  fi
+  local sudo=""; [ "$(id -u)" != 0 ] && sudo="sudo"
+  $sudo apt-get install -y -qq "$@" >/dev/null 2>&1 || { $sudo apt-get update -qq >/dev/null 2>&1 && $sudo apt-get install -y -qq "$@" >/dev/null; }
+}
+
+if ! command -v nats-server >/dev/null; then
+  echo "installing nats-server (Debian package)…"
+  apt_install nats-server || exit 1
+fi
+if ! command -v kubectl >/dev/null; then
+  echo "installing kubectl (Debian package kubernetes-client)…"
+  apt_install kubernetes-client || echo "warning: kubectl not available; the kubectl compatibility test will fail" >&2
+fi
+
+cd "$ROOT"
+stamp="node_modules/.antidote-lock-hash"
+want="$(sha256sum package-lock.json | cut -d' ' -f1)"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  echo "installing npm dependencies (npm ci)…"
+  # better-sqlite3 compiles against Node's headers; Debian's node keeps them under /usr.
+  npm_config_nodedir="${npm_config_nodedir:-/usr}" npm ci --no-audit --no-fund --loglevel=error
+  echo "$want" > "$stamp"
+fi
