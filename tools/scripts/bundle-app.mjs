@@ -1,0 +1,66 @@
+// `nx run @antidote/<app>:bundle`: turns an app's compiled output (dist/, decorator metadata intact) into a
+// self-contained folder `apps/<app>/bundle/` holding `main.js` and a production `package.json` that lists
+// only the packages that cannot be bundled (native addons and packages loaded by file path at run time).
+// `npm install --omit=dev` in that folder, then `node main.js`, runs the app with nothing else around it.
+import { build } from 'esbuild';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..', '..');
+const app = process.argv[2];
+if (!app) throw new Error('usage: bundle-app.mjs <app>');
+const appDir = join(root, 'apps', app);
+const outDir = join(appDir, 'bundle');
+
+/** Installed next to the bundle: native addons, and packages that read their own files at run time. */
+const runtimeDependencies = ['better-sqlite3', 'pg', 'ssh2'];
+/** Optional integrations of NestJS / TypeORM / ws that we never load; left as failing imports on purpose. */
+const optional = [
+  '@nestjs/websockets', '@nestjs/websockets/*', '@grpc/grpc-js', '@grpc/proto-loader', 'kafkajs', 'mqtt', 'amqplib',
+  'amqp-connection-manager', 'ioredis', 'class-validator', 'class-transformer', '@fastify/*', 'fastify', '@mikro-orm/*',
+  'mysql', 'mysql2', 'oracledb', 'mssql', 'sqlite3', 'sql.js', 'mongodb', 'redis', '@sap/hana-client', '@sap/hana-client/*',
+  'typeorm-aurora-data-api-driver', 'react-native-sqlite-storage', 'hdb-pool', 'pg-query-stream', 'pg-native',
+  '@google-cloud/spanner', 'bufferutil', 'utf-8-validate', 'cpu-features', '@nestjs/platform-socket.io', 'pino-pretty',
+  '@opentelemetry/exporter-jaeger', 'better-sqlite3/*',
+];
+
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(outDir, { recursive: true });
+await build({
+  entryPoints: [join(appDir, 'dist', 'main.js')],
+  outfile: join(outDir, 'main.js'),
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  sourcemap: true,
+  legalComments: 'none',
+  keepNames: true,
+  external: [...runtimeDependencies, ...optional],
+  // CommonJS packages inside an ESM bundle still call require() for Node built-ins.
+  banner: { js: "import { createRequire as __antidoteCreateRequire } from 'node:module'; const require = __antidoteCreateRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
+
+const rootPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const appPackage = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8'));
+const dependencies = Object.fromEntries(runtimeDependencies.map((name) => [name, rootPackage.dependencies[name]]));
+writeFileSync(
+  join(outDir, 'package.json'),
+  `${JSON.stringify(
+    {
+      name: `antidote-${app}`,
+      version: appPackage.version,
+      private: true,
+      type: 'module',
+      main: 'main.js',
+      scripts: { start: 'node main.js' },
+      engines: rootPackage.engines,
+      dependencies,
+      allowScripts: Object.fromEntries(runtimeDependencies.filter((name) => rootPackage.allowScripts?.[name]).map((name) => [name, true])),
+    },
+    null,
+    2,
+  )}\n`,
+);
+console.log(`bundled ${app} → ${outDir}`);
