@@ -23,6 +23,8 @@ export interface ProjectTestOptions {
   testTimeoutMs?: number;
   include?: string[];
   exclude?: string[];
+  /** Start one PostgreSQL for the run when ANTIDOTE_TEST_PG_URL is not set (projects whose tests use it). */
+  postgres?: boolean;
 }
 
 /** The vitest configuration every project uses: SWC for decorator metadata, a JSON report for CI. */
@@ -52,6 +54,7 @@ export function projectConfig(projectDir: string, options: ProjectTestOptions = 
       maxWorkers: options.serial ? 1 : 2,
       reporters: ['default', ['json', { outputFile: join(root, 'reports', 'vitest', `${name}.json`) }]],
       passWithNoTests: false,
+      globalSetup: options.postgres ? [join(root, 'libs', 'testing', 'src', 'postgres.global-setup.ts')] : [],
     },
   });
 }
