@@ -1,0 +1,40 @@
+import type { DataSource } from 'typeorm';
+import { CurriculumRepository } from './repositories/curriculum.repository.js';
+import { LiveLessonWorkRepository } from './repositories/live-lesson-work.repository.js';
+import { LiveLessonRepository } from './repositories/live-lesson.repository.js';
+import { LiveSessionRepository } from './repositories/live-session.repository.js';
+
+/**
+ * Everything the services store, over one DataSource: `curriculum` (curriculum, collections, images,
+ * lessons), `liveLessons`, `liveSessions`, and `work` (claims, re-drive and expiry queries).
+ */
+export class DataManager {
+  readonly curriculum: CurriculumRepository;
+  readonly liveLessons: LiveLessonRepository;
+  readonly liveSessions: LiveSessionRepository;
+  readonly work: LiveLessonWorkRepository;
+
+  constructor(
+    readonly dataSource: DataSource,
+    now: () => Date = () => new Date(),
+  ) {
+    this.curriculum = new CurriculumRepository(dataSource, now);
+    this.liveLessons = new LiveLessonRepository(dataSource, now);
+    this.liveSessions = new LiveSessionRepository(dataSource, now);
+    this.work = new LiveLessonWorkRepository(dataSource, this.liveLessons, now);
+  }
+
+  /** Readiness: the database answers a trivial query. */
+  async ping(): Promise<boolean> {
+    try {
+      await this.dataSource.query('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}

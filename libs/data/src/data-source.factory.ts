@@ -1,0 +1,37 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { DataSource } from 'typeorm';
+import type { AntidoteConfig } from '@antidote/config';
+import { entities } from './entities/index.js';
+import { migrations } from './migrations/index.js';
+
+export type DatabaseConfig = AntidoteConfig['database'];
+export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'sqlite'; path: string };
+
+/** `postgres://…` / `postgresql://…` → PostgreSQL; `sqlite:<path>`, `sqlite::memory:` or a bare path → SQLite. */
+export function databaseTarget(url: string): DatabaseTarget {
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
+  const path = url.startsWith('sqlite:') ? url.slice('sqlite:'.length) : url;
+  return { kind: 'sqlite', path: path === ':memory:' ? path : resolve(path) };
+}
+
+/** A DataSource for the configured database; never `synchronize` — the schema comes from migrations. */
+export function createDataSource(database: DatabaseConfig): DataSource {
+  const target = databaseTarget(database.url);
+  const common = { entities, migrations, synchronize: false, migrationsRun: false, logging: false } as const;
+  if (target.kind === 'postgres') {
+    return new DataSource({ ...common, type: 'postgres', url: target.url, extra: { max: database.poolSize, connectionTimeoutMillis: 10_000 } });
+  }
+  if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
+  return new DataSource({
+    ...common,
+    type: 'better-sqlite3',
+    database: target.path,
+    enableWAL: target.path !== ':memory:',
+    timeout: 10_000,
+    prepareDatabase: (db: { pragma(statement: string): unknown }) => {
+      db.pragma('foreign_keys = ON');
+      db.pragma('busy_timeout = 10000');
+    },
+  });
+}

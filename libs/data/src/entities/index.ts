@@ -1,0 +1,11 @@
+import { CollectionEntity } from './collection.entity.js';
+import { CurriculumEntity } from './curriculum.entity.js';
+import { ImageEntity } from './image.entity.js';
+import { LessonEntity } from './lesson.entity.js';
+import { LiveEndpointEntity } from './live-endpoint.entity.js';
+import { LiveLessonEntity } from './live-lesson.entity.js';
+import { LiveSessionEntity } from './live-session.entity.js';
+
+export { CollectionEntity, CurriculumEntity, ImageEntity, LessonEntity, LiveEndpointEntity, LiveLessonEntity, LiveSessionEntity };
+
+export const entities = [CurriculumEntity, CollectionEntity, ImageEntity, LessonEntity, LiveSessionEntity, LiveLessonEntity, LiveEndpointEntity];

@@ -1,0 +1,33 @@
+import { Column, Entity, Index, OneToMany, PrimaryColumn, Unique } from 'typeorm';
+import type { PhaseTimes } from '@antidote/contracts';
+import { epochMs, flag, json } from '../transformers.js';
+import { LiveEndpointEntity } from './live-endpoint.entity.js';
+
+@Entity({ name: 'live_lessons' })
+@Unique('uq_live_lessons_session_lesson', ['sessionId', 'lessonSlug'])
+export class LiveLessonEntity {
+  @PrimaryColumn({ type: 'varchar', length: 40 }) id!: string;
+  @Index('idx_live_lessons_session')
+  @Column({ type: 'varchar', length: 64, name: 'session_id' })
+  sessionId!: string;
+  @Column({ type: 'varchar', length: 63, name: 'antidote_id' }) antidoteId!: string;
+  @Column({ type: 'varchar', length: 253, name: 'lesson_slug' }) lessonSlug!: string;
+  @Column({ type: 'integer', name: 'current_stage' }) currentStage!: number;
+  @Column({ type: 'varchar', length: 16, name: 'guide_type' }) guideType!: string;
+  @Column({ type: 'text', name: 'guide_contents' }) guideContents!: string;
+  @Column({ type: 'text', name: 'guide_domain' }) guideDomain!: string;
+  @Column({ type: 'varchar', length: 16 }) status!: string;
+  @Column({ type: 'integer', transformer: flag }) error!: boolean;
+  @Column({ type: 'text', name: 'failure_reason', nullable: true }) failureReason!: string | null;
+  @Column({ type: 'integer', name: 'healthy_tests' }) healthyTests!: number;
+  @Column({ type: 'integer', name: 'total_tests' }) totalTests!: number;
+  @Column({ type: 'bigint', name: 'created_at', transformer: epochMs }) createdAt!: Date;
+  @Column({ type: 'bigint', name: 'last_active_at', transformer: epochMs }) lastActiveAt!: Date;
+  @Column({ type: 'bigint', name: 'updated_at', transformer: epochMs }) updatedAt!: Date;
+  @Column({ type: 'text', name: 'phase_times', transformer: json }) phaseTimes!: PhaseTimes;
+  @Column({ type: 'integer', name: 'configured_stage', nullable: true }) configuredStage!: number | null;
+  @Column({ type: 'bigint', name: 'delete_requested_at', nullable: true, transformer: epochMs }) deleteRequestedAt!: Date | null;
+  @Column({ type: 'varchar', length: 128, name: 'claimed_by', nullable: true }) claimedBy!: string | null;
+  @Column({ type: 'bigint', name: 'claimed_until', nullable: true, transformer: epochMs }) claimedUntil!: Date | null;
+  @OneToMany(() => LiveEndpointEntity, (endpoint) => endpoint.liveLesson) endpoints?: LiveEndpointEntity[];
+}

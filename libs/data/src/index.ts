@@ -1,0 +1,11 @@
+export { DataManager } from './data-manager.js';
+export { DataError, DuplicateError, isUniqueViolation, NotFoundError } from './data.errors.js';
+export { DatabaseLifecycle, DataModule } from './data.module.js';
+export { createDataSource, databaseTarget } from './data-source.factory.js';
+export type { DatabaseConfig, DatabaseTarget } from './data-source.factory.js';
+export type { LiveEndpoint, LiveLesson, LiveLessonFilter, LivePresentation, LiveSession, NewLiveLesson, NewLiveSession } from './live.types.js';
+export { migrate, revertAllMigrations, runMigrations } from './migrate.js';
+export { CurriculumRepository } from './repositories/curriculum.repository.js';
+export { LiveLessonWorkRepository } from './repositories/live-lesson-work.repository.js';
+export { LiveLessonRepository } from './repositories/live-lesson.repository.js';
+export { LiveSessionRepository } from './repositories/live-session.repository.js';

@@ -1,0 +1,69 @@
+import { DATABASE_KINDS, makeNewLiveLesson, testDatabase, type TestDatabase } from '@antidote/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+describe.each(DATABASE_KINDS)('claims, re-drive and expiry queries on %s', (kind) => {
+  let db: TestDatabase;
+  let clock = new Date('2026-01-01T00:00:00Z');
+  const later = (seconds: number): Date => new Date(clock.getTime() + seconds * 1000);
+  beforeAll(async () => {
+    db = await testDatabase(kind, () => clock);
+  });
+  afterAll(() => db?.close());
+
+  it('lets exactly one of two racing owners claim a live lesson, and a stale claim be taken over', async () => {
+    await db.data.liveLessons.create(makeNewLiveLesson({ id: 'claimed', sessionId: 'c' }));
+    const wins = await Promise.all([db.data.work.claim('claimed', 'a', 30_000), db.data.work.claim('claimed', 'b', 30_000)]);
+    expect(wins.filter(Boolean)).toHaveLength(1);
+    const owner = wins[0] ? 'a' : 'b';
+    const other = owner === 'a' ? 'b' : 'a';
+    expect(await db.data.work.claim('claimed', owner, 30_000)).toBe(true);
+    expect(await db.data.work.renew('claimed', other, 30_000)).toBe(false);
+    clock = later(31);
+    expect(await db.data.work.claim('claimed', other, 30_000)).toBe(true);
+    expect(await db.data.work.renew('claimed', owner, 30_000)).toBe(false);
+    await db.data.work.release('claimed', owner);
+    expect((await db.data.liveLessons.get('claimed')).claimedBy).toBe(other);
+    await db.data.work.release('claimed', other);
+    expect((await db.data.liveLessons.get('claimed')).claimedBy).toBeUndefined();
+  });
+
+  it('finds what needs the scheduler: unstarted, interrupted or deletion-requested, unclaimed and quiet', async () => {
+    const lessons = db.data.liveLessons;
+    await lessons.create(makeNewLiveLesson({ id: 'fresh', sessionId: 'w1' }));
+    await lessons.create(makeNewLiveLesson({ id: 'booting', sessionId: 'w2' }));
+    await lessons.updateStatus('booting', 'BOOTING');
+    await lessons.create(makeNewLiveLesson({ id: 'ready', sessionId: 'w3' }));
+    await lessons.updateStatus('ready', 'READY');
+    await lessons.create(makeNewLiveLesson({ id: 'gone', sessionId: 'w4' }));
+    await lessons.updateStatus('gone', 'READY');
+    await lessons.requestDeletion('gone');
+    await lessons.create(makeNewLiveLesson({ id: 'failed', sessionId: 'w5' }));
+    await lessons.markFailed('failed', 'x');
+    await lessons.create(makeNewLiveLesson({ id: 'busy', sessionId: 'w6' }));
+    await db.data.work.claim('busy', 'someone', 60_000);
+    clock = later(10);
+    const mine = new Set(['fresh', 'booting', 'ready', 'gone', 'failed', 'busy']);
+    const ids = async (olderThan: Date): Promise<string[]> =>
+      (await db.data.work.findNeedingWork(olderThan, 100)).map((lesson) => lesson.id).filter((id) => mine.has(id)).sort();
+    expect(await ids(later(-20))).toEqual([]);
+    expect(await ids(later(1))).toEqual(['booting', 'fresh', 'gone']);
+  });
+
+  it('finds idle live lessons except in persistent sessions, and failed ones past their TTL', async () => {
+    clock = new Date('2026-02-01T00:00:00Z');
+    await db.data.liveSessions.create({ id: 'plain', sourceIp: '1.1.1.1' });
+    await db.data.liveSessions.create({ id: 'forever', sourceIp: '1.1.1.1', persistent: true });
+    await db.data.liveLessons.create(makeNewLiveLesson({ id: 'idle-plain', sessionId: 'plain' }));
+    await db.data.liveLessons.create(makeNewLiveLesson({ id: 'idle-forever', sessionId: 'forever' }));
+    await db.data.liveLessons.create(makeNewLiveLesson({ id: 'idle-orphan', sessionId: 'no-such-session' }));
+    await db.data.liveLessons.create(makeNewLiveLesson({ id: 'idle-failed', sessionId: 'plain', lessonSlug: 'other' }));
+    await db.data.liveLessons.markFailed('idle-failed', 'broken');
+    clock = new Date('2026-02-01T01:00:00Z');
+    const idle = (await db.data.work.findIdle(new Date('2026-02-01T00:30:00Z'))).map((lesson) => lesson.id);
+    expect(idle).toEqual(expect.arrayContaining(['idle-plain', 'idle-orphan']));
+    expect(idle).not.toContain('idle-forever');
+    expect(idle).not.toContain('idle-failed');
+    expect((await db.data.work.findFailed(new Date('2026-01-31T23:59:59Z'))).map((l) => l.id)).not.toContain('idle-failed');
+    expect((await db.data.work.findFailed(new Date('2026-02-01T02:00:00Z'))).map((l) => l.id)).toContain('idle-failed');
+  });
+});

@@ -1,0 +1,50 @@
+import type { LiveLessonStatus } from '@antidote/contracts';
+import type { ConfigurationType, GuideType } from '@antidote/curriculum';
+import { type LiveEndpointEntity, type LiveLessonEntity } from './entities/index.js';
+import type { LiveEndpoint, LiveLesson } from './live.types.js';
+
+export function toLiveEndpoint(entity: LiveEndpointEntity): LiveEndpoint {
+  return {
+    name: entity.name,
+    position: entity.position,
+    image: entity.image,
+    ports: entity.ports,
+    presentations: entity.presentations,
+    configurationType: entity.configurationType as ConfigurationType,
+    configurationFile: entity.configurationFile,
+    sshUser: entity.sshUser,
+    sshPassword: entity.sshPassword,
+    ...(entity.host ? { host: entity.host } : {}),
+  };
+}
+
+export function toLiveLesson(entity: LiveLessonEntity, endpoints: readonly LiveEndpointEntity[]): LiveLesson {
+  const { failureReason, configuredStage, deleteRequestedAt, claimedBy, claimedUntil, endpoints: _loaded, ...rest } = entity;
+  return {
+    ...rest,
+    guideType: entity.guideType as GuideType,
+    status: entity.status as LiveLessonStatus,
+    ...(failureReason !== null ? { failureReason } : {}),
+    ...(configuredStage !== null ? { configuredStage } : {}),
+    ...(deleteRequestedAt !== null ? { deleteRequestedAt } : {}),
+    ...(claimedBy !== null ? { claimedBy } : {}),
+    ...(claimedUntil !== null ? { claimedUntil } : {}),
+    endpoints: [...endpoints].sort((a, b) => a.position - b.position).map(toLiveEndpoint),
+  };
+}
+
+export function endpointEntity(liveLessonId: string, endpoint: LiveEndpoint): Omit<LiveEndpointEntity, 'liveLesson'> {
+  return {
+    liveLessonId,
+    name: endpoint.name,
+    position: endpoint.position,
+    image: endpoint.image,
+    ports: endpoint.ports,
+    presentations: endpoint.presentations,
+    configurationType: endpoint.configurationType,
+    configurationFile: endpoint.configurationFile,
+    sshUser: endpoint.sshUser,
+    sshPassword: endpoint.sshPassword,
+    host: endpoint.host ?? null,
+  };
+}

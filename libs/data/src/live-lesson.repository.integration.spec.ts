@@ -1,0 +1,103 @@
+import { DATABASE_KINDS, makeLiveEndpoint, makeNewLiveLesson, testDatabase, type TestDatabase } from '@antidote/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuplicateError, NotFoundError } from './index.js';
+
+describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
+  let db: TestDatabase;
+  let clock = new Date('2026-01-01T00:00:00Z');
+  beforeAll(async () => {
+    db = await testDatabase(kind, () => clock);
+  });
+  afterAll(() => db?.close());
+
+  it('creates, lists, reads and deletes (reference §8.2 #10)', async () => {
+    const lessons = db.data.liveLessons;
+    await lessons.create(makeNewLiveLesson({ id: '10-abcdef', sessionId: 'abcdef', lessonSlug: 'one' }));
+    await lessons.create(makeNewLiveLesson({ id: '11-abcdef', sessionId: 'abcdef', lessonSlug: 'two' }));
+    await lessons.create(makeNewLiveLesson({ id: '10-ghijk', sessionId: 'ghijk', currentStage: 1 }));
+    await expect(lessons.create(makeNewLiveLesson({ id: '10-ghijk', sessionId: 'other' }))).rejects.toThrow(new DuplicateError('Livelesson 10-ghijk already exists'));
+    expect(await lessons.list()).toHaveLength(3);
+    expect((await lessons.get('10-abcdef')).sessionId).toBe('abcdef');
+    await expect(lessons.get('foobar')).rejects.toThrow(new NotFoundError('Unable to find liveLesson foobar'));
+    await lessons.updateStatus('10-abcdef', 'READY');
+    expect(await lessons.changeStage('10-abcdef', 1, { guideType: 'markdown', guideContents: 'x' })).toBe(true);
+    expect((await lessons.get('10-abcdef')).currentStage).toBe(1);
+    await expect(lessons.updateTests('nope', 1, 1)).rejects.toThrow("Livelesson nope doesn't exist; cannot update");
+    await lessons.delete('11-abcdef');
+    await lessons.delete('11-abcdef');
+    const rest = await lessons.list();
+    expect(rest.map((l) => [l.id, l.sessionId, l.currentStage])).toEqual([
+      ['10-abcdef', 'abcdef', 1],
+      ['10-ghijk', 'ghijk', 1],
+    ]);
+    expect(await lessons.idsForSession('abcdef')).toEqual(['10-abcdef']);
+    expect(await lessons.idsForSession('nobody')).toEqual([]);
+  });
+
+  it('refuses a second live lesson of the same lesson in one session', async () => {
+    await db.data.liveLessons.create(makeNewLiveLesson({ id: 'dup-1', sessionId: 'dupsession', lessonSlug: 'x' }));
+    await expect(db.data.liveLessons.create(makeNewLiveLesson({ id: 'dup-2', sessionId: 'dupsession', lessonSlug: 'x' }))).rejects.toBeInstanceOf(DuplicateError);
+    expect(await db.data.liveLessons.find('dup-2')).toBeUndefined();
+  });
+
+  it('keeps endpoints in lesson order, with hosts written one by one and the guide endpoint added last', async () => {
+    const lessons = db.data.liveLessons;
+    await lessons.create(
+      makeNewLiveLesson({
+        id: 'order',
+        sessionId: 'orders',
+        endpoints: [makeLiveEndpoint({ name: 'zeta', position: 0 }), makeLiveEndpoint({ name: 'alpha', position: 1 })],
+      }),
+    );
+    await lessons.updateEndpointHost('order', 'alpha', '10.0.0.2');
+    await lessons.updateEndpointHost('order', 'no-such-endpoint', '10.0.0.9');
+    await lessons.addEndpoint('order', makeLiveEndpoint({ name: 'jupyterlabguide', position: 2, image: 'antidotelabs/jupyter:latest', ports: [8888], presentations: [] }));
+    await lessons.addEndpoint('order', makeLiveEndpoint({ name: 'jupyterlabguide', position: 2 }));
+    const lesson = await lessons.get('order');
+    expect(lesson.endpoints.map((e) => [e.name, e.host])).toEqual([
+      ['zeta', undefined],
+      ['alpha', '10.0.0.2'],
+      ['jupyterlabguide', undefined],
+    ]);
+    expect(lesson.totalTests).toBe(3);
+  });
+
+  it('changes stage only from READY and not failed, atomically', async () => {
+    const lessons = db.data.liveLessons;
+    await lessons.create(makeNewLiveLesson({ id: 'stage', sessionId: 'stages' }));
+    const guide = { guideType: 'markdown' as const, guideContents: 'stage 1 guide' };
+    expect(await lessons.changeStage('stage', 1, guide)).toBe(false);
+    await lessons.updateStatus('stage', 'READY');
+    const results = await Promise.all([lessons.changeStage('stage', 1, guide), lessons.changeStage('stage', 2, guide)]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const changed = await lessons.get('stage');
+    expect(changed.status).toBe('CONFIGURATION');
+    expect(changed.guideContents).toBe('stage 1 guide');
+    await expect(lessons.changeStage('missing', 1, guide)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('records phase times, failure reason, configured stage and deletion requests', async () => {
+    const lessons = db.data.liveLessons;
+    await lessons.create(makeNewLiveLesson({ id: 'phases', sessionId: 'phases' }));
+    clock = new Date('2026-01-01T00:00:05Z');
+    await lessons.updateStatus('phases', 'BOOTING');
+    clock = new Date('2026-01-01T00:00:09Z');
+    await lessons.markFailed('phases', 'pods failed: ErrImagePull');
+    await lessons.setConfiguredStage('phases', 0);
+    await lessons.requestDeletion('phases');
+    clock = new Date('2026-01-01T00:01:00Z');
+    await lessons.requestDeletion('phases');
+    const lesson = await lessons.get('phases');
+    expect(lesson).toMatchObject({
+      status: 'BOOTING',
+      error: true,
+      failureReason: 'pods failed: ErrImagePull',
+      configuredStage: 0,
+      deleteRequestedAt: new Date('2026-01-01T00:00:09Z'),
+      phaseTimes: { initializedAt: '2026-01-01T00:00:00.000Z', bootingAt: '2026-01-01T00:00:05.000Z', failedAt: '2026-01-01T00:00:09.000Z' },
+    });
+    await lessons.updateLastActiveTime('phases');
+    expect((await lessons.get('phases')).lastActiveAt).toEqual(clock);
+    expect(await lessons.count({ error: true })).toBeGreaterThanOrEqual(1);
+  });
+});

@@ -1,0 +1,31 @@
+import { DATABASE_KINDS, testDatabaseUrl } from '@antidote/testing';
+import { describe, expect, it } from 'vitest';
+import { createDataSource, migrate, revertAllMigrations, runMigrations } from './index.js';
+
+describe.each(DATABASE_KINDS)('migrations on %s', (kind) => {
+  it('apply from empty, are idempotent, and revert completely', async () => {
+    const { url, cleanup } = await testDatabaseUrl(kind);
+    expect(await migrate({ database: { url, poolSize: 2, migrateOnStart: false } })).toEqual(['InitialSchema1764670000000']);
+    const dataSource = createDataSource({ url, poolSize: 2, migrateOnStart: false });
+    await dataSource.initialize();
+    try {
+      expect(await runMigrations(dataSource)).toEqual([]);
+      const tables = async (): Promise<string[]> => {
+        const runner = dataSource.createQueryRunner();
+        try {
+          const found = await runner.getTables(['live_lessons', 'live_endpoints', 'live_sessions', 'lessons', 'images', 'collections', 'curriculum']);
+          return found.map((table) => table.name.split('.').pop()!);
+        } finally {
+          await runner.release();
+        }
+      };
+      expect((await tables()).sort()).toEqual(['collections', 'curriculum', 'images', 'lessons', 'live_endpoints', 'live_lessons', 'live_sessions']);
+      expect(await revertAllMigrations(dataSource)).toBe(1);
+      expect(await tables()).toEqual([]);
+      expect(await runMigrations(dataSource)).toEqual(['InitialSchema1764670000000']);
+    } finally {
+      await dataSource.destroy();
+      cleanup();
+    }
+  });
+});

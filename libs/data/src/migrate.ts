@@ -1,0 +1,31 @@
+import type { DataSource } from 'typeorm';
+import type { AntidoteConfig } from '@antidote/config';
+import { createDataSource } from './data-source.factory.js';
+
+/** Applies pending migrations (each in its own transaction); returns the names applied. */
+export async function runMigrations(dataSource: DataSource): Promise<string[]> {
+  const applied = await dataSource.runMigrations({ transaction: 'each' });
+  return applied.map((migration) => migration.name);
+}
+
+/** Reverts every applied migration, newest first (tests and `antictl db reset`). */
+export async function revertAllMigrations(dataSource: DataSource): Promise<number> {
+  let reverted = 0;
+  for (;;) {
+    const executed = await dataSource.query<unknown[]>('SELECT * FROM migrations');
+    if (executed.length === 0) return reverted;
+    await dataSource.undoLastMigration({ transaction: 'each' });
+    reverted++;
+  }
+}
+
+/** Connects, migrates, disconnects: the deploy manifests' migration Job and `antictl db migrate`. */
+export async function migrate(config: Pick<AntidoteConfig, 'database'>): Promise<string[]> {
+  const dataSource = createDataSource(config.database);
+  await dataSource.initialize();
+  try {
+    return await runMigrations(dataSource);
+  } finally {
+    await dataSource.destroy();
+  }
+}

@@ -1,0 +1,4 @@
+import { InitialSchema1764670000000 } from './1764670000000-InitialSchema.js';
+
+/** Every migration, oldest first. Add new ones here (`<epoch-ms>-<PascalCaseName>.ts`). */
+export const migrations = [InitialSchema1764670000000];

@@ -1,0 +1,91 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { Collection, Curriculum, CurriculumMeta, Image, Lesson } from '@antidote/curriculum';
+import { NotFoundError } from '../data.errors.js';
+import { CollectionEntity, CurriculumEntity, ImageEntity, LessonEntity } from '../entities/index.js';
+
+const CURRICULUM_ID = 1;
+const plain = <T extends object>(entity: T): T => ({ ...entity });
+
+/** Curriculum, collections, images and lessons (written by imports, read by everyone). */
+export class CurriculumRepository {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly now: () => Date,
+  ) {}
+
+  /** Upserts by slug: a duplicate slug replaces the earlier record (original semantics). */
+  async insertImages(images: readonly Image[], manager: EntityManager = this.dataSource.manager): Promise<void> {
+    if (images.length > 0) await manager.save(ImageEntity, images.map((image) => manager.create(ImageEntity, image)), { chunk: 200 });
+  }
+
+  async insertCollections(collections: readonly Collection[], manager: EntityManager = this.dataSource.manager): Promise<void> {
+    if (collections.length > 0) await manager.save(CollectionEntity, collections.map((c) => manager.create(CollectionEntity, c)), { chunk: 200 });
+  }
+
+  async insertLessons(lessons: readonly Lesson[], manager: EntityManager = this.dataSource.manager): Promise<void> {
+    if (lessons.length > 0) await manager.save(LessonEntity, lessons.map((lesson) => manager.create(LessonEntity, lesson)), { chunk: 100 });
+  }
+
+  async listImages(): Promise<Image[]> {
+    return (await this.dataSource.manager.find(ImageEntity, { order: { slug: 'ASC' } })).map((image) => plain(image) as Image);
+  }
+
+  async listCollections(): Promise<Collection[]> {
+    return (await this.dataSource.manager.find(CollectionEntity, { order: { slug: 'ASC' } })).map((c) => plain(c) as Collection);
+  }
+
+  async listLessons(): Promise<Lesson[]> {
+    return (await this.dataSource.manager.find(LessonEntity, { order: { slug: 'ASC' } })).map((lesson) => plain(lesson) as Lesson);
+  }
+
+  async getImage(slug: string): Promise<Image> {
+    const image = await this.dataSource.manager.findOneBy(ImageEntity, { slug });
+    if (!image) throw new NotFoundError(`Unable to find image ${slug}`);
+    return plain(image) as Image;
+  }
+
+  async getCollection(slug: string): Promise<Collection> {
+    const collection = await this.dataSource.manager.findOneBy(CollectionEntity, { slug });
+    if (!collection) throw new NotFoundError(`Unable to find collection ${slug}`);
+    return plain(collection) as Collection;
+  }
+
+  async getLesson(slug: string): Promise<Lesson> {
+    const lesson = await this.findLesson(slug);
+    if (!lesson) throw new NotFoundError(`Unable to find lesson ${slug}`);
+    return lesson;
+  }
+
+  async findLesson(slug: string): Promise<Lesson | undefined> {
+    const lesson = await this.dataSource.manager.findOneBy(LessonEntity, { slug });
+    return lesson ? (plain(lesson) as Lesson) : undefined;
+  }
+
+  async setCurriculum(meta: CurriculumMeta, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.save(CurriculumEntity, manager.create(CurriculumEntity, { ...meta, id: CURRICULUM_ID, importedAt: this.now() }));
+  }
+
+  /** The curriculum record, or null when nothing was ever imported. */
+  async getCurriculum(): Promise<(CurriculumMeta & { importedAt: Date }) | null> {
+    const record = await this.dataSource.manager.findOneBy(CurriculumEntity, { id: CURRICULUM_ID });
+    if (!record) return null;
+    const { id: _id, ...meta } = record;
+    return meta;
+  }
+
+  /**
+   * Replaces the whole curriculum in one transaction: on any failure the previous curriculum stays
+   * exactly as it was.
+   */
+  async replaceCurriculum(curriculum: Curriculum): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      for (const entity of [LessonEntity, ImageEntity, CollectionEntity, CurriculumEntity]) {
+        await manager.createQueryBuilder().delete().from(entity).execute();
+      }
+      await this.setCurriculum(curriculum.meta, manager);
+      await this.insertCollections(curriculum.collections, manager);
+      await this.insertImages(curriculum.images, manager);
+      await this.insertLessons(curriculum.lessons, manager);
+    });
+  }
+}

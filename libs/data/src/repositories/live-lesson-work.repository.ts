@@ -1,0 +1,92 @@
+import { In, type DataSource } from 'typeorm';
+import { LiveLessonStatus } from '@antidote/contracts';
+import { LiveLessonEntity } from '../entities/index.js';
+import type { LiveLesson } from '../live.types.js';
+import type { LiveLessonRepository } from './live-lesson.repository.js';
+
+/**
+ * Who works on which live lesson (scheduler replicas claim rows with a lease) and what needs work or
+ * has expired (re-drive and reaper queries). Times are passed in so tests can use their own clock.
+ */
+export class LiveLessonWorkRepository {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly liveLessons: LiveLessonRepository,
+    private readonly now: () => Date,
+  ) {}
+
+  /** Takes the row for `owner` if it is free, its lease expired, or it is already ours. Atomic. */
+  async claim(id: string, owner: string, leaseMs: number): Promise<boolean> {
+    const now = this.now().getTime();
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .update(LiveLessonEntity)
+      .set({ claimedBy: owner, claimedUntil: new Date(now + leaseMs) })
+      .where('id = :id', { id })
+      .andWhere('(claimed_by IS NULL OR claimed_until < :now OR claimed_by = :owner)', { now, owner })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Extends our lease; false when the row is gone or someone else holds it now. */
+  async renew(id: string, owner: string, leaseMs: number): Promise<boolean> {
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .update(LiveLessonEntity)
+      .set({ claimedUntil: new Date(this.now().getTime() + leaseMs) })
+      .where('id = :id AND claimed_by = :owner', { id, owner })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  async release(id: string, owner: string): Promise<void> {
+    await this.dataSource
+      .createQueryBuilder()
+      .update(LiveLessonEntity)
+      .set({ claimedBy: null, claimedUntil: null })
+      .where('id = :id AND claimed_by = :owner', { id, owner })
+      .execute();
+  }
+
+  /**
+   * Live lessons that need the scheduler and nobody is working on: deletion requested, or not READY and
+   * not failed (accepted but never started, or interrupted) — untouched since `olderThan`.
+   */
+  async findNeedingWork(olderThan: Date, limit: number): Promise<LiveLesson[]> {
+    const rows = await this.dataSource.manager
+      .createQueryBuilder(LiveLessonEntity, 'll')
+      .select('ll.id', 'id')
+      .where('(ll.claimed_by IS NULL OR ll.claimed_until < :now)', { now: this.now().getTime() })
+      .andWhere('ll.updated_at < :olderThan', { olderThan: olderThan.getTime() })
+      .andWhere('(ll.delete_requested_at IS NOT NULL OR (ll.error = 0 AND ll.status <> :ready))', { ready: LiveLessonStatus.READY })
+      .orderBy('ll.updated_at', 'ASC')
+      .limit(limit)
+      .getRawMany<{ id: string }>();
+    return this.byIds(rows.map((row) => row.id));
+  }
+
+  /** Not failed, idle since before `cutoff`, and not in a persistent session (a missing session is not persistent). */
+  async findIdle(cutoff: Date): Promise<LiveLesson[]> {
+    const rows = await this.dataSource.manager
+      .createQueryBuilder(LiveLessonEntity, 'll')
+      .select('ll.id', 'id')
+      .leftJoin('live_sessions', 'ls', 'ls.id = ll.session_id')
+      .where('ll.error = 0')
+      .andWhere('ll.last_active_at < :cutoff', { cutoff: cutoff.getTime() })
+      .andWhere('(ls.persistent IS NULL OR ls.persistent = 0)')
+      .getRawMany<{ id: string }>();
+    return this.byIds(rows.map((row) => row.id));
+  }
+
+  /** Failed live lessons whose failure is older than `cutoff`. */
+  async findFailed(cutoff: Date): Promise<LiveLesson[]> {
+    const failed = await this.liveLessons.list({ error: true });
+    return failed.filter((lesson) => new Date(lesson.phaseTimes.failedAt ?? lesson.updatedAt).getTime() < cutoff.getTime());
+  }
+
+  private async byIds(ids: string[]): Promise<LiveLesson[]> {
+    const lessons: LiveLesson[] = [];
+    for (let i = 0; i < ids.length; i += 500) lessons.push(...(await this.liveLessons.load({ id: In(ids.slice(i, i + 500)) })));
+    return lessons;
+  }
+}
