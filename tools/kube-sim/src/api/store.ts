@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { clone, type KubeObject } from './object.js';
+import type { ResourceType } from './resources.js';
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface StoreEvent {
+  type: WatchEventType;
+  resourceVersion: number;
+  resource: string;
+  namespace?: string;
+  object: KubeObject;
+}
+
+/** `group/plural` — how objects of one kind are grouped (versions share storage). */
+export const resourceKey = (type: Pick<ResourceType, 'group' | 'plural'>): string => `${type.group}/${type.plural}`;
+
+const MAX_HISTORY = 20_000;
+
+/**
+ * All objects, one global resourceVersion counter, and a bounded event history that watches replay
+ * from. Compaction (a fault) drops history so a resume from an old version gets 410 Gone.
+ */
+export class ObjectStore extends EventEmitter<{ event: [StoreEvent] }> {
+  private readonly objects = new Map<string, Map<string, KubeObject>>();
+  private readonly history: StoreEvent[] = [];
+  private version = 1;
+  /** Oldest resourceVersion a watch may resume from. */
+  private oldest = 1;
+
+  constructor() {
+    super();
+    this.setMaxListeners(0);
+  }
+
+  get currentVersion(): number {
+    return this.version;
+  }
+
+  get oldestVersion(): number {
+    return this.oldest;
+  }
+
+  private bucket(resource: string): Map<string, KubeObject> {
+    let bucket = this.objects.get(resource);
+    if (!bucket) this.objects.set(resource, (bucket = new Map()));
+    return bucket;
+  }
+
+  private static id(namespace: string | undefined, name: string): string {
+    return `${namespace ?? ''}/${name}`;
+  }
+
+  get(resource: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    const object = this.bucket(resource).get(ObjectStore.id(namespace, name));
+    return object ? clone(object) : undefined;
+  }
+
+  /** Objects of a kind (all namespaces when `namespace` is undefined), sorted by namespace and name. */
+  list(resource: string, namespace?: string): KubeObject[] {
+    const all = [...this.bucket(resource).values()].filter((object) => namespace === undefined || object.metadata.namespace === namespace);
+    return all
+      .sort((a, b) => `${a.metadata.namespace ?? ''}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace ?? ''}/${b.metadata.name}`))
+      .map((object) => clone(object));
+  }
+
+  /** Every namespaced object in a namespace, of every kind. */
+  contentsOf(namespace: string): { resource: string; object: KubeObject }[] {
+    const contents: { resource: string; object: KubeObject }[] = [];
+    for (const [resource, bucket] of this.objects) {
+      for (const object of bucket.values()) if (object.metadata.namespace === namespace) contents.push({ resource, object: clone(object) });
+    }
+    return contents;
+  }
+
+  create(resource: string, object: KubeObject): KubeObject {
+    const stored = clone(object);
+    stored.metadata.uid ??= randomUUID();
+    stored.metadata.creationTimestamp ??= new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    stored.metadata.generation ??= 1;
+    return this.write(resource, stored, 'ADDED');
+  }
+
+  /** Replaces the stored object (the caller checked resourceVersion). */
+  replace(resource: string, object: KubeObject): KubeObject {
+    return this.write(resource, clone(object), 'MODIFIED');
+  }
+
+  remove(resource: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    const bucket = this.bucket(resource);
+    const key = ObjectStore.id(namespace, name);
+    const existing = bucket.get(key);
+    if (!existing) return undefined;
+    bucket.delete(key);
+    existing.metadata.resourceVersion = String(++this.version);
+    this.record({ type: 'DELETED', resourceVersion: this.version, resource, namespace, object: clone(existing) });
+    return clone(existing);
+  }
+
+  /** Events after `since` (exclusive) for a kind. */
+  eventsSince(since: number, resource: string): StoreEvent[] {
+    return this.history.filter((event) => event.resourceVersion > since && event.resource === resource);
+  }
+
+  /** Drops the history: resumes from before now get 410 Gone. */
+  compact(): void {
+    this.history.length = 0;
+    this.oldest = this.version;
+  }
+
+  private write(resource: string, object: KubeObject, type: WatchEventType): KubeObject {
+    object.metadata.resourceVersion = String(++this.version);
+    this.bucket(resource).set(ObjectStore.id(object.metadata.namespace, object.metadata.name!), object);
+    this.record({ type, resourceVersion: this.version, resource, namespace: object.metadata.namespace, object: clone(object) });
+    return clone(object);
+  }
+
+  private record(event: StoreEvent): void {
+    this.history.push(event);
+    if (this.history.length > MAX_HISTORY) {
+      const dropped = this.history.splice(0, this.history.length - MAX_HISTORY);
+      this.oldest = dropped[dropped.length - 1]!.resourceVersion;
+    }
+    this.emit('event', event);
+  }
+}

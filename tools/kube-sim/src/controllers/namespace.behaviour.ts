@@ -1,0 +1,101 @@
+import type { KindBehaviour } from '../api/behaviour.js';
+import { matchesAny } from '../faults.js';
+import { now, type SimContext } from './sim-context.js';
+
+/**
+ * Namespaces: Active on create; a delete makes them Terminating, then (after the configured delay)
+ * their contents are deleted and they disappear — unless content keeps finalizers, or the "stuck" fault
+ * holds them until their `finalize` subresource clears spec.finalizers.
+ */
+export function namespaceBehaviour(sim: SimContext): KindBehaviour {
+  const type = () => sim.type('', 'namespaces');
+  const terminating = new Set<string>();
+  const pending = new Set<string>();
+  /** Last condition summary written per namespace, so status is only rewritten when it changes. */
+  const reported = new Map<string, string>();
+
+  const finish = (name: string): void => {
+    pending.delete(name);
+    const namespace = sim.store.get('/namespaces', undefined, name);
+    if (!namespace || !terminating.has(name)) return;
+    const contents = sim.store.contentsOf(name);
+    const finalizers = (namespace.spec?.finalizers as string[] | undefined) ?? [];
+    if (contents.length === 0 && finalizers.length === 0) {
+      terminating.delete(name);
+      reported.delete(name);
+      sim.store.remove('/namespaces', undefined, name);
+      return;
+    }
+    const blocked = contents.filter(({ object }) => object.metadata.finalizers?.length);
+    const summary = `${contents.length}/${blocked.length}/${finalizers.length}`;
+    if (reported.get(name) === summary) return;
+    reported.set(name, summary);
+    sim.mutate(type(), undefined, name, (object) => {
+      object.status = {
+        phase: 'Terminating',
+        conditions: [
+          { type: 'NamespaceContentRemaining', status: contents.length > 0 ? 'True' : 'False', reason: contents.length > 0 ? 'SomeResourcesRemain' : 'ContentRemoved', message: `Some resources are remaining: ${contents.length} objects`, lastTransitionTime: now() },
+          {
+            type: 'NamespaceFinalizersRemaining',
+            status: blocked.length > 0 || finalizers.length > 0 ? 'True' : 'False',
+            reason: blocked.length > 0 ? 'SomeFinalizersRemain' : 'ContentHasNoFinalizers',
+            message: `Some content in the namespace has finalizers remaining: ${[...new Set(blocked.flatMap(({ object }) => object.metadata.finalizers ?? []))].join(', ')}`,
+            lastTransitionTime: now(),
+          },
+        ],
+      };
+    });
+  };
+
+  const schedule = (name: string): void => {
+    if (pending.has(name)) return;
+    pending.add(name);
+    setImmediate(() => finish(name));
+  };
+
+  // Anything leaving or changing inside a terminating namespace may let it finish.
+  sim.store.on('event', (event) => {
+    if (event.resource === '/namespaces') {
+      const name = event.object.metadata.name!;
+      const finalizers = (event.object.spec?.finalizers as string[] | undefined) ?? [];
+      if (terminating.has(name) && finalizers.length === 0) schedule(name);
+    } else if (event.namespace && terminating.has(event.namespace)) {
+      schedule(event.namespace);
+    }
+  });
+
+  return {
+    prepareCreate(object) {
+      object.spec = { finalizers: ['kubernetes'], ...object.spec };
+      object.status = { phase: 'Active' };
+      object.metadata.labels = { ...object.metadata.labels, 'kubernetes.io/metadata.name': object.metadata.name! };
+    },
+    prepareUpdate(previous, next) {
+      next.status = previous.status;
+    },
+    deleting(object) {
+      const name = object.metadata.name!;
+      sim.mutate(type(), undefined, name, (ns) => {
+        ns.status = { phase: 'Terminating' };
+      });
+      sim.later(sim.faults.namespaceDeleteDelayMs, () => {
+        terminating.add(name);
+        for (const { resource, object: item } of sim.store.contentsOf(name)) {
+          const [group, plural] = resource.split('/') as [string, string];
+          try {
+            sim.handler.delete(sim.type(group, plural), name, item.metadata.name!, { propagationPolicy: 'Background' });
+          } catch {
+            // already gone
+          }
+        }
+        if (!matchesAny(sim.faults.stuckNamespaces, name)) {
+          sim.mutate(type(), undefined, name, (ns) => {
+            ns.spec = { ...ns.spec, finalizers: [] };
+          });
+        }
+        schedule(name);
+      });
+      return 'defer';
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import type { KindBehaviour } from '../api/behaviour.js';
+import type { SimContext } from './sim-context.js';
+
+interface ServicePort {
+  name?: string;
+  port: number;
+  targetPort?: number | string;
+  protocol?: string;
+}
+
+/** Services get a loopback ClusterIP at once and really listen on their ports there. */
+export function serviceBehaviour(sim: SimContext): KindBehaviour {
+  return {
+    prepareCreate(service) {
+      const spec: Record<string, unknown> = { type: 'ClusterIP', sessionAffinity: 'None', ...service.spec };
+      const ports = ((spec.ports as ServicePort[] | undefined) ?? []).map((port) => ({ protocol: 'TCP', targetPort: port.port, ...port }));
+      if (spec.clusterIP !== 'None') {
+        spec.clusterIP = sim.serviceAddresses.allocate();
+        spec.clusterIPs = [spec.clusterIP];
+      }
+      service.spec = { ...spec, ports };
+      service.status = { loadBalancer: {} };
+    },
+    prepareUpdate(previous, next) {
+      next.spec = { ...next.spec, clusterIP: previous.spec?.clusterIP, clusterIPs: previous.spec?.clusterIPs };
+    },
+    created(service) {
+      const address = service.spec?.clusterIP as string | undefined;
+      const ports = ((service.spec?.ports as ServicePort[] | undefined) ?? []).map((port) => port.port);
+      if (address && address !== 'None' && ports.length > 0) void sim.listeners.listen(service.metadata.uid!, address, ports, sim.log);
+    },
+    deleted(service) {
+      sim.listeners.close(service.metadata.uid!);
+      const address = service.spec?.clusterIP as string | undefined;
+      if (address && address !== 'None') sim.serviceAddresses.release(address);
+    },
+  };
+}

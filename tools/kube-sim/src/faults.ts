@@ -1,0 +1,87 @@
+/** What can go wrong on purpose. Every field can be changed at run time (admin API or in process). */
+export interface ApiErrorRule {
+  /** Verb (get, list, watch, create, update, patch, delete) or undefined for all. */
+  verb?: string;
+  /** Resource plural (pods, namespaces…) or undefined for all. */
+  resource?: string;
+  code: 500 | 503 | 429;
+  /** Probability 0..1 per matching call (with `count`: the next `count` matching calls fail). */
+  rate?: number;
+  count?: number;
+  /** Retry-After seconds for 429. */
+  retryAfterSeconds?: number;
+}
+
+export interface Faults {
+  /** Pods whose image matches one of these (substring or `*` glob) never pull: ErrImagePull → ImagePullBackOff. */
+  imagePullFailure: string[];
+  /** Pods whose image matches crash: CrashLoopBackOff. */
+  crash: string[];
+  /** Pods whose image matches fail their init containers. */
+  initFailure: string[];
+  /** Jobs whose name matches `pattern` have their first `times` pods fail. */
+  jobFailures: { pattern: string; times: number }[];
+  podStartDelayMs: number;
+  jobRunDelayMs: number;
+  namespaceDeleteDelayMs: number;
+  /** Namespaces matching stay Terminating until their `finalize` subresource clears spec.finalizers. */
+  stuckNamespaces: string[];
+  /** Added latency per call (ms); by verb or resource (`verb:resource`, `verb`, `resource`, `*`). */
+  latencyMs: Record<string, number>;
+  errors: ApiErrorRule[];
+  /** While set (epoch ms), every API call fails with 503 and new watch connections are refused. */
+  outageUntil: number;
+}
+
+export const defaultFaults = (): Faults => ({
+  imagePullFailure: [],
+  crash: [],
+  initFailure: [],
+  jobFailures: [],
+  podStartDelayMs: 0,
+  jobRunDelayMs: 0,
+  namespaceDeleteDelayMs: 0,
+  stuckNamespaces: [],
+  latencyMs: {},
+  errors: [],
+  outageUntil: 0,
+});
+
+/** `*` matches any run of characters; without `*`, a substring match. */
+export function matchesPattern(pattern: string, value: string): boolean {
+  if (!pattern.includes('*')) return value.includes(pattern);
+  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return regex.test(value);
+}
+
+export const matchesAny = (patterns: readonly string[], value: string): boolean => patterns.some((pattern) => matchesPattern(pattern, value));
+
+/** Deterministic pseudo-random numbers for error rates (a seed makes a run repeatable). */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 0x100000000;
+  };
+}
+
+export function latencyFor(faults: Faults, verb: string, resource: string): number {
+  return faults.latencyMs[`${verb}:${resource}`] ?? faults.latencyMs[verb] ?? faults.latencyMs[resource] ?? faults.latencyMs['*'] ?? 0;
+}
+
+/** The error rule that fires for this call, if any (consuming one of its `count`). */
+export function injectedError(faults: Faults, verb: string, resource: string, random: () => number): ApiErrorRule | undefined {
+  for (const rule of faults.errors) {
+    if (rule.verb && rule.verb !== verb) continue;
+    if (rule.resource && rule.resource !== resource) continue;
+    if (rule.count !== undefined) {
+      if (rule.count <= 0) continue;
+      rule.count--;
+      return rule;
+    }
+    if (random() < (rule.rate ?? 1)) return rule;
+  }
+  return undefined;
+}

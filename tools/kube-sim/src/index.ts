@@ -1,0 +1,6 @@
+export type { KubeObject, ObjectMeta } from './api/object.js';
+export type { RequestRecord } from './counters.js';
+export { defaultFaults } from './faults.js';
+export type { ApiErrorRule, Faults } from './faults.js';
+export { KubeSim, startKubeSim } from './kube-sim.js';
+export type { KubeSimOptions } from './kube-sim.js';

@@ -1,0 +1,238 @@
+import { writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { stringify } from 'yaml';
+import { handleAdmin } from './admin.js';
+import type { KindBehaviour } from './api/behaviour.js';
+import { discovery } from './api/discovery.js';
+import type { KubeObject } from './api/object.js';
+import { readBody, route, type ResourceRequest } from './api/request.js';
+import { ResourceHandler } from './api/resource-handler.js';
+import { ResourceRegistry } from './api/resources.js';
+import { ApiError } from './api/status.js';
+import { ObjectStore } from './api/store.js';
+import { WatchHandler } from './api/watch-handler.js';
+import { crdBehaviour } from './controllers/crd.behaviour.js';
+import { jobBehaviour } from './controllers/job.behaviour.js';
+import { namespaceBehaviour } from './controllers/namespace.behaviour.js';
+import { podBehaviour } from './controllers/pod.behaviour.js';
+import { serviceBehaviour } from './controllers/service.behaviour.js';
+import { SimContext } from './controllers/sim-context.js';
+import { RequestCounters } from './counters.js';
+import { AddressPool } from './endpoints/address-pool.js';
+import { EndpointListeners } from './endpoints/endpoint-listeners.js';
+import { defaultFaults, injectedError, latencyFor, seededRandom, type Faults } from './faults.js';
+
+export interface KubeSimOptions {
+  /** 0 or absent: a free port. */
+  port?: number;
+  host?: string;
+  faults?: Partial<Faults>;
+  /** SSH logins accepted by simulated endpoints (user → password); absent: any login. */
+  sshUsers?: Record<string, string>;
+  /** Seed of the random error injection. */
+  seed?: number;
+  /** Write a kubeconfig pointing at the simulator here. */
+  kubeconfigPath?: string;
+  /** Objects created at start (e.g. the secrets namespace and its TLS secret). */
+  objects?: KubeObject[];
+  log?: (message: string) => void;
+}
+
+/** A Kubernetes API simulator speaking the REST protocol, with simulated controllers and real endpoint sockets. */
+export class KubeSim {
+  readonly store = new ObjectStore();
+  readonly registry = new ResourceRegistry();
+  readonly counters = new RequestCounters();
+  readonly faults: Faults;
+  private readonly handler: ResourceHandler;
+  private readonly watches: WatchHandler;
+  private readonly context: SimContext;
+  private readonly listeners: EndpointListeners;
+  private readonly podLogs = new Map<string, string[]>();
+  private readonly random: () => number;
+  private readonly sockets = new Set<Socket>();
+  private server?: Server;
+  url = '';
+  port = 0;
+  kubeconfigPath?: string;
+
+  private constructor(options: KubeSimOptions) {
+    this.faults = { ...defaultFaults(), ...options.faults };
+    this.random = seededRandom(options.seed ?? 42);
+    const behaviours = new Map<string, KindBehaviour>();
+    this.handler = new ResourceHandler(this.store, this.registry, behaviours);
+    this.watches = new WatchHandler(this.store, this.handler);
+    this.listeners = new EndpointListeners({ users: options.sshUsers ?? {} });
+    const log = options.log ?? (() => undefined);
+    this.context = new SimContext(this.store, this.registry, this.handler, this.faults, this.listeners, new AddressPool('127.10'), new AddressPool('127.20'), log);
+    const jobs = jobBehaviour(this.context);
+    behaviours.set('/namespaces', namespaceBehaviour(this.context));
+    behaviours.set('/pods', podBehaviour(this.context, this.podLogs, jobs.podHooks));
+    behaviours.set('/services', serviceBehaviour(this.context));
+    behaviours.set('batch/jobs', jobs.behaviour);
+    behaviours.set('apiextensions.k8s.io/customresourcedefinitions', crdBehaviour(this.context));
+  }
+
+  static async start(options: KubeSimOptions = {}): Promise<KubeSim> {
+    const sim = new KubeSim(options);
+    for (const name of ['default', 'kube-system', 'kube-public']) sim.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    for (const object of options.objects ?? []) sim.create(object);
+    await sim.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+    if (options.kubeconfigPath) sim.writeKubeconfig(options.kubeconfigPath);
+    return sim;
+  }
+
+  /** Creates an object directly (seeding, tests); its kind must be served. */
+  create(object: KubeObject): KubeObject {
+    const type = this.registry.byKind(object.apiVersion ?? 'v1', object.kind ?? '');
+    if (!type) throw new Error(`kube-sim does not serve ${object.apiVersion}/${object.kind}`);
+    return this.handler.create(type, object.metadata.namespace, object).body as KubeObject;
+  }
+
+  writeKubeconfig(path: string): void {
+    const config = {
+      apiVersion: 'v1',
+      kind: 'Config',
+      // Plain HTTP: client-node only allows it with TLS verification off.
+      clusters: [{ name: 'kube-sim', cluster: { server: this.url, 'insecure-skip-tls-verify': true } }],
+      users: [{ name: 'kube-sim', user: { token: 'kube-sim' } }],
+      contexts: [{ name: 'kube-sim', context: { cluster: 'kube-sim', user: 'kube-sim', namespace: 'default' } }],
+      'current-context': 'kube-sim',
+    };
+    writeFileSync(path, stringify(config));
+    this.kubeconfigPath = path;
+  }
+
+  setFaults(partial: Partial<Faults>): void {
+    Object.assign(this.faults, partial);
+  }
+
+  resetFaults(): void {
+    Object.assign(this.faults, defaultFaults());
+  }
+
+  dropWatches(): number {
+    const open = this.watches.openWatches;
+    this.watches.dropAll();
+    return open;
+  }
+
+  compactHistory(): void {
+    this.store.compact();
+  }
+
+  /** Every API call fails (503) for `ms`, and open watches drop. */
+  outage(ms: number): void {
+    this.faults.outageUntil = Date.now() + ms;
+    this.watches.dropAll();
+  }
+
+  stats(): Record<string, number> {
+    return { resourceVersion: this.store.currentVersion, openWatches: this.watches.openWatches, listeners: this.listeners.listenerCount, namespaces: this.store.list('/namespaces').length, pods: this.store.list('/pods').length };
+  }
+
+  async stop(): Promise<void> {
+    this.context.stop();
+    this.watches.dropAll();
+    this.listeners.closeAll();
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private async listen(port: number, host: string): Promise<void> {
+    this.server = createServer((request, response) => void this.serve(request, response));
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(port, host, () => resolve());
+    });
+    this.port = (this.server.address() as AddressInfo).port;
+    this.url = `http://${host}:${this.port}`;
+  }
+
+  private async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://kube-sim');
+    if (url.pathname.startsWith('/_sim/')) {
+      await handleAdmin(this, request, response, url.pathname).catch((error: unknown) => send(response, 400, { error: String(error) }));
+      return;
+    }
+    if (['/healthz', '/livez', '/readyz'].includes(url.pathname)) {
+      response.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
+      return;
+    }
+    let record = { verb: request.method?.toLowerCase() ?? 'get', group: '', resource: '', subresource: undefined as string | undefined, namespace: undefined as string | undefined };
+    let code = 500;
+    try {
+      const target = route(request.method ?? 'GET', url, this.registry);
+      if (target.kind === 'resource') {
+        const { verb, type, subresource, namespace } = target.request;
+        record = { verb: subresource === 'log' ? 'get' : verb, group: type.group, resource: type.plural, subresource, namespace };
+      }
+      await this.applyFaults(record.verb, record.resource);
+      code = await this.dispatch(target, request, response, url);
+    } catch (error) {
+      const apiError = error instanceof ApiError ? error : new ApiError(500, 'InternalError', `Internal error occurred: ${error instanceof Error ? error.message : String(error)}`);
+      code = apiError.code;
+      const headers: Record<string, string> = apiError.details?.retryAfterSeconds ? { 'Retry-After': String(apiError.details.retryAfterSeconds) } : {};
+      if (!response.headersSent) send(response, code, apiError.toStatus(), headers);
+      else response.destroy();
+    } finally {
+      this.counters.record({ at: new Date().toISOString(), method: request.method ?? 'GET', path: url.pathname, code, ...record });
+    }
+  }
+
+  private async applyFaults(verb: string, resource: string): Promise<void> {
+    if (Date.now() < this.faults.outageUntil) throw new ApiError(503, 'ServiceUnavailable', 'the API server is unavailable (simulated outage)');
+    const latency = latencyFor(this.faults, verb, resource);
+    if (latency > 0) await sleep(latency);
+    const rule = injectedError(this.faults, verb, resource, this.random);
+    if (rule) {
+      if (rule.code === 429) throw new ApiError(429, 'TooManyRequests', 'Too many requests, please try again later (simulated)', { retryAfterSeconds: rule.retryAfterSeconds ?? 1 });
+      throw new ApiError(rule.code, rule.code === 503 ? 'ServiceUnavailable' : 'InternalError', `Internal error occurred: simulated ${rule.code}`);
+    }
+  }
+
+  private async dispatch(target: ReturnType<typeof route>, request: IncomingMessage, response: ServerResponse, url: URL): Promise<number> {
+    if (target.kind === 'discovery') {
+      const body = discovery(url.pathname, this.registry, `${request.socket.localAddress}:${this.port}`);
+      if (body === undefined) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+      send(response, 200, body);
+      return 200;
+    }
+    if (target.kind === 'unknown') throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+    const resourceRequest = target.request;
+    if (resourceRequest.verb === 'watch') {
+      if (request.method !== 'GET') throw new ApiError(405, 'MethodNotAllowed', 'watch needs GET');
+      this.watches.serve(resourceRequest, response);
+      return 200;
+    }
+    if (resourceRequest.subresource === 'log') return this.servePodLog(resourceRequest, response);
+    const body = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method ?? '') ? await readBody(request) : '';
+    const result = this.handler.handle(resourceRequest, body, request.headers['content-type'] ?? 'application/json');
+    send(response, result.code, result.body);
+    return result.code;
+  }
+
+  private servePodLog(request: ResourceRequest, response: ServerResponse): number {
+    const pod = this.handler.mustGet(request.type, request.namespace, request.name!);
+    const container = request.query.get('container');
+    let lines = (this.podLogs.get(pod.metadata.uid!) ?? []).filter((line) => !container || line.includes(`[${container}]`));
+    const tail = Number(request.query.get('tailLines') ?? 0);
+    if (tail > 0) lines = lines.slice(-tail);
+    response.writeHead(200, { 'Content-Type': 'text/plain' });
+    response.end(lines.length > 0 ? `${lines.join('\n')}\n` : '');
+    return 200;
+  }
+}
+
+function send(response: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
+  response.writeHead(code, { 'Content-Type': 'application/json', ...headers });
+  response.end(JSON.stringify(body));
+}
+
+export const startKubeSim = (options?: KubeSimOptions): Promise<KubeSim> => KubeSim.start(options);
