@@ -30,7 +30,7 @@ export class RequestCounters {
     const byVerb: Record<string, number> = {};
     let total = 0;
     for (const [key, count] of this.counts) {
-      const verb = key.split(' ')[0]!;
+      const verb = key.split(' ')[0];
       byVerb[verb] = (byVerb[verb] ?? 0) + count;
       total += count;
     }

@@ -64,7 +64,7 @@ describe('kube-sim through @kubernetes/client-node', () => {
       expect(response).toBe(200);
     }
     const closed = await new Promise<boolean>((resolve) => {
-      const socket = connect(81, clusterIP!);
+      const socket = connect(81, clusterIP);
       socket.on('connect', () => resolve(false));
       socket.on('error', () => resolve(true));
     });

@@ -68,7 +68,7 @@ const sim = await startKubeSim({
   host: values.host,
   kubeconfigPath: values.kubeconfig,
   seed: number(values.seed, 'seed'),
-  sshUsers: Object.fromEntries(values['ssh-user'].map((pair) => [pair.split(':')[0]!, pair.split(':').slice(1).join(':')])),
+  sshUsers: Object.fromEntries(values['ssh-user'].map((pair) => [pair.split(':')[0], pair.split(':').slice(1).join(':')])),
   objects: uniqueObjects,
   faults: {
     podStartDelayMs: number(values['pod-start-delay'], 'pod-start-delay'),
@@ -78,7 +78,7 @@ const sim = await startKubeSim({
     crash: values.crash,
     initFailure: values['init-failure'],
     stuckNamespaces: values['stuck-namespace'],
-    jobFailures: values['job-failure'].map((spec) => ({ pattern: spec.split(':')[0]!, times: Number(spec.split(':')[1] ?? 1) })),
+    jobFailures: values['job-failure'].map((spec) => ({ pattern: spec.split(':')[0], times: Number(spec.split(':')[1] ?? 1) })),
     errors: values.error.map((spec) => {
       const [verb, resource, code, rate] = spec.split(':');
       return { ...(verb && verb !== '*' ? { verb } : {}), ...(resource && resource !== '*' ? { resource } : {}), code: Number(code ?? 500) as 500, rate: Number(rate ?? 1) };

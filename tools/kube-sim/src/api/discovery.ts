@@ -30,10 +30,10 @@ export function discovery(path: string, registry: ResourceRegistry, serverAddres
     return { name, versions, preferredVersion: versions[0] };
   };
   if (segments[0] === 'apis' && segments.length === 1) return { kind: 'APIGroupList', apiVersion: 'v1', groups: [...groups.keys()].sort().map(groupBody) };
-  if (segments[0] === 'apis' && segments.length === 2) return groups.has(segments[1]!) ? { kind: 'APIGroup', apiVersion: 'v1', ...(groupBody(segments[1]!) as object) } : undefined;
+  if (segments[0] === 'apis' && segments.length === 2) return groups.has(segments[1]) ? { kind: 'APIGroup', apiVersion: 'v1', ...(groupBody(segments[1]) as object) } : undefined;
   if (segments[0] === 'apis' && segments.length === 3) {
     const matching = types.filter((t) => t.group === segments[1] && t.version === segments[2]);
-    return matching.length > 0 ? resourceList(matching, apiVersionOf(matching[0]!)) : undefined;
+    return matching.length > 0 ? resourceList(matching, apiVersionOf(matching[0])) : undefined;
   }
   return undefined;
 }

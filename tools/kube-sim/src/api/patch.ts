@@ -26,7 +26,7 @@ function parentOf(document: Json, path: string): { parent: Record<string, Json> 
     if (node === undefined) throw badRequest(`JSON patch path ${path} does not exist`);
   }
   if (!Array.isArray(node) && !isObject(node)) throw badRequest(`JSON patch path ${path} does not exist`);
-  return { parent: node, key: tokens[tokens.length - 1]! };
+  return { parent: node, key: tokens[tokens.length - 1] };
 }
 
 interface Operation {

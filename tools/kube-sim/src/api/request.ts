@@ -44,15 +44,15 @@ export function route(method: string, url: URL, registry: ResourceRegistry): Rou
   let rest: string[];
   if (segments[0] === 'api') {
     if (segments.length <= 2) return { kind: 'discovery', path: url.pathname };
-    [group, version, rest] = ['', segments[1]!, segments.slice(2)];
+    [group, version, rest] = ['', segments[1], segments.slice(2)];
   } else if (segments[0] === 'apis') {
     if (segments.length <= 3) return { kind: 'discovery', path: url.pathname };
-    [group, version, rest] = [segments[1]!, segments[2]!, segments.slice(3)];
+    [group, version, rest] = [segments[1], segments[2], segments.slice(3)];
   } else {
     return { kind: 'discovery', path: url.pathname };
   }
   let namespace: string | undefined;
-  if (rest[0] === 'namespaces' && rest.length >= 3 && registry.find(group, version, rest[2]!)?.namespaced) {
+  if (rest[0] === 'namespaces' && rest.length >= 3 && registry.find(group, version, rest[2])?.namespaced) {
     namespace = rest[1];
     rest = rest.slice(2);
   }

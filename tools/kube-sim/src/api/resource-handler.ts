@@ -125,7 +125,7 @@ export class ResourceHandler {
     if (next.metadata.name && next.metadata.name !== name) throw badRequest('the name of the object does not match the name on the URL');
     if (next.metadata.resourceVersion && next.metadata.resourceVersion !== previous.metadata.resourceVersion) throw conflict(type.plural, type.group, name!);
     const merged = request.subresource === 'status' ? { ...previous, status: next.status } : request.subresource === 'finalize' ? { ...previous, spec: { ...previous.spec, finalizers: (next.spec?.finalizers as string[] | undefined) ?? [] } } : { ...next, status: type.plural === 'namespaces' ? previous.status : (next.status ?? previous.status) };
-    return this.store_(type, previous, merged as KubeObject);
+    return this.store_(type, previous, merged);
   }
 
   /** Writes a changed object, keeping identity fields, and removes it if it was only waiting for its finalizers. */

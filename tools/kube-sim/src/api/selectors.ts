@@ -28,11 +28,11 @@ export function parseLabelSelector(text: string | null): Requirement[] {
   if (!text) return [];
   return splitTopLevel(text).map((part): Requirement => {
     const set = /^([^\s!=]+)\s+(in|notin)\s+\(([^)]*)\)$/.exec(part);
-    if (set) return { key: set[1]!, op: set[2] as 'in' | 'notin', values: set[3]!.split(',').map((v) => v.trim()).filter(Boolean) };
+    if (set) return { key: set[1], op: set[2] as 'in' | 'notin', values: set[3].split(',').map((v) => v.trim()).filter(Boolean) };
     const neq = /^([^\s!=]+)\s*!=\s*(\S*)$/.exec(part);
-    if (neq) return { key: neq[1]!, op: '!=', values: [neq[2]!] };
+    if (neq) return { key: neq[1], op: '!=', values: [neq[2]] };
     const eq = /^([^\s!=]+)\s*==?\s*(\S*)$/.exec(part);
-    if (eq) return { key: eq[1]!, op: '=', values: [eq[2]!] };
+    if (eq) return { key: eq[1], op: '=', values: [eq[2]] };
     if (/^![^\s!=]+$/.test(part)) return { key: part.slice(1), op: '!exists' };
     if (/^[^\s!=(),]+$/.test(part)) return { key: part, op: 'exists' };
     throw badRequest(`unable to parse requirement: ${part}`);
@@ -66,7 +66,7 @@ export function parseFieldSelector(text: string | null): FieldRequirement[] {
   return splitTopLevel(text).map((part) => {
     const match = /^([\w.]+)\s*(==|=|!=)\s*(.*)$/.exec(part);
     if (!match) throw badRequest(`invalid field selector: ${part}`);
-    return { path: match[1]!.split('.'), equal: match[2] !== '!=', value: match[3]! };
+    return { path: match[1].split('.'), equal: match[2] !== '!=', value: match[3] };
   });
 }
 
@@ -74,7 +74,7 @@ export function matchesFields(requirements: FieldRequirement[], object: KubeObje
   return requirements.every((req) => {
     let node: unknown = object;
     for (const segment of req.path) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[segment] : undefined;
-    const actual = node === undefined || node === null ? '' : String(node);
+    const actual = typeof node === 'string' || typeof node === 'number' || typeof node === 'boolean' ? String(node) : '';
     return req.equal ? actual === req.value : actual !== req.value;
   });
 }

@@ -44,7 +44,7 @@ export class ObjectStore extends EventEmitter<{ event: [StoreEvent] }> {
 
   private bucket(resource: string): Map<string, KubeObject> {
     let bucket = this.objects.get(resource);
-    if (!bucket) this.objects.set(resource, (bucket = new Map()));
+    if (!bucket) this.objects.set(resource, (bucket = new Map<string, KubeObject>()));
     return bucket;
   }
 
@@ -120,7 +120,7 @@ export class ObjectStore extends EventEmitter<{ event: [StoreEvent] }> {
     this.history.push(event);
     if (this.history.length > MAX_HISTORY) {
       const dropped = this.history.splice(0, this.history.length - MAX_HISTORY);
-      this.oldest = dropped[dropped.length - 1]!.resourceVersion;
+      this.oldest = dropped[dropped.length - 1].resourceVersion;
     }
     this.emit('event', event);
   }

@@ -42,7 +42,7 @@ export function jobBehaviour(sim: SimContext): { behaviour: KindBehaviour; podHo
       { internal: true },
     );
     sim.mutate(type(), job.metadata.namespace, name, (object) => {
-      object.status = { ...object.status, active: 1, startTime: (object.status?.startTime as string | undefined) ?? now() };
+      object.status = { ...object.status, active: 1, startTime: (object.status?.startTime) ?? now() };
     });
   };
 

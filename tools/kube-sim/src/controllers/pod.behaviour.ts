@@ -107,7 +107,7 @@ export function podBehaviour(sim: SimContext, logs: Map<string, string[]>, hooks
         podIP,
         podIPs: [{ ip: podIP }],
         hostIP: '127.0.0.1',
-        startTime: (object.status?.startTime as string | undefined) ?? now(),
+        startTime: (object.status?.startTime) ?? now(),
         conditions: ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'].map((condition) => ({ type: condition, status: crashing && condition.includes('Ready') ? 'False' : 'True', lastTransitionTime: now() })),
         initContainerStatuses: inits.map((container) => terminated(container, 0, 'Completed')),
         containerStatuses: containers.map((container) =>
@@ -142,7 +142,7 @@ export function podBehaviour(sim: SimContext, logs: Map<string, string[]>, hooks
 
   return {
     prepareCreate(pod) {
-      pod.spec = { restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', ...pod.spec, nodeName: (pod.spec?.nodeName as string | undefined) ?? 'kube-sim-node' };
+      pod.spec = { restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', ...pod.spec, nodeName: (pod.spec?.nodeName) ?? 'kube-sim-node' };
       pod.status = { phase: 'Pending', qosClass: 'BestEffort', conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: now() }] };
     },
     created(pod) {
