@@ -1,0 +1,3 @@
+export * from './dns-name.js';
+export * from './labels.js';
+export * from './names.js';
