@@ -133,6 +133,35 @@ const limitRange = z
   })
   .strict();
 
+/** Requests and limits of one container (Kubernetes quantities). */
+const containerResources = (defaults: { requestsCpu: string; requestsMemory: string; limitsCpu: string; limitsMemory: string }) =>
+  z
+    .object({
+      requestsCpu: z.string().default(defaults.requestsCpu),
+      requestsMemory: z.string().default(defaults.requestsMemory),
+      limitsCpu: z.string().default(defaults.limitsCpu),
+      limitsMemory: z.string().default(defaults.limitsMemory),
+    })
+    .strict();
+
+const endpointResources = containerResources({ requestsCpu: '100m', requestsMemory: '256Mi', limitsCpu: '2', limitsMemory: '2Gi' });
+const configuratorResources = containerResources({ requestsCpu: '50m', requestsMemory: '64Mi', limitsCpu: '1', limitsMemory: '512Mi' });
+const copierResources = containerResources({ requestsCpu: '50m', requestsMemory: '32Mi', limitsCpu: '500m', limitsMemory: '128Mi' });
+
+/** Lesson pods (new): the original set no resources (§9 item 25) and hard-coded the `kata` runtime. */
+const pods = z
+  .object({
+    /** RuntimeClass of `untrusted` images and the jupyter guide; empty = the cluster's default runtime. */
+    untrustedRuntimeClass: z.string().default('kata'),
+    /** Endpoint containers (and the jupyter guide). Must fit `quota` for a lesson's endpoints plus its configuration jobs. */
+    endpointResources: endpointResources.default(endpointResources.parse({})),
+    /** The configuration job container. */
+    configuratorResources: configuratorResources.default(configuratorResources.parse({})),
+    /** The init container that copies the lesson files. */
+    copierResources: copierResources.default(copierResources.parse({})),
+  })
+  .strict();
+
 const network = z
   .object({
     /** Cluster DNS (the only DNS egress allowed from lesson pods). */
@@ -142,6 +171,8 @@ const network = z
     blockedCidrs: z.array(z.string()).default(['169.254.169.254/32']),
     /** Namespaces allowed to reach lesson pods (ingress controller, the platform's own). */
     ingressFromNamespaces: z.array(z.string()).default(['ingress-nginx', 'antidote']),
+    /** `spec.ingressClassName` of lesson Ingresses (the original used the legacy `ingress.class` annotation). */
+    ingressClassName: z.string().default('nginx'),
   })
   .strict();
 
@@ -271,6 +302,7 @@ export const rawConfigSchema = z
     images: images.default(images.parse({})),
     quota: quota.default(quota.parse({})),
     limitRange: limitRange.default(limitRange.parse({})),
+    pods: pods.default(pods.parse({})),
     network: network.default(network.parse({})),
     gc: gc.default(gc.parse({})),
     healthcheck: healthcheck.default(healthcheck.parse({})),
