@@ -1,0 +1,89 @@
+import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import { InjectConfig, type AntidoteConfig } from '@antidote/config';
+import { EventSubjects, type EndpointHealth, type HealthCheckReply, type HealthCheckRequest, type HealthTarget, type WaitReachableReply, type WaitReachableRequest } from '@antidote/contracts';
+import { DataManager, NotFoundError, type LiveLesson } from '@antidote/data';
+import { BusClient } from '@antidote/messaging';
+import { HealthMetrics } from './health.metrics.js';
+import { ProbeRunner } from './probes/probe-runner.js';
+import { waitUntilReachable } from './reachability/wait-until-reachable.js';
+
+/** The endpoints of a live lesson as probe targets (hosts are the Service addresses the scheduler wrote). */
+export function targetsOf(lesson: LiveLesson): HealthTarget[] {
+  return lesson.endpoints.map((endpoint) => ({
+    name: endpoint.name,
+    host: endpoint.host ?? '',
+    ports: endpoint.ports,
+    presentations: endpoint.presentations.map(({ name, port, type }) => ({ name, port, type })),
+    sshUser: endpoint.sshUser || undefined,
+    sshPassword: endpoint.sshPassword || undefined,
+  }));
+}
+
+/** Errors with a code the bus turns into replies. */
+class HealthRequestError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Probing for the scheduler (wait until reachable, updating HealthyTests/TotalTests and publishing
+ * progress) and for anyone (check once). One ProbeRunner, so one concurrency limit, for everything.
+ */
+@Injectable()
+export class HealthService implements BeforeApplicationShutdown {
+  readonly runner: ProbeRunner;
+  private readonly shutdown = new AbortController();
+
+  constructor(
+    @Inject(DataManager) private readonly data: DataManager,
+    @Inject(BusClient) private readonly bus: BusClient,
+    @Inject(HealthMetrics) private readonly metrics: HealthMetrics,
+    @InjectConfig() private readonly config: AntidoteConfig,
+  ) {
+    this.runner = new ProbeRunner(config.healthcheck);
+  }
+
+  async check(request: HealthCheckRequest): Promise<HealthCheckReply> {
+    const targets = 'endpoints' in request ? request.endpoints : targetsOf(await this.liveLesson(request.liveLessonId));
+    const endpoints = await Promise.all(targets.map((target) => (target.host ? this.runner.check(target, { timeoutMs: request.timeoutMs, signal: this.shutdown.signal }) : Promise.resolve(unaddressed(target)))));
+    for (const endpoint of endpoints) this.metrics.observe(endpoint);
+    return { endpoints };
+  }
+
+  async waitReachable(request: WaitReachableRequest): Promise<WaitReachableReply> {
+    const lesson = await this.liveLesson(request.liveLessonId);
+    const targets = targetsOf(lesson);
+    const missing = targets.filter((target) => !target.host).map((target) => target.name);
+    if (missing.length > 0) throw new HealthRequestError('INVALID_STATE', `endpoints without an address yet: ${missing.join(', ')}`);
+    await this.data.liveLessons.updateTests(lesson.id, 0, targets.length);
+    const reply = await waitUntilReachable(this.runner, targets, {
+      deadlineMs: request.deadlineMs ?? this.config.timeouts.reachabilitySeconds * 1000,
+      intervalMs: request.intervalMs ?? this.config.healthcheck.intervalMs,
+      signal: this.shutdown.signal,
+      onProgress: async (endpoint, healthy, total) => {
+        await this.data.liveLessons.updateTests(lesson.id, healthy, total).catch(() => undefined);
+        this.bus.publish(EventSubjects.healthProgressed, { liveLessonId: lesson.id, endpoint, healthy, total, at: new Date().toISOString() }, lesson.id);
+      },
+    });
+    for (const endpoint of reply.endpoints) this.metrics.observe(endpoint);
+    // Stopped by our own shutdown, not by the endpoints: say so, so the scheduler asks another replica.
+    if (this.shutdown.signal.aborted && !reply.reachable) throw new HealthRequestError('UNAVAILABLE', 'the healthchecker is shutting down');
+    return reply;
+  }
+
+  beforeApplicationShutdown(): void {
+    this.shutdown.abort(new Error('shutting down'));
+  }
+
+  private async liveLesson(id: string): Promise<LiveLesson> {
+    const lesson = await this.data.liveLessons.find(id);
+    if (!lesson) throw new NotFoundError(`Unable to find liveLesson ${id}`);
+    return lesson;
+  }
+}
+
+const unaddressed = (target: HealthTarget): EndpointHealth => ({ name: target.name, host: '', reachable: false, latencyMs: 0, probes: [], error: 'no address yet' });

@@ -1,0 +1,69 @@
+import type { EndpointHealth, HealthTarget, ProbeKind, ProbeResult } from '@antidote/contracts';
+import { ConcurrencyLimiter } from './concurrency-limiter.js';
+import { httpProbe } from './http.probe.js';
+import type { ProbeOutcome, ProbeTarget } from './probe.types.js';
+import { sshProbe } from './ssh.probe.js';
+import { tcpProbe } from './tcp.probe.js';
+
+export interface ProbeSettings {
+  probeTimeoutMs: number;
+  httpHealthyBelow: number;
+  maxConcurrentProbes: number;
+}
+
+interface PlannedProbe {
+  target: string;
+  kind: ProbeKind;
+  port: number;
+}
+
+/** One probe per presentation (ssh → SSH login, http → HTTP GET); no presentations → TCP on the first port. */
+export function plannedProbes(endpoint: HealthTarget): PlannedProbe[] {
+  if (endpoint.presentations.length > 0) return endpoint.presentations.map((p) => ({ target: p.name, kind: p.type, port: p.port }));
+  const first = endpoint.ports[0];
+  return first === undefined ? [] : [{ target: `port-${first}`, kind: 'tcp', port: first }];
+}
+
+/** Runs an endpoint's probes concurrently, every probe through the one global concurrency limit. */
+export class ProbeRunner {
+  readonly limiter: ConcurrencyLimiter;
+
+  constructor(private readonly settings: ProbeSettings) {
+    this.limiter = new ConcurrencyLimiter(settings.maxConcurrentProbes);
+  }
+
+  /** The bound of one probe. */
+  get timeoutMs(): number {
+    return this.settings.probeTimeoutMs;
+  }
+
+  async check(endpoint: HealthTarget, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<EndpointHealth> {
+    const startedAt = Date.now();
+    const probes = plannedProbes(endpoint);
+    if (probes.length === 0) {
+      return { name: endpoint.name, host: endpoint.host, reachable: false, latencyMs: 0, probes: [], error: 'Endpoint has no Ports' };
+    }
+    const timeoutMs = options.timeoutMs ?? this.settings.probeTimeoutMs;
+    const results = await Promise.all(
+      probes.map(async (probe): Promise<ProbeResult> => {
+        const target: ProbeTarget = { host: endpoint.host, port: probe.port, timeoutMs, signal: options.signal };
+        const outcome = await this.limiter.run(() => this.probe(probe.kind, target, endpoint), options.signal).catch(
+          (error: unknown): ProbeOutcome => ({ verdict: 'timeout', reachable: false, latencyMs: Date.now() - startedAt, error: `not probed: ${error instanceof Error ? error.message : String(error)}` }),
+        );
+        return { target: probe.target, kind: probe.kind, port: probe.port, ...outcome };
+      }),
+    );
+    return { name: endpoint.name, host: endpoint.host, reachable: results.every((r) => r.reachable), latencyMs: Date.now() - startedAt, probes: results };
+  }
+
+  private probe(kind: ProbeKind, target: ProbeTarget, endpoint: HealthTarget): Promise<ProbeOutcome> {
+    switch (kind) {
+      case 'ssh':
+        return sshProbe(target, { username: endpoint.sshUser, password: endpoint.sshPassword });
+      case 'http':
+        return httpProbe(target, this.settings.httpHealthyBelow);
+      case 'tcp':
+        return tcpProbe(target);
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { EndpointHealth, HealthTarget, WaitReachableReply } from '@antidote/contracts';
+import type { ProbeRunner } from '../probes/probe-runner.js';
+
+export interface WaitOptions {
+  deadlineMs: number;
+  intervalMs: number;
+  signal?: AbortSignal;
+  /** Called as each endpoint comes up (healthy so far, total). */
+  onProgress?: (endpoint: string, healthy: number, total: number) => void | Promise<void>;
+}
+
+/**
+ * Probes every endpoint until it is reachable once (then leaves it alone), pausing `intervalMs` between
+ * rounds, until all are up or the deadline passes. Every probe is bounded, every timer cleared, and an
+ * abort ends it at once.
+ */
+export async function waitUntilReachable(runner: ProbeRunner, endpoints: readonly HealthTarget[], options: WaitOptions): Promise<WaitReachableReply> {
+  const startedAt = Date.now();
+  const deadline = startedAt + options.deadlineMs;
+  const stop = AbortSignal.any([AbortSignal.timeout(Math.max(1, options.deadlineMs)), ...(options.signal ? [options.signal] : [])]);
+  const last = new Map<string, EndpointHealth>();
+  let healthy = 0;
+  await Promise.all(
+    endpoints.map(async (endpoint) => {
+      while (!stop.aborted) {
+        const remaining = deadline - Date.now();
+        if (remaining <= 0) break;
+        const health = await runner.check(endpoint, { signal: stop, timeoutMs: Math.min(remaining, runner.timeoutMs) });
+        if (!stop.aborted || !last.has(endpoint.name)) last.set(endpoint.name, health);
+        if (health.reachable) {
+          healthy++;
+          await options.onProgress?.(endpoint.name, healthy, endpoints.length);
+          return;
+        }
+        if (health.error === 'Endpoint has no Ports') return;
+        await sleep(options.intervalMs, undefined, { signal: stop }).catch(() => undefined);
+      }
+    }),
+  );
+  return {
+    reachable: healthy === endpoints.length,
+    healthy,
+    total: endpoints.length,
+    elapsedMs: Date.now() - startedAt,
+    endpoints: endpoints.map((endpoint) => last.get(endpoint.name) ?? { name: endpoint.name, host: endpoint.host, reachable: false, latencyMs: 0, probes: [], error: 'not probed before the deadline' }),
+  };
+}

@@ -1,0 +1,78 @@
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import ssh2 from 'ssh2';
+
+/** Real servers on loopback for probe tests; every one is closed by `closeAll`. */
+export class ProbeServers {
+  private readonly servers: (Server | HttpServer)[] = [];
+  private readonly sockets = new Set<Socket>();
+  /** Connections open right now / the most at once, over all servers here. */
+  open = 0;
+  peakOpen = 0;
+  private readonly hostKey = ssh2.utils.generateKeyPairSync('ed25519').private;
+
+  private track(server: Server | HttpServer): void {
+    server.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      this.open++;
+      this.peakOpen = Math.max(this.peakOpen, this.open);
+      socket.on('close', () => {
+        this.sockets.delete(socket);
+        this.open--;
+      });
+      socket.on('error', () => undefined);
+    });
+    this.servers.push(server);
+  }
+
+  private async listen(server: Server | HttpServer, host: string): Promise<number> {
+    this.track(server);
+    await new Promise<void>((resolve) => server.listen(0, host, () => resolve()));
+    return (server.address() as AddressInfo).port;
+  }
+
+  /** An SSH server accepting only user/password. */
+  ssh(host = '127.0.0.1', user = 'antidote', password = 'antidotepassword'): Promise<number> {
+    const server = new ssh2.Server({ hostKeys: [this.hostKey] }, (client) => {
+      client.on('error', () => undefined);
+      client.on('authentication', (context) => (context.method === 'password' && context.username === user && context.password === password ? context.accept() : context.reject(['password'])));
+    });
+    return this.listen(server, host);
+  }
+
+  /** Writes an SSH banner, then never says anything again. */
+  bannerThenSilence(host = '127.0.0.1'): Promise<number> {
+    return this.listen(createServer((socket) => socket.resume().write('SSH-2.0-OpenSSH_9.2\r\n')), host);
+  }
+
+  /** Accepts, reads, and never sends a byte. */
+  silent(host = '127.0.0.1'): Promise<number> {
+    return this.listen(createServer((socket) => socket.resume()), host);
+  }
+
+  /** Answers every request with `status`. */
+  http(status: number, host = '127.0.0.1'): Promise<number> {
+    return this.listen(createHttpServer((_request, response) => response.writeHead(status).end('body')), host);
+  }
+
+  /** Starts answering HTTP 200 on a given port (a server that comes up late). */
+  async httpOn(port: number, host = '127.0.0.1'): Promise<void> {
+    const server = createHttpServer((_request, response) => response.writeHead(200).end('up'));
+    this.track(server);
+    await new Promise<void>((resolve) => server.listen(port, host, () => resolve()));
+  }
+
+  /** A port that refuses connections (was listening, now closed). */
+  async closedPort(host = '127.0.0.1'): Promise<number> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, host, () => resolve()));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    return port;
+  }
+
+  async closeAll(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await Promise.all(this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  }
+}
