@@ -1,0 +1,18 @@
+export { buildConfigJob, buildConfigJobs, configFilePath } from './config-job.builder.js';
+export { buildEndpointPod, endpointNetworks, HOSTNAME_TOPOLOGY_KEY } from './endpoint-pod.builder.js';
+export { buildEndpointIngresses, buildIngress } from './ingress.builder.js';
+export { namespaceOf } from './lesson-context.js';
+export { checkedLessonDir, HOST_VOLUME, LESSON_DIR_ENV, LESSON_FILES_PATH, LOCAL_COPY_VOLUME } from './lesson-files.js';
+export type { EndpointInput, LessonObjectsInput } from './lesson-input.js';
+export { LessonObjectError } from './lesson-object.error.js';
+export type { LessonObjectErrorCode } from './lesson-object.error.js';
+export { buildConfigObjects, buildLessonObjects } from './lesson-objects.js';
+export type { ConfigObjectSet, EndpointObjects, LessonObjectSet } from './lesson-objects.js';
+export { buildLimitRange, LIMIT_RANGE } from './limit-range.builder.js';
+export { napalmDriver } from './napalm-driver.js';
+export { buildNamespace } from './namespace.builder.js';
+export { buildNetworkAttachments, DEFAULT_CONNECTION_SUBNET } from './network-attachment.builder.js';
+export { buildNetworkPolicies, EGRESS_GUARD_POLICY, INGRESS_POLICY, STONEAGE_POLICY } from './network-policy.builder.js';
+export { buildResourceQuota, RESOURCE_QUOTA } from './resource-quota.builder.js';
+export { buildConfigCredentialsSecret, CONFIG_CREDENTIALS_SECRET, copySecret, credentialKeys } from './secret.builder.js';
+export { buildService } from './service.builder.js';
