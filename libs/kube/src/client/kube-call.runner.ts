@@ -1,0 +1,113 @@
+import { Observable, type ConfigurationOptions, type RequestContext, type ResponseContext } from '@kubernetes/client-node';
+import { KubeApiError, NO_RESPONSE, toKubeApiError, type KubeCallTarget, type KubeVerb } from './kube-api.error.js';
+import { silentLogger, type KubeLogger } from './kube-logger.js';
+import { abortableSleep, DEFAULT_BACKOFF, isRetryable, retryDelay, type BackoffPolicy, type Sleep } from './retry.js';
+
+/** One HTTP attempt, for metrics (count calls by verb/resource/code). `code` 0 = no response. */
+export interface KubeCallEvent {
+  verb: KubeVerb;
+  resource: string;
+  namespace?: string;
+  code: number;
+  durationMs: number;
+  /** 0 for the first attempt. */
+  attempt: number;
+}
+
+export interface KubeCallRunnerOptions {
+  /** Per attempt (`timeouts.kubeRequestSeconds`). */
+  timeoutMs: number;
+  /** Extra attempts after the first for retryable failures (`scheduler.kubeRetries`). */
+  retries: number;
+  backoff?: BackoffPolicy;
+  onCall?: (event: KubeCallEvent) => void;
+  logger?: KubeLogger;
+  sleep?: Sleep;
+  random?: () => number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** A create with a deterministic name whose 409 the caller adopts: safe to repeat after an ambiguous failure. */
+  createIsSafe?: boolean;
+}
+
+/**
+ * Runs every Kubernetes call: a timeout per attempt, retries with capped exponential backoff and full
+ * jitter on 429 (honouring Retry-After), 5xx and no response — bounded, and for non-idempotent verbs
+ * only when the caller says it is safe — the observer hook per attempt, and errors as `KubeApiError`.
+ */
+export class KubeCallRunner {
+  private readonly backoff: BackoffPolicy;
+  private readonly logger: KubeLogger;
+  private readonly sleep: Sleep;
+  private readonly random: () => number;
+
+  constructor(private readonly options: KubeCallRunnerOptions) {
+    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.logger = options.logger ?? silentLogger;
+    this.sleep = options.sleep ?? abortableSleep;
+    this.random = options.random ?? Math.random;
+  }
+
+  async run<T>(target: KubeCallTarget, operation: (options: ConfigurationOptions) => Promise<T>, callOptions: CallOptions = {}): Promise<T> {
+    const { signal } = callOptions;
+    for (let attempt = 0; ; attempt++) {
+      const started = performance.now();
+      let status = NO_RESPONSE;
+      try {
+        signal?.throwIfAborted();
+        const attemptSignal = signal ? AbortSignal.any([signal, AbortSignal.timeout(this.options.timeoutMs)]) : AbortSignal.timeout(this.options.timeoutMs);
+        const result = await operation(requestOptions(attemptSignal, (code) => (status = code)));
+        this.observe(target, status, started, attempt);
+        return result;
+      } catch (thrown) {
+        const error = signal?.aborted
+          ? new KubeApiError(target, { code: NO_RESPONSE, reason: 'Aborted', message: 'the call was cancelled', cause: thrown })
+          : toKubeApiError(thrown, target);
+        this.observe(target, error.code || status, started, attempt);
+        if (attempt >= this.options.retries || !isRetryable(error, target.verb, callOptions.createIsSafe ?? false)) throw error;
+        const delayMs = retryDelay(error, attempt, this.backoff, this.random);
+        this.logger.warn({ ...target, code: error.code, reason: error.reason, attempt: attempt + 1, delayMs }, 'Kubernetes call failed, retrying');
+        await this.sleep(delayMs, signal).catch((reason: unknown) => {
+          throw new KubeApiError(target, { code: NO_RESPONSE, reason: 'Aborted', message: 'the call was cancelled while waiting to retry', cause: reason });
+        });
+      }
+    }
+  }
+
+  private observe(target: KubeCallTarget, code: number, started: number, attempt: number): void {
+    if (!this.options.onCall) return;
+    try {
+      this.options.onCall({
+        verb: target.verb,
+        resource: target.resource,
+        ...(target.namespace ? { namespace: target.namespace } : {}),
+        code,
+        durationMs: performance.now() - started,
+        attempt,
+      });
+    } catch (error) {
+      this.logger.warn({ error: String(error) }, 'Kubernetes call observer failed');
+    }
+  }
+}
+
+/** Per-call client-node options: our abort signal on the request, the HTTP status reported back. */
+function requestOptions(signal: AbortSignal, onStatus: (code: number) => void): ConfigurationOptions {
+  return {
+    middleware: [
+      {
+        pre: (context: RequestContext) => {
+          context.setSignal(signal);
+          return new Observable(Promise.resolve(context));
+        },
+        post: (context: ResponseContext) => {
+          onStatus(context.httpStatusCode);
+          return new Observable(Promise.resolve(context));
+        },
+      },
+    ],
+    middlewareMergeStrategy: 'append',
+  };
+}
