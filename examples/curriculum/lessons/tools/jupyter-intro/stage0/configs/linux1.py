@@ -1,0 +1,2 @@
+"""Stage 0: write a marker file on linux1."""
+print("configured stage 0")
