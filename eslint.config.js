@@ -44,6 +44,9 @@ export default tseslint.config(
         { enforceBuildableLibDependency: false, allow: [], depConstraints: testConstraints, ignoredCircularDependencies: testOnlyCycles },
       ],
       '@typescript-eslint/unbound-method': 'off',
+      // expect.objectContaining() and friends are typed `any` by design.
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },

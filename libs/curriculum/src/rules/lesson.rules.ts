@@ -91,7 +91,8 @@ function expectedName(endpoint: Pick<ParsedEndpoint, 'name' | 'configurationType
       return `${endpoint.name}.py`;
     case 'ansible':
       return `${endpoint.name}.yml`;
-    default:
+    case 'napalm':
+    case '':
       return `${endpoint.name}-<${NAPALM_DRIVERS.join('|')}>.txt`;
   }
 }
