@@ -2,6 +2,7 @@
 // self-contained folder `apps/<app>/bundle/` holding `main.js` and a production `package.json` that lists
 // only the packages that cannot be bundled (native addons and packages loaded by file path at run time).
 // `npm install --omit=dev` in that folder, then `node main.js`, runs the app with nothing else around it.
+import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -24,6 +25,14 @@ const optional = [
   '@opentelemetry/exporter-jaeger', 'better-sqlite3/*',
 ];
 
+const appVersion = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')).version;
+let sha = 'unknown';
+try {
+  sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+} catch {
+  // not a git checkout
+}
+
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 await build({
@@ -39,6 +48,7 @@ await build({
   external: [...runtimeDependencies, ...optional],
   // CommonJS packages inside an ESM bundle still call require() for Node built-ins.
   banner: { js: "import { createRequire as __antidoteCreateRequire } from 'node:module'; const require = __antidoteCreateRequire(import.meta.url);" },
+  define: { __ANTIDOTE_BUILD_VERSION__: JSON.stringify(appVersion), __ANTIDOTE_BUILD_SHA__: JSON.stringify(sha) },
   logLevel: 'warning',
 });
 

@@ -1,5 +1,7 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ServiceDefinition } from '@antidote/runtime';
 import { ApiModule } from './api.module.js';
+import { GatewayExceptionFilter } from './http/gateway-exception.filter.js';
 
 /** How the api boots: the Antidote REST API and the ops routes on `httpPort`; it only publishes to the bus. */
 export const apiService: ServiceDefinition = {
@@ -8,4 +10,10 @@ export const apiService: ServiceDefinition = {
   port: (config) => config.httpPort,
   host: (config) => config.api.host,
   consumesBus: false,
+  configureHttp: (app, config) => {
+    const express = app as NestExpressApplication;
+    express.disable('x-powered-by');
+    express.useBodyParser('json', { limit: config.api.maxBodyBytes });
+    express.useGlobalFilters(new GatewayExceptionFilter());
+  },
 };

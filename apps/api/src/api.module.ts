@@ -1,9 +1,43 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Inject, Injectable, type MiddlewareConsumer, Module, type NestModule, type OnModuleInit } from '@nestjs/common';
 import type { AntidoteConfig } from '@antidote/config';
+import { DatabaseLifecycle, DataModule } from '@antidote/data';
+import { ReadinessRegistry } from '@antidote/runtime';
+import { AdminController } from './admin/admin.controller.js';
+import { CurriculumController } from './curriculum/curriculum.controller.js';
+import { CurriculumStartup } from './curriculum/curriculum-startup.service.js';
+import { AdminGuard, ClientIpMiddleware } from './http/http.guards.js';
+import { LessonController } from './lessons/lesson.controller.js';
+import { LiveLessonEventHub } from './live-lessons/live-lesson-events.hub.js';
+import { LiveLessonRequestService } from './live-lessons/live-lesson-request.service.js';
+import { LiveLessonController } from './live-lessons/live-lesson.controller.js';
+import { OpenApiController } from './openapi/openapi.controller.js';
+import { LiveSessionController } from './sessions/live-session.controller.js';
 
+@Injectable()
+class ApiReadiness implements OnModuleInit {
+  constructor(
+    @Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry,
+    @Inject(DatabaseLifecycle) private readonly database: DatabaseLifecycle,
+  ) {}
+
+  onModuleInit(): void {
+    this.readiness.register('database', () => this.database.isReady());
+  }
+}
+
+/** The `/exp` REST API. */
 @Module({})
-export class ApiModule {
-  static forRoot(_config: AntidoteConfig): DynamicModule {
-    return { module: ApiModule };
+export class ApiModule implements NestModule {
+  static forRoot(config: AntidoteConfig): DynamicModule {
+    return {
+      module: ApiModule,
+      imports: [DataModule.forRoot(config)],
+      controllers: [LiveSessionController, LiveLessonController, LessonController, CurriculumController, AdminController, OpenApiController],
+      providers: [ApiReadiness, ClientIpMiddleware, AdminGuard, LiveLessonRequestService, LiveLessonEventHub, CurriculumStartup],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(ClientIpMiddleware).exclude('healthz', 'readyz', 'metrics').forRoutes('*path');
   }
 }

@@ -46,7 +46,7 @@ export async function startService(definition: ServiceDefinition, options: LoadC
     },
     { logger: new PinoNestLogger(logger), abortOnError: false },
   );
-  app.useGlobalFilters(new BusExceptionFilter());
+  if (definition.consumesBus) app.useGlobalFilters(new BusExceptionFilter());
   definition.configureHttp?.(app, config);
   const readiness = app.get(ReadinessRegistry);
   const nats = app.get(NatsConnectionManager);

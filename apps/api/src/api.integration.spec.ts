@@ -1,0 +1,102 @@
+import { DATABASE_KINDS } from '@antidote/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApi, type ApiFixture } from '../test/api-fixture.js';
+
+describe.each(DATABASE_KINDS)('api on %s', (kind) => {
+  let api: ApiFixture;
+  beforeAll(async () => {
+    api = await startApi(kind);
+  });
+  afterAll(() => api?.stop());
+
+  const newSession = async (): Promise<string> => {
+    const response = await api.call('POST', '/exp/livesession', {});
+    expect(response.status).toBe(200);
+    return (response.body as { ID: string }).ID;
+  };
+
+  it('creates a session, then a live lesson the scheduler is asked to build, in the original shapes', async () => {
+    const session = await api.call('POST', '/exp/livesession', {});
+    expect(session.body).toEqual({ ID: expect.stringMatching(/^[a-z0-9]{10}$/), SourceIP: '127.0.0.1', Persistent: false });
+    const sessionId = (session.body as { ID: string }).ID;
+    const created = await api.call('POST', '/exp/livelesson', { lessonSlug: 'network-automation', sessionId, lessonStage: 0 });
+    expect(created.status).toBe(200);
+    const { id } = created.body as { id: string };
+    expect(id).toMatch(/^[a-z0-9]{10}$/);
+    expect(api.received['antidote.livelesson.create.v1']).toContainEqual({ liveLessonId: id });
+    const lesson = (await api.call('GET', `/exp/livelesson/${id}`)).body as Record<string, unknown>;
+    expect(lesson).toMatchObject({ ID: id, SessionID: sessionId, AntidoteID: 'apitest', LessonSlug: 'network-automation', Status: 'INITIALIZED', Error: false, CurrentStage: 0, GuideType: 'markdown', TotalTests: 3 });
+    expect(lesson.GuideDomain).toBe(`apitest-${id}-jupyterlabguide-web.localhost`);
+    const endpoints = lesson.LiveEndpoints as Record<string, { Ports: number[]; LivePresentations: { HepDomain: string }[]; SSHUser: string; SSHPassword: string }>;
+    expect(Object.keys(endpoints)).toEqual(['vqfx1', 'vqfx2', 'linux1']);
+    expect(endpoints.vqfx1.Ports).toEqual([22, 830]);
+    expect(endpoints.vqfx1.LivePresentations[0].HepDomain).toBe(`apitest-${id}-vqfx1-cli.localhost`);
+    expect(endpoints.linux1).toMatchObject({ SSHUser: 'antidote', SSHPassword: 'antidotepassword' });
+  });
+
+  it('keeps a live lesson alive at the same stage, refuses a stage change until READY, then changes it', async () => {
+    const sessionId = await newSession();
+    const request = (stage: number) => api.call('POST', '/exp/livelesson', { lessonSlug: 'linux-basics', sessionId, lessonStage: stage });
+    const { id } = (await request(0)).body as { id: string };
+    const before = (await api.data.liveLessons.get(id)).lastActiveAt;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(((await request(0)).body as { id: string }).id).toBe(id);
+    expect((await api.data.liveLessons.get(id)).lastActiveAt.getTime()).toBeGreaterThan(before.getTime());
+    const busy = await request(1);
+    expect(busy).toMatchObject({ status: 409, body: { code: 9, message: "LiveLesson is currently busy. Can't make changes yet. Try later", error: "LiveLesson is currently busy. Can't make changes yet. Try later" } });
+    await api.data.liveLessons.updateStatus(id, 'READY');
+    expect((await request(1)).status).toBe(200);
+    expect(api.received['antidote.livelesson.modify.v1']).toContainEqual({ liveLessonId: id, stage: 1 });
+    expect((await api.call('GET', `/exp/livelesson/${id}`)).body).toMatchObject({ Status: 'CONFIGURATION', CurrentStage: 1, GuideContents: expect.stringContaining('Files and permissions') });
+  });
+
+  it('kills a live lesson through the scheduler', async () => {
+    const sessionId = await newSession();
+    const { id } = (await api.call('POST', '/exp/livelesson', { lessonSlug: 'web-services', sessionId, lessonStage: 0 })).body as { id: string };
+    expect(await api.call('DELETE', `/exp/livelesson/${id}`)).toMatchObject({ status: 200, body: { success: true } });
+    expect(api.received['antidote.livelesson.delete.v1']).toContainEqual(expect.objectContaining({ liveLessonId: id }));
+    expect((await api.data.liveLessons.get(id)).deleteRequestedAt).toBeInstanceOf(Date);
+    expect((await api.call('DELETE', '/exp/livelesson/nosuchlesson')).status).toBe(404);
+  });
+
+  it('answers bad requests with the original texts and the right 4xx, never 500', async () => {
+    const sessionId = await newSession();
+    const cases: [unknown, number, string][] = [
+      [{ lessonSlug: 'linux-basics', sessionId: '', lessonStage: 0 }, 400, 'Session ID cannot be nil'],
+      [{ lessonSlug: 'linux-basics', sessionId: 'nosuchsession', lessonStage: 0 }, 400, 'Invalid session ID nosuchsession'],
+      [{ lessonSlug: '', sessionId, lessonStage: 0 }, 400, 'Lesson Slug cannot be nil'],
+      [{ lessonSlug: 'no-such-lesson', sessionId, lessonStage: 0 }, 404, "Couldn't find lesson slug 'no-such-lesson'"],
+      [{ lessonSlug: 'linux-basics', sessionId, lessonStage: 7 }, 400, 'Invalid stage ID for this lesson'],
+      [{ lessonSlug: 'linux-basics', sessionId, lessonStage: -1 }, 400, 'invalid lessonStage'],
+      [{ lessonSlug: 'linux-basics', sessionId, lessonStage: 'zero' }, 400, 'invalid lessonStage'],
+      [{ lessonSlug: 'linux-basics', sessionId, lessonStage: 0, admin: true }, 400, 'unknown field "admin"'],
+      ['{"lessonSlug": ', 400, 'malformed'],
+      ['[1,2,3]', 400, 'invalid'],
+      [{ lessonSlug: 'x'.repeat(200_000), sessionId }, 413, 'request body too large'],
+    ];
+    for (const [body, status, message] of cases) {
+      const response = await api.call('POST', '/exp/livelesson', body);
+      expect({ status: response.status, message: (response.body as { message: string }).message }).toEqual({ status, message: expect.stringContaining(message) });
+    }
+    expect((await api.call('GET', '/exp/livelesson/nosuchlesson')).body).toMatchObject({ code: 5, message: 'livelesson not found' });
+    expect((await api.call('GET', '/exp/livelesson/bad%20id')).status).toBe(400);
+    expect((await api.call('GET', '/exp/lesson/Nope!')).status).toBe(400);
+    expect((await api.call('GET', '/exp/nowhere')).status).toBe(404);
+    expect((await api.call('POST', '/exp/livesession', { extra: 1 })).status).toBe(400);
+    expect(await api.data.liveLessons.list({ sessionId })).toEqual([]);
+  });
+
+  it('serves lessons, prereqs, collections, images, curriculum and info in the swagger shapes', async () => {
+    const lessons = (await api.call('GET', '/exp/lesson')).body as { lessons: { Slug: string }[] };
+    expect(lessons.lessons.map((l) => l.Slug)).toEqual(['jupyter-intro', 'linux-basics', 'network-automation', 'web-services']);
+    expect(((await api.call('GET', '/exp/lesson?Category=tools')).body as { lessons: unknown[] }).lessons).toHaveLength(2);
+    expect((await api.call('GET', '/exp/lesson/network-automation/prereqs')).body).toEqual({ prereqs: ['linux-basics'] });
+    expect((await api.call('GET', '/exp/lesson/linux-basics')).body).toMatchObject({ Slug: 'linux-basics', Stages: [{ GuideType: 'markdown' }, { GuideType: 'markdown' }] });
+    expect((await api.call('GET', '/exp/collection/getting-started')).body).toMatchObject({ Slug: 'getting-started', Lessons: expect.arrayContaining([{ Slug: 'linux-basics', Name: 'Linux Basics', Description: expect.any(String) }]) });
+    expect((await api.call('GET', '/exp/image')).body).toEqual({ items: { utility: { Name: 'utility' }, vqfx: { Name: 'vqfx' } } });
+    expect((await api.call('GET', '/exp/curriculum')).body).toMatchObject({ Name: 'antidote-sample-curriculum', AVer: '0.7.0' });
+    expect((await api.call('GET', '/exp/antidoteinfo')).body).toMatchObject({ buildVersion: '0.1.0', curriculumVersion: 'latest' });
+    const openapi = (await api.call('GET', '/exp/openapi.json')).body as { paths: Record<string, unknown> };
+    expect(Object.keys(openapi.paths)).toContain('/exp/livelesson/{id}/events');
+  });
+});

@@ -1,0 +1,132 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectConfig, type AntidoteConfig } from '@antidote/config';
+import { LiveLessonStatus, RequestSubjects, type SchedulerReply } from '@antidote/contracts';
+import { endpointPorts, type Lesson } from '@antidote/curriculum';
+import { DataManager, DuplicateError, type LiveEndpoint, type LiveLesson } from '@antidote/data';
+import { guideDomain, hepDomain, namespaceName } from '@antidote/kube';
+import { BusClient, BusRequestError } from '@antidote/messaging';
+import { exhausted, failedPrecondition, internal, invalidArgument, notFound, unavailable } from '../http/gateway.error.js';
+import { withFreshId } from '../http/ids.js';
+import type { LiveLessonRequest } from './live-lesson.dto.js';
+
+const PROVISIONED = [LiveLessonStatus.INITIALIZED, LiveLessonStatus.BOOTING, LiveLessonStatus.CONFIGURATION, LiveLessonStatus.READY];
+
+/**
+ * POST /exp/livelesson (reference §4.4): validates, then either returns the existing live lesson of this
+ * session and lesson (changing its stage, or keeping it alive) or creates a new one and asks the
+ * scheduler to build it. The row is written first, so a request the api accepted is never lost.
+ */
+@Injectable()
+export class LiveLessonRequestService {
+  private readonly logger = new Logger('LiveLessons');
+
+  constructor(
+    @Inject(DataManager) private readonly data: DataManager,
+    @Inject(BusClient) private readonly bus: BusClient,
+    @InjectConfig() private readonly config: AntidoteConfig,
+  ) {}
+
+  async request(body: LiveLessonRequest): Promise<string> {
+    if (!body.sessionId) throw invalidArgument('Session ID cannot be nil', 'sessionId');
+    const session = await this.data.liveSessions.find(body.sessionId);
+    if (!session) throw invalidArgument(`Invalid session ID ${body.sessionId}`, 'sessionId');
+    if (!body.lessonSlug) throw invalidArgument('Lesson Slug cannot be nil', 'lessonSlug');
+    const lesson = await this.data.curriculum.findLesson(body.lessonSlug);
+    if (!lesson) throw notFound(`Couldn't find lesson slug '${body.lessonSlug}'`);
+    if (body.lessonStage >= lesson.stages.length) throw invalidArgument('Invalid stage ID for this lesson', 'lessonStage');
+    await this.data.liveSessions.touch(session.id).catch(() => undefined);
+    const existing = await this.data.liveLessons.findForSession(session.id, lesson.slug);
+    if (existing && !(existing.error && !this.config.scheduler.keepFailedLessons)) return this.reuse(existing, lesson, body.lessonStage);
+    if (existing) await this.data.liveLessons.delete(existing.id);
+    return this.create(session.id, lesson, body.lessonStage);
+  }
+
+  private async reuse(existing: LiveLesson, lesson: Lesson, stage: number): Promise<string> {
+    if (existing.error) throw failedPrecondition('Sorry, this lesson is having some problems. Please try again later');
+    if (existing.currentStage !== stage) {
+      const guide = lesson.stages[stage];
+      const changed = await this.data.liveLessons.changeStage(existing.id, stage, { guideType: guide.guideType, guideContents: guide.guideContents });
+      if (!changed) throw failedPrecondition("LiveLesson is currently busy. Can't make changes yet. Try later");
+      await this.tell(existing.id, () => this.bus.request(RequestSubjects.liveLessonModify, { liveLessonId: existing.id, stage }, { correlationId: existing.id, timeoutMs: 5000 }));
+    } else {
+      await this.data.liveLessons.updateLastActiveTime(existing.id);
+    }
+    return existing.id;
+  }
+
+  private async create(sessionId: string, lesson: Lesson, stage: number): Promise<string> {
+    const { liveLessonLimit, scheduler } = this.config;
+    if (liveLessonLimit > 0 && (await this.data.liveLessons.idsForSession(sessionId)).length >= liveLessonLimit) {
+      throw exhausted('This session address has exceeded the maximum number of liveLessons');
+    }
+    if (scheduler.maxLiveLessons > 0 && (await this.data.liveLessons.count({ statuses: PROVISIONED, error: false })) >= scheduler.maxLiveLessons) {
+      throw unavailable(`Antidote is at capacity (${scheduler.maxLiveLessons} live lessons); please try again later`);
+    }
+    const guide = lesson.stages[stage];
+    let created: LiveLesson;
+    try {
+      created = await withFreshId(
+        async (id) =>
+          this.data.liveLessons.create({
+            id,
+            sessionId,
+            antidoteId: this.config.instanceId,
+            lessonSlug: lesson.slug,
+            currentStage: stage,
+            guideType: guide.guideType,
+            guideContents: guide.guideType === 'markdown' ? guide.guideContents : '',
+            guideDomain: guideDomain(namespaceName(this.config.instanceId, id), this.config.hepsDomain),
+            endpoints: await this.endpoints(id, lesson),
+          }),
+        () => internal('Unable to initialize new livelesson'),
+      );
+    } catch (error) {
+      // Two requests raced for the same (session, lesson): the other one won; answer with its live lesson.
+      if (!(error instanceof DuplicateError)) throw error;
+      const winner = await this.data.liveLessons.findForSession(sessionId, lesson.slug);
+      if (!winner) throw error;
+      return winner.id;
+    }
+    await this.tell(created.id, () => this.bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: created.id }, { correlationId: created.id, timeoutMs: 5000 }));
+    return created.id;
+  }
+
+  private async endpoints(id: string, lesson: Lesson): Promise<LiveEndpoint[]> {
+    const namespace = namespaceName(this.config.instanceId, id);
+    return Promise.all(
+      lesson.endpoints.map(async (endpoint, position) => {
+        const image = await this.data.curriculum.getImage(endpoint.image).catch(() => {
+          throw internal('Unable to initialize new livelesson');
+        });
+        return {
+          name: endpoint.name,
+          position,
+          image: endpoint.image,
+          ports: endpointPorts(endpoint),
+          presentations: endpoint.presentations.map((p) => ({ ...p, hepDomain: hepDomain(namespace, endpoint.name, p.name, this.config.hepsDomain) })),
+          configurationType: endpoint.configurationType,
+          configurationFile: endpoint.configurationFile,
+          sshUser: image.sshUser,
+          sshPassword: image.sshPassword,
+        };
+      }),
+    );
+  }
+
+  /**
+   * Tells the scheduler. If none answers, the request stays accepted: the row is in the database and the
+   * scheduler's re-drive picks it up. A scheduler that refuses is a real error.
+   */
+  private async tell(liveLessonId: string, send: () => Promise<SchedulerReply>): Promise<void> {
+    try {
+      const reply = await send();
+      if (!reply.accepted) throw failedPrecondition(reply.reason ?? 'the scheduler refused the request');
+    } catch (error) {
+      if (error instanceof BusRequestError && error.isUnavailable) {
+        this.logger.warn(`scheduler not reachable for ${liveLessonId} (${error.message}); it will be re-driven`);
+        return;
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { InjectConfig, type AntidoteConfig } from '@antidote/config';
+import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
+import { DataManager, type LiveLesson } from '@antidote/data';
+import { BusClient } from '@antidote/messaging';
+import { failedPrecondition, notFound } from '../http/gateway.error.js';
+import { validate } from '../http/validation.js';
+import { idParamSchema, liveLessonRequestSchema } from './live-lesson.dto.js';
+import { LiveLessonEventHub, type LiveLessonEvent } from './live-lesson-events.hub.js';
+import { LiveLessonRequestService } from './live-lesson-request.service.js';
+import { toExpLiveLesson, withDetails } from './live-lesson.mapper.js';
+
+const HEARTBEAT_MS = 15_000;
+
+@Controller('exp/livelesson')
+export class LiveLessonController {
+  constructor(
+    @Inject(LiveLessonRequestService) private readonly requests: LiveLessonRequestService,
+    @Inject(DataManager) private readonly data: DataManager,
+    @Inject(BusClient) private readonly bus: BusClient,
+    @Inject(LiveLessonEventHub) private readonly events: LiveLessonEventHub,
+    @InjectConfig() private readonly config: AntidoteConfig,
+  ) {}
+
+  /** Request a lab, or the id of the one that already exists for this session and lesson. */
+  @Post()
+  @HttpCode(200)
+  async request(@Body() body: unknown): Promise<{ id: string }> {
+    return { id: await this.requests.request(validate(liveLessonRequestSchema, body, 'body')) };
+  }
+
+  @Get(':id')
+  async get(@Param() params: unknown): Promise<Record<string, unknown>> {
+    const { id } = validate(idParamSchema, params, 'path');
+    const lesson = await this.data.liveLessons.find(id);
+    if (!lesson) throw notFound('livelesson not found');
+    if (lesson.error) throw failedPrecondition(`Livelesson encountered errors during provisioning. See antidote logs${lesson.failureReason ? `: ${lesson.failureReason}` : ''}`);
+    return withDetails(lesson, toExpLiveLesson(lesson, this.config.api.exposeDevicePasswords));
+  }
+
+  /** Kill a live lesson (new): recorded, then the scheduler deletes its namespace and the record. */
+  @Delete(':id')
+  async kill(@Param() params: unknown): Promise<{ success: boolean }> {
+    const { id } = validate(idParamSchema, params, 'path');
+    if (!(await this.data.liveLessons.exists(id))) throw notFound('livelesson not found');
+    await this.data.liveLessons.requestDeletion(id);
+    await this.bus.request(RequestSubjects.liveLessonDelete, { liveLessonId: id, reason: 'killed through the API' }, { correlationId: id, timeoutMs: 5000 }).catch(() => undefined);
+    return { success: true };
+  }
+
+  /** Server-sent events: the current state, then every change, until READY, an error or deletion. */
+  @Get(':id/events')
+  async stream(@Param() params: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
+    const { id } = validate(idParamSchema, params, 'path');
+    // Listen before reading, so nothing between the read and the subscription is lost.
+    const early: LiveLessonEvent[] = [];
+    let forward: (item: LiveLessonEvent) => void = (item) => void early.push(item);
+    const stop = this.events.listen(id, (item) => forward(item));
+    const lesson = await this.data.liveLessons.find(id).catch((error: unknown) => {
+      stop();
+      throw error;
+    });
+    if (!lesson) {
+      stop();
+      throw notFound('livelesson not found');
+    }
+    response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    const send = (name: string, data: unknown): void => void response.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+    const heartbeat = setInterval(() => void response.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    const close = (): void => {
+      clearInterval(heartbeat);
+      stop();
+      response.end();
+    };
+    request.on('close', close);
+    send('status', statusOf(lesson));
+    if (isFinal(lesson.status, lesson.error)) return close();
+    forward = (item) => {
+      send(item.kind, item.event);
+      if (item.kind === 'status' && isFinal(item.event.status, item.event.error, item.event.deleted)) close();
+    };
+    for (const item of early) forward(item);
+  }
+}
+
+const isFinal = (status: string, error: boolean, deleted?: boolean): boolean => status === LiveLessonStatus.READY || error || deleted === true;
+
+const statusOf = (lesson: LiveLesson) => ({
+  liveLessonId: lesson.id,
+  status: lesson.status,
+  error: lesson.error,
+  ...(lesson.failureReason ? { failureReason: lesson.failureReason } : {}),
+  stage: lesson.currentStage,
+  healthyTests: lesson.healthyTests,
+  totalTests: lesson.totalTests,
+  phaseTimes: lesson.phaseTimes,
+});

@@ -1,0 +1,44 @@
+import type { LiveLesson, LiveSession } from '@antidote/data';
+
+/** `expLiveLesson` of the original API (swagger field names). */
+export function toExpLiveLesson(lesson: LiveLesson, exposePasswords: boolean): Record<string, unknown> {
+  const endpoints: Record<string, unknown> = {};
+  for (const endpoint of lesson.endpoints) {
+    endpoints[endpoint.name] = {
+      Name: endpoint.name,
+      Image: endpoint.image,
+      Ports: endpoint.ports,
+      LivePresentations: endpoint.presentations.map((p) => ({ Name: p.name, Port: p.port, Type: p.type, HepDomain: p.hepDomain })),
+      Host: endpoint.host ?? '',
+      SSHUser: endpoint.sshUser,
+      SSHPassword: exposePasswords ? endpoint.sshPassword : '',
+    };
+  }
+  return {
+    ID: lesson.id,
+    SessionID: lesson.sessionId,
+    AntidoteID: lesson.antidoteId,
+    LessonSlug: lesson.lessonSlug,
+    LiveEndpoints: endpoints,
+    CurrentStage: lesson.currentStage,
+    GuideContents: lesson.guideContents,
+    GuideType: lesson.guideType,
+    GuideDomain: lesson.guideDomain,
+    Status: lesson.status,
+    Error: lesson.error,
+    HealthyTests: lesson.healthyTests,
+    TotalTests: lesson.totalTests,
+    Diagram: '',
+    Video: '',
+    StageVideo: '',
+  };
+}
+
+/** Ours, beside the original fields: failure reason and phase times (front-ends ignore unknown fields). */
+export const withDetails = (lesson: LiveLesson, body: Record<string, unknown>): Record<string, unknown> => ({
+  ...body,
+  FailureReason: lesson.failureReason ?? '',
+  PhaseTimes: lesson.phaseTimes,
+});
+
+export const toExpLiveSession = (session: LiveSession): Record<string, unknown> => ({ ID: session.id, SourceIP: session.sourceIp, Persistent: session.persistent });

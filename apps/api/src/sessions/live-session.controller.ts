@@ -1,0 +1,56 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { z } from 'zod';
+import { InjectConfig, type AntidoteConfig } from '@antidote/config';
+import { DEV_MODE_SESSION_ID } from '@antidote/contracts';
+import { DataManager, DuplicateError, type LiveSession } from '@antidote/data';
+import { exhausted, internal, notFound } from '../http/gateway.error.js';
+import { clientIpOf } from '../http/http.guards.js';
+import { withFreshId } from '../http/ids.js';
+import { validate } from '../http/validation.js';
+import { idParamSchema } from '../live-lessons/live-lesson.dto.js';
+import { toExpLiveSession } from '../live-lessons/live-lesson.mapper.js';
+
+/** The original takes an empty body here. */
+const sessionRequestSchema = z.object({}).strict();
+
+@Controller('exp/livesession')
+export class LiveSessionController {
+  constructor(
+    @Inject(DataManager) private readonly data: DataManager,
+    @InjectConfig() private readonly config: AntidoteConfig,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  async request(@Body() body: unknown, @Req() request: Request): Promise<Record<string, unknown>> {
+    validate(sessionRequestSchema, body, 'body');
+    const sourceIp = clientIpOf(request);
+    const limit = this.config.liveSessionLimit;
+    if (limit > 0 && (await this.data.liveSessions.countForIp(sourceIp)) >= limit) throw exhausted('This IP address has exceeded the maximum number of liveSessions');
+    if (this.config.devMode) return toExpLiveSession(await this.devSession(sourceIp));
+    const session = await withFreshId(
+      (id) => this.data.liveSessions.create({ id, sourceIp }),
+      () => internal('Unable to generate session ID'),
+    );
+    return toExpLiveSession(session);
+  }
+
+  @Get(':id')
+  async get(@Param() params: unknown): Promise<Record<string, unknown>> {
+    const { id } = validate(idParamSchema, params, 'path');
+    const session = await this.data.liveSessions.find(id);
+    if (!session) throw notFound(`Unable to find liveSession ${id}`);
+    return toExpLiveSession(session);
+  }
+
+  /** Dev mode (original): every session is `antidotedevmode`; an existing one is fine. */
+  private async devSession(sourceIp: string): Promise<LiveSession> {
+    try {
+      return await this.data.liveSessions.create({ id: DEV_MODE_SESSION_ID, sourceIp });
+    } catch (error) {
+      if (!(error instanceof DuplicateError)) throw error;
+      return this.data.liveSessions.get(DEV_MODE_SESSION_ID);
+    }
+  }
+}

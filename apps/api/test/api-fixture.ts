@@ -1,0 +1,89 @@
+import { join } from 'node:path';
+import { EventSubjects, RequestSubjects, type LiveLessonStatusChangedEvent } from '@antidote/contracts';
+import { createDataSource, DataManager } from '@antidote/data';
+import { startService, type RunningService } from '@antidote/runtime';
+import { testDatabaseUrl, testNats, type DatabaseKind } from '@antidote/testing';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { apiService } from '../src/api.definition.js';
+
+export const SAMPLE_CURRICULUM = join(import.meta.dirname, '..', '..', '..', 'examples', 'curriculum');
+
+export interface ApiFixture {
+  url: string;
+  data: DataManager;
+  nats: NatsConnection;
+  /** Requests the stand-in scheduler received, by subject. */
+  received: Record<string, unknown[]>;
+  publishStatus(event: Partial<LiveLessonStatusChangedEvent> & { liveLessonId: string; status: LiveLessonStatusChangedEvent['status'] }): void;
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: unknown; headers: Headers }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real api on a real nats-server and database, with the sample curriculum imported at start, and a
+ * real NATS subscriber standing in for the scheduler (it replies accepted and records what it got).
+ */
+export async function startApi(kind: DatabaseKind, overrides: Record<string, unknown> = {}): Promise<ApiFixture> {
+  const server = await testNats();
+  const { url: databaseUrl } = await testDatabaseUrl(kind);
+  const service: RunningService = await startService(apiService, {
+    env: {},
+    argv: [],
+    overrides: {
+      instanceId: 'apitest',
+      curriculumDir: SAMPLE_CURRICULUM,
+      natsUrl: server.url,
+      httpPort: 0,
+      database: { url: databaseUrl },
+      logging: { level: 'silent' },
+      ...overrides,
+      api: { host: '127.0.0.1', adminToken: 'secret-admin-token', ...(overrides.api as object) },
+    },
+  });
+  const dataSource = createDataSource({ url: databaseUrl, poolSize: 2, migrateOnStart: false });
+  await dataSource.initialize();
+  const data = new DataManager(dataSource);
+  for (let i = 0; i < 100 && !(await data.curriculum.getCurriculum()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  const nats = await connect({ servers: server.url });
+  const received: Record<string, unknown[]> = {};
+  for (const subject of [RequestSubjects.liveLessonCreate, RequestSubjects.liveLessonModify, RequestSubjects.liveLessonDelete]) {
+    nats.subscribe(subject, {
+      callback: (_error, message) => {
+        (received[subject] ??= []).push(message.json());
+        message.respond(JSON.stringify({ accepted: true }));
+      },
+    });
+  }
+  await nats.flush();
+  return {
+    url: service.url,
+    data,
+    nats,
+    received,
+    publishStatus(event) {
+      const full: LiveLessonStatusChangedEvent = { sessionId: 's', lessonSlug: 'l', error: false, stage: 0, healthyTests: 0, totalTests: 1, phaseTimes: {}, at: new Date().toISOString(), ...event };
+      nats.publish(EventSubjects.liveLessonStatusChanged, JSON.stringify(full));
+    },
+    async call(method, path, body, headers = {}) {
+      const response = await fetch(`${service.url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...headers },
+        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // not JSON
+      }
+      return { status: response.status, body: parsed, headers: response.headers };
+    },
+    async stop() {
+      await nats.close();
+      await data.close();
+      await service.stop();
+      await server.stop();
+    },
+  };
+}
