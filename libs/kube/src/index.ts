@@ -1,2 +1,12 @@
 export * from './builders/index.js';
 export * from './naming/index.js';
+export * from './client/kube-api.error.js';
+export * from './client/kube-call.runner.js';
+export * from './client/kube-client.js';
+export * from './client/kube-config.factory.js';
+export type { KubeLogger } from './client/kube-logger.js';
+export type { KindTypes, KubeKind, ListPage, ListQuery } from './client/kube-resources.js';
+export { ResilientWatch } from './watch/resilient-watch.js';
+export type { HasMetadata, WatchSource } from './watch/watch-source.js';
+export { WaitTimeoutError, watchUntil, type WaitVerdict } from './watch/watch-until.js';
+export { jobState, podState } from './watch/workload-status.js';

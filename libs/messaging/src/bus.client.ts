@@ -75,7 +75,7 @@ export class BusClient {
   }
 
   publish<S extends EventSubject>(subject: S, event: EventOf<S>, correlationId?: string): void {
-    const body = parseContract(eventContracts[subject], subject, event) as unknown;
+    const body: unknown = parseContract(eventContracts[subject], subject, event);
     this.connection(subject).publish(subject, encoder.encode(JSON.stringify(body)), { headers: outgoingHeaders(correlationId) });
   }
 

@@ -36,7 +36,7 @@ export async function freePort(): Promise<number> {
 }
 
 function asPostgres(bin: string, args: string[]): void {
-  const command = join(bin, args[0]!);
+  const command = join(bin, args[0]);
   const asRoot = process.getuid?.() === 0;
   const result = asRoot
     ? spawnSync('runuser', ['-u', 'postgres', '--', command, ...args.slice(1)], { encoding: 'utf8' })
@@ -86,12 +86,13 @@ export async function startPostgres(): Promise<PostgresProcess> {
       if (downForMs > 0) await sleep(downForMs);
       start();
     },
-    async stop() {
+    stop() {
       try {
         stopServer();
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+      return Promise.resolve();
     },
   };
 }

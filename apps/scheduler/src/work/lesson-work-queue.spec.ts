@@ -47,10 +47,10 @@ describe('LessonWorkQueue', () => {
     await tick();
     expect(log).toEqual(['start a', 'start b']);
     expect(queue.stats()).toEqual({ running: 2, waiting: 2 });
-    gates[1]!.release();
+    gates[1].release();
     await tick();
     expect(log.slice(-1)).toEqual(['start c']);
-    gates[0]!.release();
+    gates[0].release();
     await tick();
     expect(log.slice(-1)).toEqual(['start d']);
   });
@@ -69,7 +69,7 @@ describe('LessonWorkQueue', () => {
     expect(queue.enqueue('a', second, gate(log, second).op).queued).toBe(queued);
   });
 
-  it('lets a newer stage change supersede a queued one', async () => {
+  it('lets a newer stage change supersede a queued one', () => {
     const log: string[] = [];
     const queue = new LessonWorkQueue(1);
     const create = gate(log, 'create');

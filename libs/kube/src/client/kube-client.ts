@@ -1,0 +1,287 @@
+import type { KubernetesConfig } from '@antidote/config';
+import { CoreV1Api, type ConfigurationOptions, type KubeConfig, type V1CustomResourceDefinition, type V1Job, type V1Namespace, type V1Pod } from '@kubernetes/client-node';
+import { JOB_NAME_LABEL, LABEL, MANAGED } from '../naming/labels.js';
+import { KubeWatchSource } from '../watch/kube-watch-source.js';
+import type { ListSnapshot } from '../watch/watch-source.js';
+import { watchUntil, type WaitVerdict } from '../watch/watch-until.js';
+import { jobState, podState } from '../watch/workload-status.js';
+import { isAlreadyExists, isNotFound, type KubeCallTarget, type KubeVerb } from './kube-api.error.js';
+import { KubeCallRunner, type KubeCallEvent, type KubeCallRunnerOptions } from './kube-call.runner.js';
+import { kubeConfigFrom } from './kube-config.factory.js';
+import { silentLogger, type KubeLogger } from './kube-logger.js';
+import { kindOperations, type KindOperations, type KindTypes, type KubeKind, type ListPage, type ListQuery } from './kube-resources.js';
+
+export interface KubeClientOptions extends Omit<KubeCallRunnerOptions, 'logger'> {
+  logger?: KubeLogger;
+  /** Page size of paged lists. */
+  pageSize?: number;
+}
+
+export interface WaitOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** A pod or job that failed for good; `logs` holds the last lines of the containers concerned. */
+export class WorkloadFailedError extends Error {
+  override readonly name = 'WorkloadFailedError';
+  constructor(
+    message: string,
+    readonly logs: string,
+  ) {
+    super(logs ? `${message}\n${logs}` : message);
+  }
+}
+
+const isManaged = (object: { metadata?: { labels?: Record<string, string> } }): boolean => object.metadata?.labels?.[LABEL.managed] === MANAGED;
+const nameOf = (object: { metadata?: { name?: string } }): string => object.metadata?.name ?? '';
+
+/**
+ * The one Kubernetes client of Antidote, on `@kubernetes/client-node`: every call goes through the call
+ * runner (timeout, bounded retries, metrics hook); creates adopt what we already own (409), deletes
+ * tolerate 404, lists are paged, and waits are watches (resumed, re-listed on 410) with a timeout.
+ */
+export class KubeClient {
+  private readonly runner: KubeCallRunner;
+  private readonly operations;
+  private readonly core: CoreV1Api;
+  private readonly logger: KubeLogger;
+  private readonly pageSize: number;
+  private calls = 0;
+
+  constructor(
+    readonly kubeConfig: KubeConfig,
+    options: KubeClientOptions,
+  ) {
+    this.logger = options.logger ?? silentLogger;
+    this.pageSize = options.pageSize ?? 500;
+    this.runner = new KubeCallRunner({
+      ...options,
+      logger: this.logger,
+      onCall: (event: KubeCallEvent) => {
+        this.calls++;
+        options.onCall?.(event);
+      },
+    });
+    this.operations = kindOperations(kubeConfig);
+    this.core = kubeConfig.makeApiClient(CoreV1Api);
+  }
+
+  static fromConfig(config: KubernetesConfig, options: KubeClientOptions): KubeClient {
+    return new KubeClient(kubeConfigFrom(config).kubeConfig, options);
+  }
+
+  /** HTTP calls made so far (every attempt). */
+  callCount(): number {
+    return this.calls;
+  }
+
+  /** Creates the object; when it exists already and is ours (`antidoteManaged=yes`), adopts it. */
+  async create<K extends KubeKind>(kind: K, namespace: string, body: KindTypes[K], signal?: AbortSignal): Promise<KindTypes[K]> {
+    const ops = this.ops(kind);
+    const name = nameOf(body);
+    try {
+      return await this.call('create', kind, namespace, name, (o) => ops.create(namespace, body, o), signal, true);
+    } catch (error) {
+      if (!isAlreadyExists(error)) throw error;
+      const existing = await this.read(kind, namespace, name, signal);
+      if (existing && (isManaged(existing) || !isManaged(body))) return existing;
+      throw error;
+    }
+  }
+
+  async read<K extends KubeKind>(kind: K, namespace: string, name: string, signal?: AbortSignal): Promise<KindTypes[K] | undefined> {
+    const ops = this.ops(kind);
+    try {
+      return await this.call('get', kind, namespace, name, (o) => ops.read(namespace, name, o), signal);
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  replace<K extends KubeKind>(kind: K, namespace: string, body: KindTypes[K], signal?: AbortSignal): Promise<KindTypes[K]> {
+    const ops = this.ops(kind);
+    return this.call('update', kind, namespace, nameOf(body), (o) => ops.replace(namespace, nameOf(body), body, o), signal);
+  }
+
+  /** Deletes (background propagation); false when it was already gone. */
+  async delete(kind: KubeKind, namespace: string, name: string, signal?: AbortSignal): Promise<boolean> {
+    const ops = this.ops(kind);
+    try {
+      await this.call('delete', kind, namespace, name, (o) => ops.delete(namespace, name, 'Background', o), signal);
+      return true;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
+  }
+
+  async list<K extends KubeKind>(kind: K, namespace: string, query: ListQuery = {}, signal?: AbortSignal): Promise<ListPage<KindTypes[K]>> {
+    const ops = this.ops(kind);
+    const page = await this.call('list', kind, namespace, undefined, (o) => ops.list(namespace, query, o), signal);
+    return {
+      items: page.items,
+      resourceVersion: page.metadata?.resourceVersion ?? '',
+      ...(page.metadata?._continue ? { continueToken: page.metadata._continue } : {}),
+    };
+  }
+
+  /** Every page of a list (one consistent snapshot: continue tokens keep the first page's version). */
+  async listAll<K extends KubeKind>(kind: K, namespace: string, query: ListQuery = {}, signal?: AbortSignal): Promise<ListSnapshot<KindTypes[K]>> {
+    const items: KindTypes[K][] = [];
+    let resourceVersion = '';
+    let continueToken: string | undefined;
+    do {
+      const page = await this.list(kind, namespace, { ...query, limit: query.limit ?? this.pageSize, ...(continueToken ? { continueToken } : {}) }, signal);
+      items.push(...page.items);
+      resourceVersion ||= page.resourceVersion;
+      continueToken = page.continueToken;
+    } while (continueToken);
+    return { items, resourceVersion };
+  }
+
+  watchSource<K extends KubeKind>(kind: K, namespace: string, query: ListQuery = {}): KubeWatchSource<KindTypes[K]> {
+    const ops = this.ops(kind);
+    return new KubeWatchSource<KindTypes[K]>(this.kubeConfig, {
+      resource: ops.resource,
+      ...(ops.namespaced ? { namespace } : {}),
+      query,
+      collectionPath: ops.collectionPath(ops.namespaced ? namespace : undefined),
+      listAll: (signal) => this.listAll(kind, namespace, query, signal),
+    });
+  }
+
+  /** The last lines of a container's log; empty when there is none (yet). */
+  async podLogs(namespace: string, pod: string, container?: string, tailLines = 40): Promise<string> {
+    try {
+      const text = await this.runner.run({ verb: 'get', resource: 'pods/log', namespace, name: pod }, (o) =>
+        this.core.readNamespacedPodLog({ namespace, name: pod, tailLines, ...(container ? { container } : {}) }, o),
+      );
+      return String(text).trimEnd();
+    } catch (error) {
+      this.logger.debug({ namespace, pod, container, error: String(error) }, 'no pod log');
+      return '';
+    }
+  }
+
+  /** Resolves once every named pod is Running; fails at once, with the container's log, when one fails for good. */
+  async waitForPodsRunning(namespace: string, names: readonly string[], options: WaitOptions): Promise<void> {
+    const wanted = new Set(names);
+    const failure = await watchUntil<V1Pod, { pod: string; reason: string; container?: string } | undefined>(
+      this.watchSource('Pod', namespace),
+      (pods) => {
+        const pending: string[] = [];
+        for (const name of wanted) {
+          const pod = pods.get(name);
+          if (!pod) {
+            pending.push(`${name}: not created`);
+            continue;
+          }
+          const state = podState(pod);
+          if (state.state === 'failed') return { state: 'done', value: { pod: name, reason: state.reason, ...(state.container ? { container: state.container } : {}) } };
+          if (state.state === 'pending') pending.push(`${name}: ${state.detail}`);
+        }
+        return pending.length === 0 ? { state: 'done', value: undefined } : { state: 'waiting', progress: pending.join('; ') };
+      },
+      { ...options, logger: this.logger, what: `pods Running in ${namespace}` },
+    );
+    if (failure) {
+      const logs = await this.podLogs(namespace, failure.pod, failure.container);
+      throw new WorkloadFailedError(`pod ${failure.pod}: ${failure.reason}`, logs);
+    }
+  }
+
+  /** Resolves once every named job succeeded; a failed job (backoffLimit used up) fails the wait with its pods' logs. */
+  async waitForJobsComplete(namespace: string, names: readonly string[], options: WaitOptions): Promise<void> {
+    const failed = await watchUntil<V1Job, { job: string; reason: string } | undefined>(
+      this.watchSource('Job', namespace),
+      (jobs) => {
+        const running: string[] = [];
+        for (const name of names) {
+          const job = jobs.get(name);
+          const state = job ? jobState(job) : { state: 'running' as const };
+          if (state.state === 'failed') return { state: 'done', value: { job: name, reason: state.reason } };
+          if (state.state === 'running') running.push(name);
+        }
+        return running.length === 0 ? { state: 'done', value: undefined } : { state: 'waiting', progress: `still running: ${running.join(', ')}` };
+      },
+      { ...options, logger: this.logger, what: `configuration jobs in ${namespace}` },
+    );
+    if (failed) {
+      const pods = await this.list('Pod', namespace, { labelSelector: `${JOB_NAME_LABEL}=${failed.job}` }).catch(() => ({ items: [] as V1Pod[] }));
+      const logs = await Promise.all(pods.items.slice(-1).map((pod) => this.podLogs(namespace, nameOf(pod))));
+      throw new WorkloadFailedError(`configuration job ${failed.job} failed: ${failed.reason}`, logs.join('\n'));
+    }
+  }
+
+  /** Resolves once no object of `kind` named `name` is left in `namespace` (pods of replaced jobs, …). */
+  waitForGone(kind: KubeKind, namespace: string, labelSelector: string, options: WaitOptions): Promise<void> {
+    return watchUntil(
+      this.watchSource(kind, namespace, { labelSelector }),
+      (objects): WaitVerdict<void> => (objects.size === 0 ? { state: 'done', value: undefined } : { state: 'waiting', progress: `${objects.size} left` }),
+      { ...options, logger: this.logger, what: `${kind} (${labelSelector}) gone from ${namespace}` },
+    );
+  }
+
+  /** Resolves once the namespace no longer exists. */
+  waitForNamespaceGone(name: string, options: WaitOptions): Promise<void> {
+    return watchUntil<V1Namespace, void>(
+      this.watchSource('Namespace', '', { fieldSelector: `metadata.name=${name}` }),
+      (namespaces) => {
+        const namespace = namespaces.get(name);
+        return namespace ? { state: 'waiting', progress: namespace.status?.phase ?? 'Active' } : { state: 'done', value: undefined };
+      },
+      { ...options, logger: this.logger, what: `namespace ${name} to be gone` },
+    );
+  }
+
+  /** Drops every finalizer of a Terminating namespace (the `finalize` subresource). */
+  async removeNamespaceFinalizers(name: string): Promise<void> {
+    const namespace = await this.read('Namespace', '', name);
+    if (!namespace) return;
+    await this.runner.run({ verb: 'update', resource: 'namespaces/finalize', name }, (o) =>
+      this.core.replaceNamespaceFinalize({ name, body: { ...namespace, spec: { ...namespace.spec, finalizers: [] } } }, o),
+    );
+  }
+
+  // CrdClient (libs/crd)
+  createCustomResourceDefinition(crd: V1CustomResourceDefinition, signal?: AbortSignal): Promise<V1CustomResourceDefinition> {
+    const ops = this.ops('CustomResourceDefinition');
+    return this.call('create', 'CustomResourceDefinition', '', nameOf(crd), (o) => ops.create('', crd, o), signal, true);
+  }
+
+  readCustomResourceDefinition(name: string, signal?: AbortSignal): Promise<V1CustomResourceDefinition> {
+    const ops = this.ops('CustomResourceDefinition');
+    return this.call('get', 'CustomResourceDefinition', '', name, (o) => ops.read('', name, o), signal);
+  }
+
+  waitForCustomResourceDefinition(
+    name: string,
+    done: (crd: V1CustomResourceDefinition) => boolean,
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<V1CustomResourceDefinition> {
+    return watchUntil<V1CustomResourceDefinition, V1CustomResourceDefinition>(
+      this.watchSource('CustomResourceDefinition', '', { fieldSelector: `metadata.name=${name}` }),
+      (crds) => {
+        const crd = crds.get(name);
+        try {
+          return crd && done(crd) ? { state: 'done', value: crd } : { state: 'waiting' };
+        } catch (error) {
+          return { state: 'failed', error: error as Error };
+        }
+      },
+      { ...options, logger: this.logger, what: `CRD ${name}` },
+    );
+  }
+
+  private ops<K extends KubeKind>(kind: K): KindOperations<KindTypes[K]> {
+    return this.operations[kind];
+  }
+
+  private call<T>(verb: KubeVerb, kind: KubeKind, namespace: string, name: string | undefined, operation: (options: ConfigurationOptions) => Promise<T>, signal?: AbortSignal, createIsSafe = false): Promise<T> {
+    const ops = this.operations[kind];
+    const target: KubeCallTarget = { verb, resource: ops.resource, ...(ops.namespaced && namespace ? { namespace } : {}), ...(name ? { name } : {}) };
+    return this.runner.run(target, operation, { ...(signal ? { signal } : {}), createIsSafe });
+  }
+}

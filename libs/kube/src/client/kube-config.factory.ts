@@ -1,0 +1,55 @@
+import type { KubernetesConfig } from '@antidote/config';
+import { KubeConfig } from '@kubernetes/client-node';
+
+/** Where the connection came from (logged at startup). */
+export type KubeConnectionSource = 'server' | 'kubeconfig' | 'in-cluster';
+
+export class KubeConnectionError extends Error {
+  override readonly name = 'KubeConnectionError';
+  readonly code = 'KUBE_CONNECTION_CONFIG';
+}
+
+/**
+ * Builds the client-node `KubeConfig` from `config.kubernetes`: an explicit `server` (with `token`,
+ * `caFile`, `insecureSkipTlsVerify`) wins, else `kubeconfigPath`, else the in-cluster service account.
+ * Nothing is read from the environment here (`loadFromDefault` would read `KUBECONFIG`).
+ */
+export function kubeConfigFrom(config: KubernetesConfig): { kubeConfig: KubeConfig; source: KubeConnectionSource } {
+  const kubeConfig = new KubeConfig();
+  try {
+    if (config.server) {
+      const http = config.server.startsWith('http://');
+      kubeConfig.loadFromOptions({
+        clusters: [
+          {
+            name: 'antidote',
+            server: config.server.replace(/\/+$/, ''),
+            // client-node refuses plain http unless TLS verification is off; there is no TLS to verify.
+            skipTLSVerify: config.insecureSkipTlsVerify || http,
+            ...(config.caFile ? { caFile: config.caFile } : {}),
+          },
+        ],
+        users: [{ name: 'antidote', ...(config.token ? { token: config.token } : {}) }],
+        contexts: [{ name: 'antidote', cluster: 'antidote', user: 'antidote' }],
+        currentContext: 'antidote',
+      });
+      return { kubeConfig, source: 'server' };
+    }
+    if (config.kubeconfigPath) {
+      kubeConfig.loadFromFile(config.kubeconfigPath);
+      if (!kubeConfig.getCurrentCluster()) throw new Error('it names no current cluster');
+      return { kubeConfig, source: 'kubeconfig' };
+    }
+    if (config.inCluster) {
+      kubeConfig.loadFromCluster();
+      if (kubeConfig.getCurrentCluster()?.server.includes('undefined')) throw new Error('KUBERNETES_SERVICE_HOST/PORT are not set: not running in a cluster');
+      return { kubeConfig, source: 'in-cluster' };
+    }
+  } catch (error) {
+    throw new KubeConnectionError(`Cannot load the Kubernetes connection (${describe(config)}): ${(error as Error).message}`, { cause: error });
+  }
+  throw new KubeConnectionError('No Kubernetes connection configured: set kubernetes server, a kubeconfig path, or inCluster');
+}
+
+const describe = (config: KubernetesConfig): string =>
+  config.server ? `server ${config.server}` : config.kubeconfigPath ? `kubeconfig ${config.kubeconfigPath}` : 'in-cluster service account';
