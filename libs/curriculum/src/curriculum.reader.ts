@@ -2,9 +2,9 @@ import { dirname, join } from 'node:path';
 import type { Collection, Curriculum, CurriculumMeta, Image, Lesson, Tier } from './curriculum.model.js';
 import { ProblemList, type Problem, type Warning } from './problem.js';
 import { checkLesson } from './rules/lesson.rules.js';
-import { checkReferences } from './rules/reference.rules.js';
-import { SafeFs } from './safe-fs.js';
-import { collectionSchema, curriculumMetaSchema, imageSchema, lessonSchema } from './schemas/curriculum.schemas.js';
+import { checkReferences, type Located } from './rules/reference.rules.js';
+import { SafeFs, type UnsafePathError } from './safe-fs.js';
+import { collectionSchema, curriculumMetaSchema, imageSchema, lessonPartsSchema, lessonSchema } from './schemas/curriculum.schemas.js';
 import { parseWith, warnUnknownKeys } from './schemas/parse.js';
 import { includedAt } from './tier.js';
 import { readYamlObject } from './yaml-file.js';
@@ -12,7 +12,7 @@ import { readYamlObject } from './yaml-file.js';
 export interface ReadOptions {
   /** Deployment tier: lower-tier lessons and collections are skipped (not problems). */
   tier: Tier;
-  /** When given, names that would be shortened in HEP domains are warned about. */
+  /** When given, every `<instanceId>-<id>-<endpoint>-<presentation>` HEP label is checked against 63 characters. */
   instanceId?: string;
 }
 
@@ -28,14 +28,25 @@ export interface ReadResult {
   /** Only when there is no problem at all. */
   curriculum?: Curriculum;
   problems: Problem[];
+  /** Oddities that do not block an import (unknown keys). */
   warnings: Warning[];
   counts: CurriculumCounts;
 }
 
+type Level = 'curriculum' | 'collection' | 'image';
+type Schema = typeof curriculumMetaSchema | typeof collectionSchema | typeof imageSchema;
+
+/** A file read, with its value when valid, and the slug it claims either way (to avoid cascades). */
+interface Found<T> {
+  file: string;
+  value?: T;
+  slug?: string;
+}
+
 /**
  * Reads an Antidote curriculum directory (layout of reference §2.1) and checks every rule, reporting
- * all problems in one pass. Never throws on bad input: broken YAML, missing files, wrong types and
- * hostile paths all become problems.
+ * all problems of all files in one pass. Never throws on bad input: broken YAML, missing files, wrong
+ * types and hostile paths all become problems.
  */
 export async function readCurriculum(dir: string, options: ReadOptions): Promise<ReadResult> {
   const problems = new ProblemList();
@@ -47,54 +58,58 @@ export async function readCurriculum(dir: string, options: ReadOptions): Promise
     problems.add(dir, 'file', `cannot open the curriculum directory: ${(error as Error).message}`);
     return { problems: problems.problems, warnings: problems.warnings, counts };
   }
-  const onUnsafe = (error: { path: string; message: string }): void => problems.add(fs.relative(error.path), 'unsafe-path', error.message);
+  const onUnsafe = (error: UnsafePathError): void => problems.add(fs.relative(error.path), 'unsafe-path', error.message);
   const meta = await readOne(fs, join(fs.root, 'curriculum.meta.yaml'), 'curriculum', curriculumMetaSchema, problems);
   const collections = await readAll<Collection>(fs, 'collections', 'collection.meta.yaml', 'collection', collectionSchema, problems, onUnsafe);
   const images = await readAll<Image>(fs, 'images', 'image.meta.yaml', 'image', imageSchema, problems, onUnsafe);
-  const lessons: Lesson[] = [];
+  const lessons: Found<Lesson>[] = [];
   for (const path of await fs.find(join(fs.root, 'lessons'), (name) => name === 'lesson.meta.yaml', onUnsafe)) {
-    const file = fs.relative(path);
-    const raw = await readYamlObject(fs, path, problems);
-    if (!raw) continue;
-    warnUnknownKeys(raw, 'lesson', file, problems);
-    const parsed = parseWith(lessonSchema, raw, file, problems);
-    if (!parsed) continue;
-    const { endpoints, guides } = await checkLesson(parsed, dirname(path), file, fs, problems);
-    const stages = parsed.stages.map((stage, i) => ({ ...stage, guideContents: guides[i] ?? '' }));
-    lessons.push({ ...parsed, endpoints, stages, lessonFile: file, lessonDir: fs.relative(dirname(path)) });
+    lessons.push(await readLesson(fs, path, problems));
   }
-  const keptCollections = collections.filter((c) => includedAt(c.value.tier, options.tier));
-  const keptLessons = lessons.filter((lesson) => includedAt(lesson.tier, options.tier));
-  counts.skippedCollections = collections.length - keptCollections.length;
-  counts.skippedLessons = lessons.length - keptLessons.length;
-  checkReferences({ collections, images, lessons, keptCollections: keptCollections.map((c) => c.value), keptLessons, tier: options.tier, instanceId: options.instanceId }, problems);
+
+  const valid = <T>(found: Found<T>[]): Located<T>[] => found.flatMap(({ file, value }) => (value ? [{ file, value }] : []));
+  const validCollections = valid(collections);
+  const validLessons = valid(lessons).map((lesson) => lesson.value);
+  const keptCollections = validCollections.filter((c) => includedAt(c.value.tier, options.tier)).map((c) => c.value);
+  const keptLessons = validLessons.filter((lesson) => includedAt(lesson.tier, options.tier));
+  const invalidSlugs = (found: Found<unknown>[]): Set<string> => new Set(found.flatMap(({ value, slug }) => (!value && slug ? [slug] : [])));
+  checkReferences(
+    {
+      collections: validCollections,
+      images: valid(images),
+      lessons: validLessons,
+      keptCollections,
+      keptLessons,
+      invalid: { collections: invalidSlugs(collections), images: invalidSlugs(images), lessons: invalidSlugs(lessons) },
+      tier: options.tier,
+      instanceId: options.instanceId,
+    },
+    problems,
+  );
   counts.collections = keptCollections.length;
-  counts.images = images.length;
+  counts.skippedCollections = validCollections.length - keptCollections.length;
+  counts.images = valid(images).length;
   counts.lessons = keptLessons.length;
+  counts.skippedLessons = validLessons.length - keptLessons.length;
   const result: ReadResult = { problems: problems.problems, warnings: problems.warnings, counts };
-  if (problems.problems.length === 0 && meta) {
-    result.curriculum = { meta: meta as CurriculumMeta, collections: keptCollections.map((c) => c.value), images: images.map((i) => i.value), lessons: keptLessons };
+  if (problems.problems.length === 0 && meta.value) {
+    result.curriculum = { meta: meta.value as CurriculumMeta, collections: keptCollections, images: valid(images).map((i) => i.value), lessons: keptLessons };
   }
   return result;
 }
 
-type Schema = typeof curriculumMetaSchema | typeof collectionSchema | typeof imageSchema;
+const slugOf = (raw: Record<string, unknown> | undefined): string | undefined => (typeof raw?.slug === 'string' ? raw.slug : undefined);
 
-async function readOne(fs: SafeFs, path: string, level: 'curriculum' | 'collection' | 'image', schema: Schema, problems: ProblemList): Promise<unknown> {
+async function readOne(fs: SafeFs, path: string, level: Level, schema: Schema, problems: ProblemList): Promise<Found<unknown>> {
   const file = fs.relative(path);
   if (!(await fs.exists(path))) {
     problems.add(file, 'file', level === 'curriculum' ? 'curriculum.meta.yaml is missing at the root of the curriculum' : 'missing');
-    return undefined;
+    return { file };
   }
   const raw = await readYamlObject(fs, path, problems);
-  if (!raw) return undefined;
+  if (!raw) return { file };
   warnUnknownKeys(raw, level, file, problems);
-  return parseWith(schema, raw, file, problems);
-}
-
-export interface Located<T> {
-  file: string;
-  value: T;
+  return { file, value: parseWith(schema, raw, file, problems), slug: slugOf(raw) };
 }
 
 async function readAll<T extends Collection | Image>(
@@ -104,13 +119,35 @@ async function readAll<T extends Collection | Image>(
   level: 'collection' | 'image',
   schema: Schema,
   problems: ProblemList,
-  onUnsafe: (error: { path: string; message: string }) => void,
-): Promise<Located<T>[]> {
-  const found: Located<T>[] = [];
+  onUnsafe: (error: UnsafePathError) => void,
+): Promise<Found<T>[]> {
+  const found: Found<T>[] = [];
   for (const path of await fs.find(join(fs.root, folder), (name) => name === fileName, onUnsafe)) {
-    const value = await readOne(fs, path, level, schema, problems);
-    const file = fs.relative(path);
-    if (value) found.push({ file, value: (level === 'collection' ? { ...(value), collectionFile: file } : value) as T });
+    const { file, value, slug } = await readOne(fs, path, level, schema, problems);
+    const typed = value ? ((level === 'collection' ? { ...(value), collectionFile: file } : value) as T) : undefined;
+    found.push({ file, value: typed, slug });
   }
   return found;
+}
+
+/**
+ * One lesson: schema first, then the lesson rules. When the schema fails, the rules still run on the
+ * parts that did parse (stages, endpoints, connections), so one pass reports a bad category and a
+ * missing guide together.
+ */
+async function readLesson(fs: SafeFs, path: string, problems: ProblemList): Promise<Found<Lesson>> {
+  const file = fs.relative(path);
+  const raw = await readYamlObject(fs, path, problems);
+  if (!raw) return { file };
+  warnUnknownKeys(raw, 'lesson', file, problems);
+  const lessonDir = dirname(path);
+  const parsed = parseWith(lessonSchema, raw, file, problems);
+  if (!parsed) {
+    const parts = lessonPartsSchema.safeParse(raw);
+    if (parts.success) await checkLesson(parts.data, lessonDir, file, fs, problems);
+    return { file, slug: slugOf(raw) };
+  }
+  const { endpoints, guides } = await checkLesson(parsed, lessonDir, file, fs, problems);
+  const stages = parsed.stages.map((stage, i) => ({ ...stage, guideContents: guides[i] ?? '' }));
+  return { file, slug: parsed.slug, value: { ...parsed, endpoints, stages, lessonFile: file, lessonDir: fs.relative(lessonDir) } };
 }

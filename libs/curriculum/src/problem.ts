@@ -14,12 +14,22 @@ export class ProblemList {
   readonly problems: Problem[] = [];
   readonly warnings: Warning[] = [];
 
+  private readonly seen = new Set<string>();
+
+  /** Records a problem once: the same path met by two walks (a symlinked folder) is reported one time. */
   add(file: string, rule: string, message: string, field?: string): void {
-    this.problems.push({ file, rule, message, ...(field ? { field } : {}) });
+    this.push(this.problems, { file, rule, message, ...(field ? { field } : {}) });
   }
 
   warn(file: string, rule: string, message: string, field?: string): void {
-    this.warnings.push({ file, rule, message, ...(field ? { field } : {}) });
+    this.push(this.warnings, { file, rule, message, ...(field ? { field } : {}) });
+  }
+
+  private push(list: Problem[], problem: Problem): void {
+    const key = JSON.stringify([list === this.problems, problem.file, problem.field, problem.rule, problem.message]);
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    list.push(problem);
   }
 }
 

@@ -69,7 +69,7 @@ export class SafeFs {
   }
 
   /**
-   * Files named `fileName` under `dir`, any depth, sorted. Symlinks are followed only when they stay
+   * Files under `dir` whose name `accept`s, any depth, sorted. Symlinks are followed only when they stay
    * inside the root; the ones that do not are reported through `onUnsafe`.
    */
   async find(dir: string, accept: (name: string) => boolean, onUnsafe: (error: UnsafePathError) => void, depth = 0): Promise<string[]> {
@@ -77,22 +77,43 @@ export class SafeFs {
       onUnsafe(new UnsafePathError(dir, `is nested deeper than ${LIMITS.depth} levels; not read`));
       return [];
     }
+    if (depth === 0) {
+      // The starting folder itself may be a symlink (`lessons -> /etc`): check it like any other entry.
+      try {
+        await this.contained(dir);
+      } catch (error) {
+        if (error instanceof UnsafePathError) {
+          onUnsafe(error);
+          return [];
+        }
+        // Anything else (absent, unreadable) is for readdir below to sort out.
+      }
+    }
     let names: string[];
     try {
       names = (await readdir(dir)).sort();
-    } catch {
+    } catch (error) {
+      // An absent folder is an empty one (reference §2.1); anything else (a file, no permission) is reported.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') onUnsafe(new UnsafePathError(dir, code === 'ENOTDIR' ? 'is not a directory' : `cannot be listed (${code ?? 'unknown error'})`));
       return [];
     }
     const found: string[] = [];
     for (const name of names) {
       if (++this.entries > LIMITS.entries) {
-        onUnsafe(new UnsafePathError(dir, `the curriculum has more than ${LIMITS.entries} entries; the rest is not read`));
+        if (this.entries === LIMITS.entries + 1) onUnsafe(new UnsafePathError(dir, `the curriculum has more than ${LIMITS.entries} entries; the rest is not read`));
         return found;
       }
       const path = join(dir, name);
       try {
         const info = await lstat(path);
-        const target = info.isSymbolicLink() ? await stat(await this.contained(path)) : info;
+        let target = info;
+        if (info.isSymbolicLink()) {
+          target = await stat(path);
+          // A linked file that is never read is not followed either; folders and wanted files must stay inside.
+          if (target.isFile() && !accept(name)) continue;
+          await this.contained(path);
+        }
         if (target.isDirectory()) found.push(...(await this.find(path, accept, onUnsafe, depth + 1)));
         else if (target.isFile() && accept(name)) found.push(path);
       } catch (error) {

@@ -58,3 +58,21 @@ export function withLesson(change: (lesson: Record<string, unknown>) => void, ex
   change(lesson);
   return { ...files, 'lessons/one/lesson.meta.yaml': lesson, ...extra };
 }
+
+export type RawEndpoint = { name: string; image: string; configurationType?: string; additionalPorts?: number[]; presentations?: Record<string, unknown>[] };
+
+/** The lesson's endpoint list, typed loosely for tests that break it. */
+export const endpointsOf = (lesson: Record<string, unknown>): RawEndpoint[] => lesson.endpoints as RawEndpoint[];
+
+/** The valid files with one resource's meta (by path) changed by `change`. */
+export function withFile(path: string, change: (meta: Record<string, unknown>) => void, extra: CurriculumFiles = {}): CurriculumFiles {
+  const files = validFiles();
+  const meta = structuredClone(files[path]) as Record<string, unknown>;
+  change(meta);
+  return { ...files, [path]: meta, ...extra };
+}
+
+export const LESSON_FILE = 'lessons/one/lesson.meta.yaml';
+export const IMAGE_FILE = 'images/utility/image.meta.yaml';
+export const COLLECTION_FILE = 'collections/main/collection.meta.yaml';
+export const CURRICULUM_FILE = 'curriculum.meta.yaml';

@@ -6,7 +6,10 @@ import type { SafeFs } from '../safe-fs.js';
 import { LIMITS, UnsafePathError } from '../safe-fs.js';
 import type { lessonSchema } from '../schemas/curriculum.schemas.js';
 
-type ParsedLesson = z.output<typeof lessonSchema>;
+/** The endpoint the scheduler adds for Jupyter guides (pod, Service and ingress names): a lesson may not use it. */
+export const RESERVED_ENDPOINT_NAMES = ['jupyterlabguide'] as const;
+
+type ParsedLesson = Pick<z.output<typeof lessonSchema>, 'stages' | 'endpoints' | 'connections'>;
 type ParsedEndpoint = ParsedLesson['endpoints'][number];
 
 export const NAPALM_DRIVERS = ['junos', 'eos', 'iosxr', 'nxos', 'nxos_ssh', 'ios'] as const;
@@ -38,6 +41,12 @@ export async function checkLesson(
   lesson.endpoints.forEach((endpoint, i) => {
     if (names.has(endpoint.name)) problems.add(file, 'duplicate-endpoints', `Duplicate endpoints detected: "${endpoint.name}"`, `endpoints[${i}].name`);
     names.add(endpoint.name);
+    if ((RESERVED_ENDPOINT_NAMES as readonly string[]).includes(endpoint.name)) {
+      problems.add(file, 'reserved-name', `"${endpoint.name}" is reserved for the endpoint Antidote adds for Jupyter guides`, `endpoints[${i}].name`);
+    }
+    if (endpoint.configurationType === 'napalm' && /[-.]/.test(endpoint.name)) {
+      problems.add(file, 'napalm-name', 'napalm endpoint names must not contain "-" or "." (the driver is read from "<name>-<driver>.txt")', `endpoints[${i}].name`);
+    }
     if (endpoint.presentations.length === 0 && endpoint.additionalPorts.length === 0) {
       problems.add(file, 'no-ports', 'No presentations configured, and no additionalPorts specified', `endpoints[${i}]`);
     }

@@ -1,23 +1,30 @@
 import type { Collection, Image, Lesson, Tier } from '../curriculum.model.js';
 import type { ProblemList } from '../problem.js';
 
-interface Located<T> {
+/** A value and the file it came from (relative to the curriculum root). */
+export interface Located<T> {
   file: string;
   value: T;
 }
 
 export interface ReferenceInput {
+  /** Every valid resource, whatever its tier. */
   collections: Located<Collection>[];
   images: Located<Image>[];
   lessons: Lesson[];
+  /** The ones the configured tier imports. */
   keptCollections: Collection[];
   keptLessons: Lesson[];
+  /** Slugs of files that exist but failed validation: references to them are not reported a second time. */
+  invalid: { collections: Set<string>; images: Set<string>; lessons: Set<string> };
   tier: Tier;
   instanceId?: string;
 }
 
-/** Generated live lesson ids are 10 characters. */
-const LIVE_LESSON_ID = 10;
+/** Generated live lesson ids are 10 characters (`LIVE_LESSON_ID_LENGTH` of @antidote/config, not imported to keep this lib pure). */
+export const LIVE_LESSON_ID_LENGTH = 10;
+/** Kubernetes' limit for a DNS label, which a HEP domain's first label must fit. */
+export const DNS_LABEL_MAX = 63;
 
 function duplicates<T>(items: readonly T[], slugOf: (item: T) => string, fileOf: (item: T) => string, kind: string, problems: ProblemList): void {
   const first = new Map<string, string>();
@@ -31,7 +38,8 @@ function duplicates<T>(items: readonly T[], slugOf: (item: T) => string, fileOf:
 
 /**
  * Rules across files: duplicate slugs, endpoint images and lesson collections that must exist,
- * prerequisites among the imported lessons (reference §2.3 rule 8), and names that will not fit a DNS label.
+ * prerequisites among the imported lessons (reference §2.3 rule 8), and HEP labels that must fit 63
+ * characters for the given instanceId.
  */
 export function checkReferences(input: ReferenceInput, problems: ProblemList): void {
   duplicates(input.collections, (c) => c.value.slug, (c) => c.file, 'collection', problems);
@@ -45,24 +53,34 @@ export function checkReferences(input: ReferenceInput, problems: ProblemList): v
   for (const lesson of input.keptLessons) {
     const file = lesson.lessonFile;
     lesson.endpoints.forEach((endpoint, i) => {
-      if (!images.has(endpoint.image)) problems.add(file, 'unknown-image', `endpoint "${endpoint.name}" uses image "${endpoint.image}", which is not in images/`, `endpoints[${i}].image`);
-      endpoint.presentations.forEach((presentation, j) => {
-        if (!input.instanceId) return;
-        const label = `${input.instanceId}-${'x'.repeat(LIVE_LESSON_ID)}-${endpoint.name}-${presentation.name}`;
-        if (label.length > 63) {
-          problems.warn(file, 'long-name', `"<instanceId>-<id>-${endpoint.name}-${presentation.name}" is ${label.length} characters; its HEP domain label will be shortened with a hash to fit 63`, `endpoints[${i}].presentations[${j}].name`);
-        }
-      });
+      if (!images.has(endpoint.image) && !input.invalid.images.has(endpoint.image)) {
+        problems.add(file, 'unknown-image', `endpoint "${endpoint.name}" uses image "${endpoint.image}", which is not in images/`, `endpoints[${i}].image`);
+      }
+      if (input.instanceId) checkHepLabels(input.instanceId, endpoint, file, i, problems);
     });
-    if (lesson.collection && !keptCollections.has(lesson.collection)) {
+    if (lesson.collection && !keptCollections.has(lesson.collection) && !input.invalid.collections.has(lesson.collection)) {
       const why = allCollections.has(lesson.collection) ? `is below the configured tier "${input.tier}"` : 'does not exist';
       problems.add(file, 'unknown-collection', `collection "${lesson.collection}" ${why}`, 'collection');
     }
     lesson.prereqs.forEach((prereq, i) => {
-      if (kept.has(prereq)) return;
+      if (kept.has(prereq) || input.invalid.lessons.has(prereq)) return;
       const other = allLessons.get(prereq);
       const why = other ? ` (it exists, but its tier "${other.tier}" is below the configured tier "${input.tier}")` : '';
       problems.add(file, 'unknown-prereq', `Lesson ${lesson.slug} listed an unknown prereq: ${prereq}${why}`, `prereqs[${i}]`);
     });
   }
+}
+
+/** `<instanceId>-<10-char id>-<endpoint>-<presentation>` is the first label of the presentation's HEP domain (reference §5.1). */
+function checkHepLabels(instanceId: string, endpoint: Lesson['endpoints'][number], file: string, index: number, problems: ProblemList): void {
+  endpoint.presentations.forEach((presentation, j) => {
+    const length = `${instanceId}-${'x'.repeat(LIVE_LESSON_ID_LENGTH)}-${endpoint.name}-${presentation.name}`.length;
+    if (length <= DNS_LABEL_MAX) return;
+    problems.add(
+      file,
+      'hep-label-length',
+      `the HEP domain label "${instanceId}-<${LIVE_LESSON_ID_LENGTH}-char id>-${endpoint.name}-${presentation.name}" would be ${length} characters; the limit for a DNS label is ${DNS_LABEL_MAX}`,
+      `endpoints[${index}].presentations[${j}].name`,
+    );
+  });
 }

@@ -80,6 +80,9 @@ export const lessonSchema = z.object({
   readyDelay: z.preprocess((value) => (value === null ? undefined : value), z.number({ error: 'must be a number of seconds' }).int().min(0).max(3600).optional()).transform((value) => value ?? 0),
 });
 
+/** The parts the lesson rules need, parsed on their own when the whole lesson fails its schema. */
+export const lessonPartsSchema = lessonSchema.pick({ stages: true, endpoints: true, connections: true });
+
 /** Keys known at each level (for unknown-key warnings); `privileged` is a legacy image key, accepted silently. */
 export const KNOWN_KEYS = {
   curriculum: Object.keys(curriculumMetaSchema.shape),
