@@ -41,7 +41,8 @@ export default tseslint.config(
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
-        { enforceBuildableLibDependency: false, allow: [], depConstraints: testConstraints, ignoredCircularDependencies: testOnlyCycles },
+        // The scheduler's integration tests run the real healthchecker next to it.
+        { enforceBuildableLibDependency: false, allow: ['@antidote/healthchecker'], depConstraints: testConstraints, ignoredCircularDependencies: testOnlyCycles },
       ],
       '@typescript-eslint/unbound-method': 'off',
       // expect.objectContaining() and friends are typed `any` by design.

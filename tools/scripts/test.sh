@@ -8,6 +8,7 @@ cd "$ROOT"
 bash tools/scripts/ensure-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
 
 work="$(mktemp -d /tmp/antidote-test-XXXXXX)"
+chmod 755 "$work" # the PostgreSQL server runs as user postgres and must reach its data dir inside
 cleanup() { [ -n "${ANTIDOTE_TEST_PG_URL:-}" ] && bash tools/scripts/pg-test-server.sh stop "$work/pg"; rm -rf "$work"; }
 trap cleanup EXIT
 if [ -z "${ANTIDOTE_TEST_PG_URL:-}" ]; then

@@ -1,7 +1,7 @@
-import { type DynamicModule, Inject, Injectable, type MiddlewareConsumer, Module, type NestModule, type OnModuleInit } from '@nestjs/common';
+import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import type { AntidoteConfig } from '@antidote/config';
-import { DatabaseLifecycle, DataModule } from '@antidote/data';
-import { ReadinessRegistry } from '@antidote/runtime';
+import { DataModule } from '@antidote/data';
+import { DatabaseReadiness } from '@antidote/runtime';
 import { AdminController } from './admin/admin.controller.js';
 import { CurriculumController } from './curriculum/curriculum.controller.js';
 import { CurriculumStartup } from './curriculum/curriculum-startup.service.js';
@@ -13,18 +13,6 @@ import { LiveLessonController } from './live-lessons/live-lesson.controller.js';
 import { OpenApiController } from './openapi/openapi.controller.js';
 import { LiveSessionController } from './sessions/live-session.controller.js';
 
-@Injectable()
-class ApiReadiness implements OnModuleInit {
-  constructor(
-    @Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry,
-    @Inject(DatabaseLifecycle) private readonly database: DatabaseLifecycle,
-  ) {}
-
-  onModuleInit(): void {
-    this.readiness.register('database', () => this.database.isReady());
-  }
-}
-
 /** The `/exp` REST API. */
 @Module({})
 export class ApiModule implements NestModule {
@@ -33,7 +21,7 @@ export class ApiModule implements NestModule {
       module: ApiModule,
       imports: [DataModule.forRoot(config)],
       controllers: [LiveSessionController, LiveLessonController, LessonController, CurriculumController, AdminController, OpenApiController],
-      providers: [ApiReadiness, ClientIpMiddleware, AdminGuard, LiveLessonRequestService, LiveLessonEventHub, CurriculumStartup],
+      providers: [DatabaseReadiness, ClientIpMiddleware, AdminGuard, LiveLessonRequestService, LiveLessonEventHub, CurriculumStartup],
     };
   }
 

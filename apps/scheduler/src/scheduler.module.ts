@@ -1,9 +1,42 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { AntidoteConfig } from '@antidote/config';
+import { DataModule } from '@antidote/data';
+import { KubeModule } from '@antidote/kube';
+import { DatabaseReadiness } from '@antidote/runtime';
+import { KubeLessonCluster } from './cluster/kube-lesson.cluster.js';
+import { LESSON_CLUSTER } from './cluster/lesson-cluster.port.js';
+import { CreateLessonOperation } from './lesson/create-lesson.operation.js';
+import { DeleteLessonOperation } from './lesson/delete-lesson.operation.js';
+import { LessonPlanFactory } from './lesson/lesson-plan.factory.js';
+import { ModifyLessonOperation } from './lesson/modify-lesson.operation.js';
+import { ReachabilityClient } from './lesson/reachability.client.js';
+import { StatusReporter } from './lesson/status-reporter.js';
+import { LessonScheduler } from './lesson-scheduler.service.js';
+import { Reconciler } from './reconcile/reconciler.service.js';
+import { SchedulerController } from './scheduler.controller.js';
+import { SchedulerMetrics } from './scheduler.metrics.js';
 
+/** Live lesson requests over NATS (queue group `scheduler`), driving Kubernetes. */
 @Module({})
 export class SchedulerModule {
-  static forRoot(_config: AntidoteConfig): DynamicModule {
-    return { module: SchedulerModule };
+  static forRoot(config: AntidoteConfig): DynamicModule {
+    return {
+      module: SchedulerModule,
+      imports: [DataModule.forRoot(config), KubeModule.forRoot(config, { ensureNadCrd: true })],
+      controllers: [SchedulerController],
+      providers: [
+        DatabaseReadiness,
+        { provide: LESSON_CLUSTER, useClass: KubeLessonCluster },
+        SchedulerMetrics,
+        StatusReporter,
+        ReachabilityClient,
+        LessonPlanFactory,
+        CreateLessonOperation,
+        ModifyLessonOperation,
+        DeleteLessonOperation,
+        LessonScheduler,
+        Reconciler,
+      ],
+    };
   }
 }

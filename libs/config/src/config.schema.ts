@@ -92,6 +92,8 @@ const scheduler = z
     redriveIntervalSeconds: positiveSeconds.default(15),
     /** A request older than this without progress is driven again (seconds). */
     redriveAfterSeconds: positiveSeconds.default(30),
+    /** A scheduler replica's hold on a live lesson it works on; another replica takes over once it lapses. */
+    claimLeaseSeconds: positiveSeconds.default(30),
     /** Attempts for a Kubernetes call answered 429/5xx or not at all, with exponential backoff and jitter. */
     kubeRetries: nonNegativeInt.default(6),
     /** Configuration job `backoffLimit`: a job fails after 1 + this many failed pods. */

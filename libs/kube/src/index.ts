@@ -10,3 +10,4 @@ export { ResilientWatch } from './watch/resilient-watch.js';
 export type { HasMetadata, WatchSource } from './watch/watch-source.js';
 export { WaitTimeoutError, watchUntil, type WaitVerdict } from './watch/watch-until.js';
 export { jobState, podState } from './watch/workload-status.js';
+export { KubeModule, type KubeModuleOptions } from './kube.module.js';

@@ -3,6 +3,7 @@ import type { DynamicModule, INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import { ConfigError, ConfigModule, loadConfig, type AntidoteConfig, type LoadConfigOptions } from '@antidote/config';
+import { migrate } from '@antidote/data';
 import { BusExceptionFilter, busMicroserviceOptions, MessagingModule, NatsConnectionManager } from '@antidote/messaging';
 import { createLogger, PinoNestLogger, type AppLogger } from './logger.js';
 import { ReadinessRegistry } from './readiness.js';
@@ -71,8 +72,28 @@ export async function startService(definition: ServiceDefinition, options: LoadC
   return { app, config, logger, url: url.replace('[::1]', '127.0.0.1'), stop };
 }
 
-/** `main.ts` of every app: start, stop cleanly on SIGTERM/SIGINT (exit 0), exit 1 on a config or start-up error. */
+/** `node main.js migrate`: apply the database migrations and exit (the deploy manifests' migration Job). */
+async function migrateOnly(): Promise<void> {
+  const { config } = loadConfig();
+  const applied = await migrate(config);
+  process.stdout.write(`${applied.length > 0 ? `applied: ${applied.join(', ')}` : 'database schema up to date'}\n`);
+}
+
+/**
+ * `main.ts` of every app: start, stop cleanly on SIGTERM/SIGINT (exit 0), exit 1 on a config or
+ * start-up error. With the argument `migrate` it only migrates the database.
+ */
 export function runService(definition: ServiceDefinition): void {
+  if (process.argv[2] === 'migrate') {
+    migrateOnly().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`migration failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exit(1);
+      },
+    );
+    return;
+  }
   let service: RunningService | undefined;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {

@@ -9,3 +9,4 @@ export { ReadinessRegistry } from './readiness.js';
 export type { ReadinessCheck, ReadinessReport } from './readiness.js';
 export { APP_LOGGER, RuntimeModule } from './runtime.module.js';
 export { maskSecrets, maskSecretsInText, SECRET_KEYS } from './secrets.js';
+export { DatabaseReadiness } from './database.readiness.js';

@@ -37,6 +37,19 @@ export class RequestCounters {
     return { total, byVerb, byKey };
   }
 
+  /** Calls of one verb on one resource (`pods`, `pods/log`), whatever their status code. */
+  count(verb: string, resource: string): number {
+    let sum = 0;
+    for (const [key, count] of this.counts) if (key.startsWith(`${verb} ${resource} `)) sum += count;
+    return sum;
+  }
+
+  total(): number {
+    let sum = 0;
+    for (const count of this.counts.values()) sum += count;
+    return sum;
+  }
+
   requests(): RequestRecord[] {
     return [...this.log];
   }

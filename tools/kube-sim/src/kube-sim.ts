@@ -91,6 +91,12 @@ export class KubeSim {
     return this.handler.create(type, object.metadata.namespace, object).body as KubeObject;
   }
 
+  /** Objects of a resource plural, whatever its API group (all namespaces when `namespace` is undefined). */
+  list(plural: string, namespace?: string): KubeObject[] {
+    const type = this.registry.all().find((candidate) => candidate.plural === plural);
+    return type ? this.store.list(`${type.group}/${type.plural}`, namespace) : [];
+  }
+
   writeKubeconfig(path: string): void {
     const config = {
       apiVersion: 'v1',

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { LiveLessonStatus, RequestSubjects, type SchedulerReply } from '@antidote/contracts';
-import { endpointPorts, type Lesson } from '@antidote/curriculum';
-import { DataManager, DuplicateError, type LiveEndpoint, type LiveLesson } from '@antidote/data';
-import { guideDomain, hepDomain, namespaceName } from '@antidote/kube';
+import type { Image, Lesson } from '@antidote/curriculum';
+import { DataManager, DuplicateError, type LiveLesson } from '@antidote/data';
+import { liveLessonRecord } from '@antidote/kube';
 import { BusClient, BusRequestError } from '@antidote/messaging';
 import { exhausted, failedPrecondition, internal, invalidArgument, notFound, unavailable } from '../http/gateway.error.js';
 import { withFreshId } from '../http/ids.js';
@@ -62,22 +62,14 @@ export class LiveLessonRequestService {
     if (scheduler.maxLiveLessons > 0 && (await this.data.liveLessons.count({ statuses: PROVISIONED, error: false })) >= scheduler.maxLiveLessons) {
       throw unavailable(`Antidote is at capacity (${scheduler.maxLiveLessons} live lessons); please try again later`);
     }
-    const guide = lesson.stages[stage];
+    const images = await this.imagesOf(lesson);
     let created: LiveLesson;
     try {
       created = await withFreshId(
-        async (id) =>
-          this.data.liveLessons.create({
-            id,
-            sessionId,
-            antidoteId: this.config.instanceId,
-            lessonSlug: lesson.slug,
-            currentStage: stage,
-            guideType: guide.guideType,
-            guideContents: guide.guideType === 'markdown' ? guide.guideContents : '',
-            guideDomain: guideDomain(namespaceName(this.config.instanceId, id), this.config.hepsDomain),
-            endpoints: await this.endpoints(id, lesson),
-          }),
+        (id) =>
+          this.data.liveLessons.create(
+            liveLessonRecord(lesson, { id, sessionId, instanceId: this.config.instanceId, hepsDomain: this.config.hepsDomain, stage, imageOf: (slug) => images.get(slug) }),
+          ),
         () => internal('Unable to initialize new livelesson'),
       );
     } catch (error) {
@@ -91,26 +83,14 @@ export class LiveLessonRequestService {
     return created.id;
   }
 
-  private async endpoints(id: string, lesson: Lesson): Promise<LiveEndpoint[]> {
-    const namespace = namespaceName(this.config.instanceId, id);
-    return Promise.all(
-      lesson.endpoints.map(async (endpoint, position) => {
-        const image = await this.data.curriculum.getImage(endpoint.image).catch(() => {
-          throw internal('Unable to initialize new livelesson');
-        });
-        return {
-          name: endpoint.name,
-          position,
-          image: endpoint.image,
-          ports: endpointPorts(endpoint),
-          presentations: endpoint.presentations.map((p) => ({ ...p, hepDomain: hepDomain(namespace, endpoint.name, p.name, this.config.hepsDomain) })),
-          configurationType: endpoint.configurationType,
-          configurationFile: endpoint.configurationFile,
-          sshUser: image.sshUser,
-          sshPassword: image.sshPassword,
-        };
-      }),
-    );
+  private async imagesOf(lesson: Lesson): Promise<Map<string, Image>> {
+    const images = new Map<string, Image>();
+    for (const slug of new Set(lesson.endpoints.map((endpoint) => endpoint.image))) {
+      const image = await this.data.curriculum.getImage(slug).catch(() => undefined);
+      if (!image) throw internal('Unable to initialize new livelesson');
+      images.set(slug, image);
+    }
+    return images;
   }
 
   /**

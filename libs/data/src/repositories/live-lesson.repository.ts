@@ -83,6 +83,12 @@ export class LiveLessonRepository {
     return rows.map((row) => row.id);
   }
 
+  /** Every live lesson id (one light query: the reaper compares it with the namespaces). */
+  async ids(): Promise<string[]> {
+    const rows = await this.dataSource.manager.find(LiveLessonEntity, { select: { id: true } });
+    return rows.map((row) => row.id);
+  }
+
   async count(filter: { statuses?: LiveLessonStatus[]; error?: boolean } = {}): Promise<number> {
     const where: FindOptionsWhere<LiveLessonEntity> = {};
     if (filter.statuses) where.status = In(filter.statuses);

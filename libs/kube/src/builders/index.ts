@@ -16,3 +16,4 @@ export { buildNetworkPolicies, EGRESS_GUARD_POLICY, INGRESS_POLICY, STONEAGE_POL
 export { buildResourceQuota, RESOURCE_QUOTA } from './resource-quota.builder.js';
 export { buildConfigCredentialsSecret, CONFIG_CREDENTIALS_SECRET, copySecret, credentialKeys } from './secret.builder.js';
 export { buildService } from './service.builder.js';
+export { liveLessonRecord, type LiveLessonRecordInput } from './live-lesson-record.js';

@@ -1,0 +1,1 @@
+export { healthcheckerService } from './healthchecker.definition.js';

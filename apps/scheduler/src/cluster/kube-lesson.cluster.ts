@@ -1,0 +1,181 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectConfig, type AntidoteConfig } from '@antidote/config';
+import {
+  buildConfigObjects,
+  buildLessonObjects,
+  copySecret,
+  JOB_TYPE_CONFIG,
+  JUPYTER_ENDPOINT,
+  KubeClient,
+  LABEL,
+  LessonObjectError,
+  managedNamespaceSelector,
+  type LessonObjectSet,
+  type LessonObjectsInput,
+} from '@antidote/kube';
+import type { V1Secret } from '@kubernetes/client-node';
+import { LessonFailure } from '../lesson/lesson-failure.error.js';
+import type { LessonCluster, LessonPlan, ManagedNamespace } from './lesson-cluster.port.js';
+
+/** Copied secrets change rarely; one read per minute instead of one per live lesson. */
+const SECRET_CACHE_MS = 60_000;
+const LOG_LINES = 30;
+
+/**
+ * The scheduler's Kubernetes side on the real API (KubeClient): builds the whole object set first (so
+ * an unbuildable lesson leaves nothing behind), then creates it in reference order — namespace, then
+ * policies, quota, secrets and NADs together, pods one by one in lesson order (host-local IPAM order),
+ * services and ingresses together. Every create adopts what a previous attempt left.
+ */
+@Injectable()
+export class KubeLessonCluster implements LessonCluster {
+  private readonly logger = new Logger('Cluster');
+  private readonly secrets = new Map<string, { secret: V1Secret; until: number }>();
+
+  constructor(
+    @Inject(KubeClient) private readonly kube: KubeClient,
+    @InjectConfig() private readonly config: AntidoteConfig,
+  ) {}
+
+  async provision(plan: LessonPlan, signal: AbortSignal): Promise<Map<string, string>> {
+    const objects = this.objectsOf(plan);
+    const ns = plan.namespace;
+    await this.kube.create('Namespace', '', objects.namespace, signal);
+    const secrets = await Promise.all(objects.secretsToCopy.map((name) => this.sourceSecret(name, signal)));
+    await Promise.all([
+      ...objects.networkPolicies.map((policy) => this.kube.create('NetworkPolicy', ns, policy, signal)),
+      ...(objects.resourceQuota ? [this.kube.create('ResourceQuota', ns, objects.resourceQuota, signal)] : []),
+      ...(objects.limitRange ? [this.kube.create('LimitRange', ns, objects.limitRange, signal)] : []),
+      ...secrets.map((secret) => this.kube.create('Secret', ns, copySecret(secret, ns), signal)),
+      ...objects.networkAttachments.map((nad) => this.kube.create('NetworkAttachmentDefinition', ns, nad, signal)),
+    ]);
+    for (const { pod } of objects.endpoints) await this.kube.create('Pod', ns, pod, signal);
+    const hosts = new Map<string, string>();
+    await Promise.all(
+      objects.endpoints.map(async ({ endpoint, service, ingresses }) => {
+        const created = await this.kube.create('Service', ns, service, signal);
+        const host = created.spec?.clusterIP;
+        if (host && host !== 'None') hosts.set(endpoint.name, host);
+        await Promise.all(ingresses.map((ingress) => this.kube.create('Ingress', ns, ingress, signal)));
+      }),
+    );
+    return hosts;
+  }
+
+  async waitForPods(plan: LessonPlan, timeoutMs: number, signal: AbortSignal): Promise<void> {
+    const names = this.objectsOf(plan).endpoints.map(({ pod }) => pod.metadata?.name ?? '');
+    await this.kube.waitForPodsRunning(plan.namespace, names, { timeoutMs, signal }).catch((error: unknown) => {
+      throw new LessonFailure(`Timeout or failure waiting for LiveEndpoints to start: ${(error as Error).message}`);
+    });
+  }
+
+  async configure(plan: LessonPlan, stage: number, timeouts: { oldJobsGoneMs: number; jobsMs: number }, signal: AbortSignal): Promise<void> {
+    const ns = plan.namespace;
+    // Other stages' jobs and their pods go first (propagation Background deletes the pods with them).
+    const others = `${LABEL.jobType}=${JOB_TYPE_CONFIG},${LABEL.stageId}!=${stage}`;
+    const old = await this.kube.listAll('Job', ns, { labelSelector: others }, signal);
+    await Promise.all(old.items.map((job) => this.kube.delete('Job', ns, job.metadata?.name ?? '', signal)));
+    if (old.items.length > 0) {
+      await this.kube.waitForGone('Pod', ns, `${LABEL.configPod}=yes,${LABEL.stageId}!=${stage}`, { timeoutMs: timeouts.oldJobsGoneMs, signal });
+    }
+    const { credentials, jobs } = this.configObjectsOf(plan, stage);
+    if (jobs.length === 0) return;
+    await this.kube.create('Secret', ns, credentials, signal);
+    await Promise.all(jobs.map((job) => this.kube.create('Job', ns, job, signal)));
+    await this.kube.waitForJobsComplete(ns, jobs.map((job) => job.metadata?.name ?? ''), { timeoutMs: timeouts.jobsMs, signal }).catch((error: unknown) => {
+      throw new LessonFailure(`Configuration of stage ${stage} failed: ${(error as Error).message}`);
+    });
+  }
+
+  async podLogs(namespace: string, podNames: readonly string[]): Promise<string> {
+    const logs = await Promise.all(
+      podNames.map(async (pod) => {
+        const text = await this.kube.podLogs(namespace, pod, undefined, LOG_LINES);
+        return text ? `--- ${pod} ---\n${text}` : '';
+      }),
+    );
+    return logs.filter(Boolean).join('\n');
+  }
+
+  async deleteNamespace(namespace: string, timeoutMs: number, signal: AbortSignal): Promise<void> {
+    if (!(await this.kube.delete('Namespace', '', namespace, signal))) return;
+    await this.kube.waitForNamespaceGone(namespace, { timeoutMs, signal });
+  }
+
+  async namespaceExists(namespace: string): Promise<boolean> {
+    return (await this.kube.read('Namespace', '', namespace)) !== undefined;
+  }
+
+  async listManagedNamespaces(): Promise<ManagedNamespace[]> {
+    const list = await this.kube.listAll('Namespace', '', { labelSelector: managedNamespaceSelector(this.config.instanceId) });
+    return list.items.map((namespace) => {
+      const created = namespace.metadata?.creationTimestamp;
+      const liveLessonId = namespace.metadata?.labels?.[LABEL.liveLesson];
+      return {
+        name: namespace.metadata?.name ?? '',
+        ...(liveLessonId ? { liveLessonId } : {}),
+        ...(created ? { createdAt: new Date(created) } : {}),
+        terminating: namespace.status?.phase === 'Terminating' || Boolean(namespace.metadata?.deletionTimestamp),
+      };
+    });
+  }
+
+  private objectsOf(plan: LessonPlan): LessonObjectSet {
+    try {
+      return buildLessonObjects(inputOf(plan, this.config.instanceId), this.config);
+    } catch (error) {
+      if (error instanceof LessonObjectError) throw new LessonFailure(`Lesson ${plan.lesson.slug} cannot be built: ${error.message}`);
+      throw error;
+    }
+  }
+
+  private configObjectsOf(plan: LessonPlan, stage: number): ReturnType<typeof buildConfigObjects> {
+    try {
+      return buildConfigObjects(inputOf(plan, this.config.instanceId), stage, this.config);
+    } catch (error) {
+      if (error instanceof LessonObjectError) throw new LessonFailure(`Stage ${stage} of ${plan.lesson.slug} cannot be configured: ${error.message}`);
+      throw error;
+    }
+  }
+
+  private async sourceSecret(name: string, signal: AbortSignal): Promise<V1Secret> {
+    const cached = this.secrets.get(name);
+    if (cached && cached.until > Date.now()) return cached.secret;
+    const from = this.config.kubernetes.secretsNamespace;
+    const secret = await this.kube.read('Secret', from, name, signal);
+    if (!secret) throw new LessonFailure(`Secret ${from}/${name} (kubernetes secretsNamespace) does not exist: it is copied into every lesson namespace`);
+    this.secrets.set(name, { secret, until: Date.now() + SECRET_CACHE_MS });
+    this.logger.debug(`read secret ${from}/${name}`);
+    return secret;
+  }
+}
+
+/** The builders' input from a plan: the live endpoints (with hosts) plus the curriculum's per-stage files. */
+export function inputOf(plan: LessonPlan, instanceId: string): LessonObjectsInput {
+  const { liveLesson, lesson } = plan;
+  return {
+    instanceId,
+    liveLessonId: liveLesson.id,
+    sessionId: liveLesson.sessionId,
+    lessonSlug: liveLesson.lessonSlug,
+    createdAt: liveLesson.createdAt,
+    lesson,
+    images: plan.images,
+    endpoints: [...liveLesson.endpoints]
+      .sort((a, b) => a.position - b.position)
+      .map((endpoint) => {
+        const files = lesson.endpoints.find((e) => e.name === endpoint.name)?.configurationFiles;
+        return {
+          name: endpoint.name,
+          image: endpoint.image,
+          ports: endpoint.ports,
+          presentations: endpoint.presentations,
+          configurationType: endpoint.configurationType,
+          configurationFile: endpoint.configurationFile,
+          ...(files ? { configurationFiles: files } : {}),
+          ...(endpoint.name === JUPYTER_ENDPOINT ? { jupyterGuide: true } : {}),
+          ...(endpoint.host ? { host: endpoint.host } : {}),
+        };
+      }),
+  };
+}

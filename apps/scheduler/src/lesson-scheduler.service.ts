@@ -1,0 +1,118 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { InjectConfig, type AntidoteConfig } from '@antidote/config';
+import { LiveLessonStatus } from '@antidote/contracts';
+import { DataManager, type LiveLesson } from '@antidote/data';
+import { withCorrelation } from '@antidote/runtime';
+import type { LessonPlan } from './cluster/lesson-cluster.port.js';
+import { CreateLessonOperation } from './lesson/create-lesson.operation.js';
+import { DeleteLessonOperation } from './lesson/delete-lesson.operation.js';
+import { LessonFailure, reasonOf } from './lesson/lesson-failure.error.js';
+import { ModifyLessonOperation } from './lesson/modify-lesson.operation.js';
+import { StatusReporter } from './lesson/status-reporter.js';
+import { SchedulerMetrics } from './scheduler.metrics.js';
+import { LessonWorkQueue, type EnqueueResult, type OperationKind } from './work/lesson-work-queue.js';
+
+/**
+ * Runs live lesson operations: serialised per live lesson and bounded overall (LessonWorkQueue), and
+ * safe across scheduler replicas — each operation first claims the row (a lease in the database, kept
+ * renewed), so a duplicate or redelivered request never runs twice at once anywhere. A failure marks
+ * the live lesson failed with its reason and tears the namespace down (unless failed lessons are kept).
+ */
+@Injectable()
+export class LessonScheduler implements OnApplicationShutdown {
+  readonly owner = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  private readonly logger = new Logger('Scheduler');
+  private readonly queue: LessonWorkQueue;
+  private readonly leaseMs: number;
+
+  constructor(
+    @Inject(DataManager) private readonly data: DataManager,
+    @Inject(CreateLessonOperation) private readonly creates: CreateLessonOperation,
+    @Inject(ModifyLessonOperation) private readonly modifies: ModifyLessonOperation,
+    @Inject(DeleteLessonOperation) private readonly deletes: DeleteLessonOperation,
+    @Inject(StatusReporter) private readonly status: StatusReporter,
+    @Inject(SchedulerMetrics) private readonly metrics: SchedulerMetrics,
+    @InjectConfig() private readonly config: AntidoteConfig,
+  ) {
+    this.leaseMs = config.scheduler.claimLeaseSeconds * 1000;
+    this.queue = new LessonWorkQueue(config.scheduler.maxConcurrentOperations, {
+      onError: (id, kind, error) => this.logger.error(`${kind} of ${id} failed unexpectedly: ${reasonOf(error)}`),
+      onChange: ({ running, waiting }) => {
+        this.metrics.inFlight.set(running);
+        this.metrics.queued.set(waiting);
+      },
+    });
+  }
+
+  submit(kind: OperationKind, liveLessonId: string, reason?: string): EnqueueResult {
+    return this.queue.enqueue(liveLessonId, kind, (signal) => withCorrelation(liveLessonId, () => this.execute(kind, liveLessonId, signal, reason)));
+  }
+
+  /** What is queued or running for a live lesson here. */
+  pending(liveLessonId: string): OperationKind[] {
+    return this.queue.kindsFor(liveLessonId);
+  }
+
+  /** Shutdown hands work back: running operations stop, their claims are released, another replica (or the next start) re-drives them. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.queue.close();
+  }
+
+  private async execute(kind: OperationKind, id: string, queueSignal: AbortSignal, reason?: string): Promise<void> {
+    if (!(await this.data.work.claim(id, this.owner, this.leaseMs))) {
+      this.logger.log(`${kind} of ${id}: another scheduler is working on it`);
+      return;
+    }
+    const lost = new AbortController();
+    const signal = AbortSignal.any([queueSignal, lost.signal]);
+    const keeper = setInterval(() => void this.keepClaim(id, kind, lost), Math.max(1000, this.leaseMs / 3));
+    try {
+      const lesson = await this.data.liveLessons.find(id);
+      if (!lesson) return;
+      if (lesson.deleteRequestedAt || kind === 'delete') await this.deletes.run(lesson, signal, reason);
+      else await this.provision(kind, lesson, signal);
+    } finally {
+      clearInterval(keeper);
+      await this.data.work.release(id, this.owner).catch(() => undefined);
+    }
+  }
+
+  /** Renews the lease; notices a deletion requested elsewhere (another replica, the reaper) and switches to it. */
+  private async keepClaim(id: string, kind: OperationKind, lost: AbortController): Promise<void> {
+    try {
+      if (!(await this.data.work.renew(id, this.owner, this.leaseMs))) {
+        lost.abort(new Error('claim lost'));
+        return;
+      }
+      const lesson = await this.data.liveLessons.find(id);
+      if (lesson?.deleteRequestedAt && kind !== 'delete') this.submit('delete', id, 'requested');
+    } catch (error) {
+      this.logger.warn(`could not renew the claim on ${id}: ${reasonOf(error)}`);
+    }
+  }
+
+  private async provision(kind: OperationKind, lesson: LiveLesson, signal: AbortSignal): Promise<void> {
+    if (lesson.error || lesson.status === LiveLessonStatus.READY) return;
+    const modify = ModifyLessonOperation.isPending(lesson);
+    if (kind === 'modify' && !modify && lesson.configuredStage !== undefined) return;
+    let plan: LessonPlan | undefined;
+    try {
+      if (modify) await this.modifies.run(lesson, signal, (p) => (plan = p));
+      else await this.creates.run(lesson, signal, (p) => (plan = p));
+    } catch (error) {
+      if (signal.aborted) {
+        this.logger.log(`${kind} of ${lesson.id} stopped: ${reasonOf(signal.reason)}`);
+        return;
+      }
+      await this.fail(lesson, error, plan !== undefined && !(error instanceof LessonFailure && error.nothingToClean), signal);
+    }
+  }
+
+  private async fail(lesson: LiveLesson, error: unknown, created: boolean, signal: AbortSignal): Promise<void> {
+    await this.status.fail(lesson.id, reasonOf(error));
+    if (!created || this.config.scheduler.keepFailedLessons) return;
+    await this.deletes.cleanUpFailed(lesson, signal).catch((cleanup: unknown) => this.logger.warn(`cleanup of failed ${lesson.id} failed: ${reasonOf(cleanup)}`));
+  }
+}

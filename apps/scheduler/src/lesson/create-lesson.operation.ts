@@ -1,0 +1,74 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { InjectConfig, type AntidoteConfig } from '@antidote/config';
+import { LiveLessonStatus } from '@antidote/contracts';
+import { DataManager, type LiveLesson } from '@antidote/data';
+import { LESSON_CLUSTER, type LessonCluster, type LessonPlan } from '../cluster/lesson-cluster.port.js';
+import { LessonFailure } from './lesson-failure.error.js';
+import { LessonPlanFactory } from './lesson-plan.factory.js';
+import { ReachabilityClient } from './reachability.client.js';
+import { StatusReporter } from './status-reporter.js';
+
+const PROVISIONED = [LiveLessonStatus.BOOTING, LiveLessonStatus.CONFIGURATION, LiveLessonStatus.READY];
+
+/**
+ * CREATE, from the row the api wrote to READY: objects → BOOTING → pods Running (watch) → reachable
+ * (healthchecker) → CONFIGURATION → configuration jobs → readyDelay → READY. Idempotent: run again on
+ * a half-done live lesson (redelivery, restart, another replica's crash) it adopts what exists and
+ * carries on; status never moves backwards.
+ */
+@Injectable()
+export class CreateLessonOperation {
+  private readonly logger = new Logger('Create');
+
+  constructor(
+    @Inject(DataManager) private readonly data: DataManager,
+    @Inject(LESSON_CLUSTER) private readonly cluster: LessonCluster,
+    @Inject(LessonPlanFactory) private readonly plans: LessonPlanFactory,
+    @Inject(ReachabilityClient) private readonly reachability: ReachabilityClient,
+    @Inject(StatusReporter) private readonly status: StatusReporter,
+    @InjectConfig() private readonly config: AntidoteConfig,
+  ) {}
+
+  /** Runs the create; `onPlan` learns the namespace before anything is created (for cleanup on failure). */
+  async run(initial: LiveLesson, signal: AbortSignal, onPlan: (plan: LessonPlan) => void): Promise<void> {
+    if (initial.status === LiveLessonStatus.INITIALIZED) await this.admit();
+    const built = await this.plans.build(initial);
+    onPlan(built);
+    const hosts = await this.cluster.provision(built, signal);
+    for (const [endpoint, host] of hosts) await this.data.liveLessons.updateEndpointHost(initial.id, endpoint, host);
+    let lesson = await this.status.advance(await this.data.liveLessons.get(initial.id), LiveLessonStatus.BOOTING);
+    // The endpoints now carry their Service addresses: the configuration jobs connect to them.
+    const plan: LessonPlan = { ...built, liveLesson: lesson };
+    const timeouts = this.config.timeouts;
+    await this.cluster.waitForPods(plan, timeouts.podRunningSeconds * 1000, signal);
+    await this.waitReachable(plan, signal);
+    lesson = await this.status.advance(await this.data.liveLessons.get(initial.id), LiveLessonStatus.CONFIGURATION);
+    await this.cluster.configure(plan, lesson.currentStage, { oldJobsGoneMs: timeouts.oldJobsGoneSeconds * 1000, jobsMs: timeouts.configJobSeconds * 1000 }, signal);
+    await this.data.liveLessons.setConfiguredStage(lesson.id, lesson.currentStage);
+    if (plan.lesson.readyDelay > 0) await sleep(plan.lesson.readyDelay * 1000, undefined, { signal });
+    await this.status.advance(await this.data.liveLessons.get(initial.id), LiveLessonStatus.READY);
+    this.logger.log(`live lesson ${initial.id} (${initial.lessonSlug}) is READY`);
+  }
+
+  /** The cluster-wide cap on live lessons (the api checks it too; this is the authoritative check). */
+  private async admit(): Promise<void> {
+    const cap = this.config.scheduler.maxLiveLessons;
+    if (cap <= 0) return;
+    const provisioned = await this.data.liveLessons.count({ statuses: PROVISIONED, error: false });
+    if (provisioned >= cap) {
+      throw new LessonFailure(`Antidote is at capacity (${cap} live lessons); please try again later`, true);
+    }
+  }
+
+  private async waitReachable(plan: LessonPlan, signal: AbortSignal): Promise<void> {
+    const reply = await this.reachability.waitReachable(plan.liveLesson.id, this.config.timeouts.reachabilitySeconds * 1000, signal);
+    if (reply.reachable) return;
+    const unreachable = reply.endpoints.filter((endpoint) => !endpoint.reachable);
+    const details = unreachable
+      .map((endpoint) => `${endpoint.name}: ${endpoint.error ?? endpoint.probes.filter((p) => !p.reachable).map((p) => `${p.target} ${p.verdict}${p.error ? ` (${p.error})` : ''}`).join(', ')}`)
+      .join('; ');
+    const logs = await this.cluster.podLogs(plan.namespace, unreachable.map((endpoint) => endpoint.name)).catch(() => '');
+    throw new LessonFailure(`Timeout waiting for LiveEndpoints to become reachable: ${details}${logs ? `\n${logs}` : ''}`);
+  }
+}

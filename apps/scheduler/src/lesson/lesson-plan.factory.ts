@@ -1,0 +1,49 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectConfig, type AntidoteConfig } from '@antidote/config';
+import { usesJupyterGuide, type Image } from '@antidote/curriculum';
+import { DataManager, type LiveEndpoint, type LiveLesson } from '@antidote/data';
+import { JUPYTER_ENDPOINT, JUPYTER_PORT, namespaceName } from '@antidote/kube';
+import type { LessonPlan } from '../cluster/lesson-cluster.port.js';
+import { LessonFailure } from './lesson-failure.error.js';
+
+/** Reads what one live lesson needs from the database: its lesson, images, and the jupyter guide endpoint. */
+@Injectable()
+export class LessonPlanFactory {
+  constructor(
+    @Inject(DataManager) private readonly data: DataManager,
+    @InjectConfig() private readonly config: AntidoteConfig,
+  ) {}
+
+  async build(liveLesson: LiveLesson): Promise<LessonPlan> {
+    const lesson = await this.data.curriculum.findLesson(liveLesson.lessonSlug);
+    if (!lesson) throw new LessonFailure(`Lesson ${liveLesson.lessonSlug} is not in the curriculum any more`);
+    const images = new Map<string, Image>();
+    for (const endpoint of lesson.endpoints) {
+      if (images.has(endpoint.image)) continue;
+      const image = await this.data.curriculum.getImage(endpoint.image).catch(() => undefined);
+      if (!image) throw new LessonFailure(`Image ${endpoint.image} of endpoint ${endpoint.name} is not in the curriculum`);
+      images.set(endpoint.image, image);
+    }
+    let current = liveLesson;
+    if (usesJupyterGuide(lesson) && !current.endpoints.some((endpoint) => endpoint.name === JUPYTER_ENDPOINT)) {
+      // Persisted explicitly (the original got this by pointer aliasing): it is health-checked and counted.
+      await this.data.liveLessons.addEndpoint(current.id, this.jupyterEndpoint(current.endpoints.length));
+      current = await this.data.liveLessons.get(current.id);
+    }
+    return { namespace: namespaceName(this.config.instanceId, current.id), liveLesson: current, lesson, images };
+  }
+
+  private jupyterEndpoint(position: number): LiveEndpoint {
+    return {
+      name: JUPYTER_ENDPOINT,
+      position,
+      image: this.config.images.jupyter,
+      ports: [JUPYTER_PORT],
+      presentations: [],
+      configurationType: '',
+      configurationFile: '',
+      sshUser: '',
+      sshPassword: '',
+    };
+  }
+}

@@ -1,0 +1,77 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EventSubjects, LiveLessonStatus, type LiveLessonStatusChangedEvent } from '@antidote/contracts';
+import { DataManager, type LiveLesson } from '@antidote/data';
+import { BusClient } from '@antidote/messaging';
+import { SchedulerMetrics } from '../scheduler.metrics.js';
+
+const ORDER: readonly LiveLessonStatus[] = [LiveLessonStatus.INITIALIZED, LiveLessonStatus.BOOTING, LiveLessonStatus.CONFIGURATION, LiveLessonStatus.READY];
+
+/** Status never moves backwards (a resumed create must not show BOOTING again after CONFIGURATION). */
+export const isAfter = (a: LiveLessonStatus, b: LiveLessonStatus): boolean => ORDER.indexOf(a) > ORDER.indexOf(b);
+
+export function statusEvent(lesson: LiveLesson, extra: Partial<LiveLessonStatusChangedEvent> = {}): LiveLessonStatusChangedEvent {
+  return {
+    liveLessonId: lesson.id,
+    sessionId: lesson.sessionId,
+    lessonSlug: lesson.lessonSlug,
+    status: lesson.status,
+    error: lesson.error,
+    ...(lesson.failureReason ? { failureReason: lesson.failureReason } : {}),
+    stage: lesson.currentStage,
+    healthyTests: lesson.healthyTests,
+    totalTests: lesson.totalTests,
+    phaseTimes: lesson.phaseTimes,
+    at: new Date().toISOString(),
+    ...extra,
+  };
+}
+
+/** The one writer of live lesson status: database first, then the status-changed event. */
+@Injectable()
+export class StatusReporter {
+  private readonly logger = new Logger('Status');
+
+  constructor(
+    @Inject(DataManager) private readonly data: DataManager,
+    @Inject(BusClient) private readonly bus: BusClient,
+    @Inject(SchedulerMetrics) private readonly metrics: SchedulerMetrics,
+  ) {}
+
+  /** Moves the live lesson forward to `status` (no-op when it is already there or beyond). */
+  async advance(lesson: LiveLesson, status: LiveLessonStatus): Promise<LiveLesson> {
+    if (lesson.status === status || isAfter(lesson.status, status)) return lesson;
+    await this.data.liveLessons.updateStatus(lesson.id, status);
+    const updated = await this.data.liveLessons.get(lesson.id);
+    if (status === LiveLessonStatus.READY) this.metrics.observeReady(updated.lessonSlug, updated.phaseTimes);
+    this.publish(updated);
+    return updated;
+  }
+
+  /** READY again after a stage change (the api had set CONFIGURATION). */
+  async ready(lesson: LiveLesson): Promise<LiveLesson> {
+    if (lesson.status === LiveLessonStatus.READY) return lesson;
+    return this.advance(lesson, LiveLessonStatus.READY);
+  }
+
+  async fail(id: string, reason: string): Promise<void> {
+    await this.data.liveLessons.markFailed(id, reason);
+    const failed = await this.data.liveLessons.find(id);
+    if (!failed) return;
+    this.metrics.failures.inc({ status: failed.status });
+    this.logger.warn(`live lesson ${id} failed in ${failed.status}: ${reason}`);
+    this.publish(failed);
+  }
+
+  deleted(lesson: LiveLesson): void {
+    this.publish(lesson, { deleted: true });
+  }
+
+  publish(lesson: LiveLesson, extra: Partial<LiveLessonStatusChangedEvent> = {}): void {
+    try {
+      this.bus.publish(EventSubjects.liveLessonStatusChanged, statusEvent(lesson, extra), lesson.id);
+    } catch (error) {
+      // The database holds the truth; a lost event only delays a client's view until it polls.
+      this.logger.warn(`could not publish the status of ${lesson.id}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}

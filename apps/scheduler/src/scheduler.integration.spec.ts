@@ -1,0 +1,143 @@
+import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
+import { DATABASE_KINDS } from '@antidote/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INSTANCE, startSchedulerPlatform, type SchedulerPlatform } from '../test/scheduler-platform.js';
+
+const ns = (id: string) => `${INSTANCE}-${id}`;
+
+describe.each(DATABASE_KINDS)('scheduler on kube-sim, nats-server and %s', (kind) => {
+  let p: SchedulerPlatform;
+
+  beforeAll(async () => {
+    p = await startSchedulerPlatform(kind);
+  });
+  afterAll(() => p?.stop());
+
+  const waitFor = async (id: string, predicate: (lesson: Awaited<ReturnType<typeof p.data.liveLessons.find>>) => boolean, timeout = 30_000) => {
+    const until = Date.now() + timeout;
+    for (;;) {
+      const lesson = await p.data.liveLessons.find(id);
+      if (predicate(lesson)) return lesson;
+      if (Date.now() > until) throw new Error(`timed out; last state ${JSON.stringify({ status: lesson?.status, error: lesson?.error, reason: lesson?.failureReason })}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const create = (id: string) => p.bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: id });
+
+  it('creates a live lesson through to READY, every object in place, every transition published', async () => {
+    const lesson = await p.newLiveLesson('network-automation');
+    expect(await create(lesson.id)).toEqual({ accepted: true });
+    const ready = await waitFor(lesson.id, (l) => l?.status === LiveLessonStatus.READY || Boolean(l?.error));
+    expect(ready?.failureReason).toBeUndefined();
+    expect(ready).toMatchObject({ status: LiveLessonStatus.READY, error: false, configuredStage: 0 });
+    expect(ready!.endpoints.every((endpoint) => endpoint.host?.startsWith('127.20.'))).toBe(true);
+    expect(ready!.phaseTimes).toMatchObject({ bootingAt: expect.any(String), configurationAt: expect.any(String), readyAt: expect.any(String) });
+    const namespace = p.sim.list('namespaces').find((n) => n.metadata.name === ns(lesson.id));
+    expect(namespace?.metadata.labels).toMatchObject({ antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: lesson.id, lessonSlug: 'network-automation' });
+    const objects = (plural: string) => p.sim.list(plural, ns(lesson.id));
+    expect(objects('pods').filter((pod) => !pod.metadata.labels?.configPod).map((pod) => pod.metadata.name).sort()).toEqual(ready!.endpoints.map((e) => e.name).sort());
+    expect(objects('network-attachment-definitions').length).toBeGreaterThan(0);
+    expect(objects('secrets').map((s) => s.metadata.name)).toContain('tls-certificate');
+    expect(objects('jobs').map((job) => job.metadata.labels?.stageId)).toEqual(expect.arrayContaining(['0']));
+    await p.connection.flush();
+    expect(p.eventsOf(lesson.id).map((event) => event.status)).toEqual([LiveLessonStatus.BOOTING, LiveLessonStatus.CONFIGURATION, LiveLessonStatus.READY]);
+  });
+
+  it('changes stage: old jobs replaced by the new stage’s, back to READY; keep-alive touches only the database', async () => {
+    const lesson = await p.newLiveLesson('network-automation');
+    await create(lesson.id);
+    await waitFor(lesson.id, (l) => l?.status === LiveLessonStatus.READY);
+    expect(await p.data.liveLessons.changeStage(lesson.id, 1, { guideType: 'markdown', guideContents: 'stage 1' })).toBeTruthy();
+    expect(await p.bus.request(RequestSubjects.liveLessonModify, { liveLessonId: lesson.id, stage: 1 })).toEqual({ accepted: true });
+    const ready = await waitFor(lesson.id, (l) => l?.status === LiveLessonStatus.READY && l.configuredStage === 1);
+    expect(ready?.error).toBe(false);
+    const stages = p.sim.list('jobs', ns(lesson.id)).map((job) => job.metadata.labels?.stageId);
+    expect(new Set(stages)).toEqual(new Set(['1']));
+    const calls = p.sim.counters.total();
+    const before = (await p.data.liveLessons.get(lesson.id)).lastActiveAt;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await p.bus.request(RequestSubjects.liveLessonKeepAlive, { liveLessonId: lesson.id })).toEqual({ accepted: true });
+    expect((await p.data.liveLessons.get(lesson.id)).lastActiveAt.getTime()).toBeGreaterThan(before.getTime());
+    expect(p.sim.counters.total()).toBe(calls);
+  });
+
+  it('deletes: the namespace is gone, then the record', async () => {
+    const lesson = await p.newLiveLesson('linux-basics');
+    await create(lesson.id);
+    await waitFor(lesson.id, (l) => l?.status === LiveLessonStatus.READY);
+    expect(await p.bus.request(RequestSubjects.liveLessonDelete, { liveLessonId: lesson.id })).toEqual({ accepted: true });
+    await waitFor(lesson.id, (l) => l === undefined);
+    expect(p.sim.list('namespaces').some((n) => n.metadata.name === ns(lesson.id))).toBe(false);
+    expect(await p.bus.request(RequestSubjects.liveLessonDelete, { liveLessonId: lesson.id })).toEqual({ accepted: true });
+  });
+
+  it('a duplicated create does the work once', async () => {
+    const lesson = await p.newLiveLesson('linux-basics');
+    const podCreates = () => p.sim.counters.count('create', 'pods');
+    const before = podCreates();
+    await Promise.all(Array.from({ length: 5 }, () => create(lesson.id)));
+    await waitFor(lesson.id, (l) => l?.status === LiveLessonStatus.READY);
+    await Promise.all(Array.from({ length: 3 }, () => create(lesson.id)));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(podCreates() - before).toBe(lesson.endpoints.length);
+  });
+
+  it('fails a lesson whose image cannot be pulled, with the reason, and cleans its namespace up', async () => {
+    const pulled = await p.newLiveLesson('web-services');
+    p.sim.setFaults({ imagePullFailure: [pulled.endpoints[0].image] });
+    await create(pulled.id);
+    const failed = await waitFor(pulled.id, (l) => Boolean(l?.error));
+    p.sim.setFaults({ imagePullFailure: [] });
+    expect(failed).toMatchObject({ error: true, status: LiveLessonStatus.BOOTING });
+    expect(failed!.failureReason).toMatch(/ImagePullBackOff|ErrImagePull/);
+    await expect.poll(() => p.sim.list('namespaces').some((n) => n.metadata.name === ns(pulled.id)), { timeout: 10_000 }).toBe(false);
+    expect(await create(pulled.id)).toMatchObject({ accepted: false, code: 'FAILED' });
+  });
+
+  it('fails on a configuration job that keeps failing, with the job log in the reason', async () => {
+    p.sim.setFaults({ jobFailures: [{ pattern: 'config-vqfx2-1', times: 10 }] });
+    const lesson = await p.newLiveLesson('network-automation', 1);
+    await create(lesson.id);
+    const failed = await waitFor(lesson.id, (l) => Boolean(l?.error));
+    p.sim.setFaults({ jobFailures: [] });
+    expect(failed!.status).toBe(LiveLessonStatus.CONFIGURATION);
+    expect(failed!.failureReason).toMatch(/config-vqfx2-1 failed: BackoffLimitExceeded/);
+    expect(failed!.failureReason).toMatch(/configuration failed/);
+  });
+
+  it('a delete during a create cancels the create cleanly', async () => {
+    p.sim.setFaults({ podStartDelayMs: 3000 });
+    const lesson = await p.newLiveLesson('linux-basics');
+    await create(lesson.id);
+    await waitFor(lesson.id, (l) => l?.status === LiveLessonStatus.BOOTING);
+    const started = Date.now();
+    await p.bus.request(RequestSubjects.liveLessonDelete, { liveLessonId: lesson.id });
+    await waitFor(lesson.id, (l) => l === undefined, 10_000);
+    p.sim.setFaults({ podStartDelayMs: 50 });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(p.sim.list('namespaces').some((n) => n.metadata.name === ns(lesson.id))).toBe(false);
+  });
+
+  it('answers unknown live lessons and malformed messages with clear errors and keeps serving', async () => {
+    expect(await create('nosuchless')).toMatchObject({ accepted: false, code: 'NOT_FOUND' });
+    const garbage = await p.connection.request(RequestSubjects.liveLessonCreate, '{"liveLessonId":', { timeout: 5000 });
+    expect(garbage.json()).toMatchObject({ error: { code: 'INVALID_PAYLOAD' } });
+    const wrong = await p.connection.request(RequestSubjects.liveLessonCreate, JSON.stringify({ liveLessonId: 42 }), { timeout: 5000 });
+    expect(wrong.json()).toMatchObject({ error: { code: 'INVALID_PAYLOAD' } });
+    const lesson = await p.newLiveLesson('linux-basics');
+    await create(lesson.id);
+    await waitFor(lesson.id, (l) => l?.status === LiveLessonStatus.READY);
+  });
+
+  it('reconciles at start: orphan namespaces deleted, lost records failed, requests made while down re-driven', async () => {
+    await p.stopScheduler();
+    p.sim.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns('orphan0001'), labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: 'orphan0001' } } });
+    const lost = await p.newLiveLesson('linux-basics');
+    await p.data.liveLessons.updateStatus(lost.id, LiveLessonStatus.READY);
+    const waiting = await p.newLiveLesson('linux-basics');
+    await p.startScheduler();
+    await expect.poll(() => p.sim.list('namespaces').some((n) => n.metadata.name === ns('orphan0001')), { timeout: 15_000 }).toBe(false);
+    expect(await waitFor(lost.id, (l) => Boolean(l?.error))).toMatchObject({ failureReason: expect.stringMatching(/disappeared/) });
+    expect(await waitFor(waiting.id, (l) => l?.status === LiveLessonStatus.READY)).toMatchObject({ error: false });
+  });
+});

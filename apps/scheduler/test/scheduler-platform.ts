@@ -1,0 +1,103 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EventSubjects, type LiveLessonStatusChangedEvent } from '@antidote/contracts';
+import { readCurriculum } from '@antidote/curriculum';
+import { createDataSource, DataManager, type LiveLesson } from '@antidote/data';
+import { liveLessonRecord } from '@antidote/kube';
+import { startKubeSim, type Faults } from '@antidote/kube-sim';
+import { BusClient, connectNats } from '@antidote/messaging';
+import { startService, type RunningService, type ServiceDefinition } from '@antidote/runtime';
+import { testDatabaseUrl, testNats, type DatabaseKind } from '@antidote/testing';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { healthcheckerService } from '@antidote/healthchecker';
+import { schedulerService } from '../src/scheduler.definition.js';
+
+export const INSTANCE = 'sched';
+const sample = join(import.meta.dirname, '..', '..', '..', 'examples', 'curriculum');
+
+/**
+ * The scheduler as it runs for real, in process: a nats-server, kube-sim (with the TLS secret to copy),
+ * a database of the given kind holding the sample curriculum, the healthchecker service and the
+ * scheduler service; plus a bus client and a DataManager for the test to act as the api does.
+ */
+export async function startSchedulerPlatform(kind: DatabaseKind, faults: Partial<Faults> = {}, overrides: Record<string, unknown> = {}) {
+  const nats = await testNats();
+  const kubeconfig = join(mkdtempSync(join(tmpdir(), 'sched-')), 'kubeconfig');
+  const sim = await startKubeSim({
+    kubeconfigPath: kubeconfig,
+    faults: { podStartDelayMs: 50, jobRunDelayMs: 50, ...faults },
+    objects: [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'prod' } },
+      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'tls-certificate', namespace: 'prod' }, type: 'kubernetes.io/tls', data: { 'tls.crt': 'Y3J0', 'tls.key': 'a2V5' } },
+    ],
+  });
+  const { url } = await testDatabaseUrl(kind);
+  const config = {
+    instanceId: INSTANCE,
+    curriculumDir: sample,
+    hepsDomain: 'heps.test',
+    natsUrl: nats.url,
+    database: { url },
+    k8sInCluster: false,
+    k8sOutOfClusterConfigPath: kubeconfig,
+    ops: { schedulerPort: 0, healthcheckerPort: 0, host: '127.0.0.1' },
+    logging: { level: process.env.ANTIDOTE_TEST_LOG ?? 'silent' },
+    healthcheck: { probeTimeoutMs: 1000, intervalMs: 100 },
+    timeouts: { podRunningSeconds: 20, reachabilitySeconds: 20, configJobSeconds: 20, namespaceDeleteSeconds: 20 },
+    scheduler: { redriveIntervalSeconds: 1, redriveAfterSeconds: 1, claimLeaseSeconds: 5 },
+    ...overrides,
+  };
+  const start = (definition: ServiceDefinition) => startService(definition, { env: {}, argv: [], overrides: config });
+  const healthchecker = await start(healthcheckerService);
+  let scheduler: RunningService | undefined = await start(schedulerService);
+  const dataSource = createDataSource({ url, poolSize: 3, migrateOnStart: false });
+  await dataSource.initialize();
+  const data = new DataManager(dataSource);
+  const read = await readCurriculum(sample, { tier: 'prod', instanceId: INSTANCE });
+  if (!read.curriculum) throw new Error(`sample curriculum invalid: ${read.problems.map((p) => p.message).join('; ')}`);
+  await data.curriculum.replaceCurriculum(read.curriculum);
+  const connection: NatsConnection = await connectNats({ natsUrl: nats.url, nats: { requestTimeoutSeconds: 10 } }, 'test');
+  const bus = new BusClient(connection, { requestTimeoutMs: 10_000 });
+  const events: LiveLessonStatusChangedEvent[] = [];
+  await bus.subscribe(EventSubjects.liveLessonStatusChanged, (event) => void events.push(event));
+  let ids = 0;
+
+  return {
+    sim,
+    data,
+    bus,
+    connection,
+    events,
+    get scheduler() {
+      return scheduler;
+    },
+    /** Writes the live lesson row as the api does (no request sent). */
+    async newLiveLesson(slug: string, stage = 0): Promise<LiveLesson> {
+      const lesson = await data.curriculum.getLesson(slug);
+      const images = new Map((await data.curriculum.listImages()).map((image) => [image.slug, image]));
+      const id = `ll${kind.slice(0, 2)}${String(++ids).padStart(6, '0')}`;
+      const sessionId = `se${kind.slice(0, 2)}${String(ids).padStart(6, '0')}`;
+      await data.liveSessions.create({ id: sessionId, sourceIp: '127.0.0.1' });
+      return data.liveLessons.create(liveLessonRecord(lesson, { id, sessionId, instanceId: INSTANCE, hepsDomain: 'heps.test', stage, imageOf: (s) => images.get(s) }));
+    },
+    eventsOf: (id: string) => events.filter((event) => event.liveLessonId === id),
+    async stopScheduler() {
+      await scheduler?.stop();
+      scheduler = undefined;
+    },
+    async startScheduler() {
+      scheduler = await start(schedulerService);
+    },
+    async stop() {
+      await connection.close().catch(() => undefined);
+      await scheduler?.stop();
+      await healthchecker.stop();
+      await data.close();
+      await sim.stop();
+      await nats.stop();
+    },
+  };
+}
+
+export type SchedulerPlatform = Awaited<ReturnType<typeof startSchedulerPlatform>>;
