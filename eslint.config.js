@@ -41,8 +41,8 @@ export default tseslint.config(
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
-        // The scheduler's integration tests run the real healthchecker next to it.
-        { enforceBuildableLibDependency: false, allow: ['@antidote/healthchecker'], depConstraints: testConstraints, ignoredCircularDependencies: testOnlyCycles },
+        // Integration tests run the real services an app works with (the scheduler's need the healthchecker).
+        { enforceBuildableLibDependency: false, allow: ['@antidote/healthchecker', '@antidote/scheduler'], depConstraints: testConstraints, ignoredCircularDependencies: testOnlyCycles },
       ],
       '@typescript-eslint/unbound-method': 'off',
       // expect.objectContaining() and friends are typed `any` by design.

@@ -1,3 +1,3 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig(import.meta.dirname);
+export default projectConfig(import.meta.dirname, { postgres: true });

@@ -1,15 +1,16 @@
 import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
-import { DATABASE_KINDS } from '@antidote/testing';
+import { healthcheckerService } from '@antidote/healthchecker';
+import { DATABASE_KINDS, INSTANCE, startTestPlatform, type TestPlatform } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INSTANCE, startSchedulerPlatform, type SchedulerPlatform } from '../test/scheduler-platform.js';
+import { schedulerService } from './scheduler.definition.js';
 
 const ns = (id: string) => `${INSTANCE}-${id}`;
 
 describe.each(DATABASE_KINDS)('scheduler on kube-sim, nats-server and %s', (kind) => {
-  let p: SchedulerPlatform;
+  let p: TestPlatform<'healthchecker' | 'scheduler'>;
 
   beforeAll(async () => {
-    p = await startSchedulerPlatform(kind);
+    p = await startTestPlatform(kind, { services: { healthchecker: healthcheckerService, scheduler: schedulerService } });
   });
   afterAll(() => p?.stop());
 
@@ -130,12 +131,12 @@ describe.each(DATABASE_KINDS)('scheduler on kube-sim, nats-server and %s', (kind
   });
 
   it('reconciles at start: orphan namespaces deleted, lost records failed, requests made while down re-driven', async () => {
-    await p.stopScheduler();
+    await p.stopService('scheduler');
     p.sim.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns('orphan0001'), labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: 'orphan0001' } } });
     const lost = await p.newLiveLesson('linux-basics');
     await p.data.liveLessons.updateStatus(lost.id, LiveLessonStatus.READY);
     const waiting = await p.newLiveLesson('linux-basics');
-    await p.startScheduler();
+    await p.start('scheduler');
     await expect.poll(() => p.sim.list('namespaces').some((n) => n.metadata.name === ns('orphan0001')), { timeout: 15_000 }).toBe(false);
     expect(await waitFor(lost.id, (l) => Boolean(l?.error))).toMatchObject({ failureReason: expect.stringMatching(/disappeared/) });
     expect(await waitFor(waiting.id, (l) => l?.status === LiveLessonStatus.READY)).toMatchObject({ error: false });

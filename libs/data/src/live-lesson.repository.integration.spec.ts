@@ -34,6 +34,20 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
     expect(await lessons.idsForSession('nobody')).toEqual([]);
   });
 
+  it('runs concurrent transactional updates of many live lessons without interference', async () => {
+    const ids = Array.from({ length: 12 }, (_, i) => `conc-${i}`);
+    await Promise.all(ids.map((id) => db.data.liveLessons.create(makeNewLiveLesson({ id, sessionId: `cs-${id}`, lessonSlug: 'c' }))));
+    await Promise.all(
+      ids.map(async (id, i) => {
+        await db.data.liveLessons.updateStatus(id, 'BOOTING');
+        await (i % 2 ? db.data.liveLessons.markFailed(id, `reason ${i}`) : db.data.liveLessons.updateStatus(id, 'CONFIGURATION'));
+      }),
+    );
+    const lessons = await Promise.all(ids.map((id) => db.data.liveLessons.get(id)));
+    expect(lessons.map((l) => [l.error, l.failureReason ?? null])).toEqual(ids.map((_, i) => (i % 2 ? [true, `reason ${i}`] : [false, null])));
+    expect(lessons.filter((l) => !l.error).every((l) => l.status === 'CONFIGURATION' && l.phaseTimes.configurationAt)).toBe(true);
+  });
+
   it('refuses a second live lesson of the same lesson in one session', async () => {
     await db.data.liveLessons.create(makeNewLiveLesson({ id: 'dup-1', sessionId: 'dupsession', lessonSlug: 'x' }));
     await expect(db.data.liveLessons.create(makeNewLiveLesson({ id: 'dup-2', sessionId: 'dupsession', lessonSlug: 'x' }))).rejects.toBeInstanceOf(DuplicateError);

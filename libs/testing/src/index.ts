@@ -4,3 +4,5 @@ export { TEST_PG_URL_ENV, testNats, testPostgres, testPostgresDatabase } from '.
 export { DATABASE_KINDS, testDatabase, testDatabaseUrl } from './test-database.js';
 export type { DatabaseKind, TestDatabase } from './test-database.js';
 export { makeCollection, makeCurriculum, makeEndpoint, makeImage, makeLesson, makeLiveEndpoint, makeNewLiveLesson } from './model-fixtures.js';
+export { INSTANCE, startTestPlatform } from './test-platform.js';
+export type { TestPlatform, TestPlatformOptions } from './test-platform.js';

@@ -1,3 +1,4 @@
+import { inTransaction } from '../transaction.js';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Collection, Curriculum, CurriculumMeta, Image, Lesson } from '@antidote/curriculum';
 import { NotFoundError } from '../data.errors.js';
@@ -78,7 +79,7 @@ export class CurriculumRepository {
    * exactly as it was.
    */
   async replaceCurriculum(curriculum: Curriculum): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    await inTransaction(this.dataSource, async (manager) => {
       for (const entity of [LessonEntity, ImageEntity, CollectionEntity, CurriculumEntity]) {
         await manager.createQueryBuilder().delete().from(entity).execute();
       }

@@ -1,3 +1,4 @@
+import { inTransaction } from '../transaction.js';
 import { In, type DataSource, type FindOptionsWhere } from 'typeorm';
 import { LiveLessonStatus, phaseTimeKeyOf } from '@antidote/contracts';
 import type { GuideType } from '@antidote/curriculum';
@@ -39,7 +40,7 @@ export class LiveLessonRepository {
       claimedUntil: null,
     };
     try {
-      await this.dataSource.transaction(async (manager) => {
+      await inTransaction(this.dataSource, async (manager) => {
         await manager.insert(LiveLessonEntity, entity);
         if (endpoints.length > 0) await manager.insert(LiveEndpointEntity, endpoints.map((endpoint) => endpointEntity(lesson.id, endpoint)));
       });
@@ -114,7 +115,7 @@ export class LiveLessonRepository {
   /** Sets the status and records when the phase began. */
   async updateStatus(id: string, status: LiveLessonStatus): Promise<void> {
     const at = this.now();
-    await this.dataSource.transaction(async (manager) => {
+    await inTransaction(this.dataSource, async (manager) => {
       const row = await manager.findOne(LiveLessonEntity, { select: { id: true, phaseTimes: true }, where: { id } });
       if (!row) throw missing(id);
       await manager.update(LiveLessonEntity, { id }, { status, updatedAt: at, phaseTimes: { ...row.phaseTimes, [phaseTimeKeyOf[status]]: at.toISOString() } });
@@ -124,7 +125,7 @@ export class LiveLessonRepository {
   /** Error flag, a human-readable reason, and when it failed. */
   async markFailed(id: string, reason: string): Promise<void> {
     const at = this.now();
-    await this.dataSource.transaction(async (manager) => {
+    await inTransaction(this.dataSource, async (manager) => {
       const row = await manager.findOne(LiveLessonEntity, { select: { id: true, phaseTimes: true }, where: { id } });
       if (!row) throw missing(id);
       await manager.update(LiveLessonEntity, { id }, { error: true, failureReason: reason, updatedAt: at, phaseTimes: { ...row.phaseTimes, failedAt: at.toISOString() } });
@@ -140,7 +141,7 @@ export class LiveLessonRepository {
   /** Adds an endpoint (the jupyter guide); idempotent for an endpoint of the same name. */
   async addEndpoint(id: string, endpoint: LiveEndpoint): Promise<void> {
     if (!(await this.exists(id))) throw missing(id);
-    await this.dataSource.transaction(async (manager) => {
+    await inTransaction(this.dataSource, async (manager) => {
       const existing = await manager.findOneBy(LiveEndpointEntity, { liveLessonId: id, name: endpoint.name });
       if (!existing) await manager.insert(LiveEndpointEntity, endpointEntity(id, endpoint));
       const total = await manager.countBy(LiveEndpointEntity, { liveLessonId: id });

@@ -8,20 +8,28 @@ import { liveLessonRecord } from '@antidote/kube';
 import { startKubeSim, type Faults } from '@antidote/kube-sim';
 import { BusClient, connectNats } from '@antidote/messaging';
 import { startService, type RunningService, type ServiceDefinition } from '@antidote/runtime';
-import { testDatabaseUrl, testNats, type DatabaseKind } from '@antidote/testing';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { healthcheckerService } from '@antidote/healthchecker';
-import { schedulerService } from '../src/scheduler.definition.js';
+import { testDatabaseUrl, type DatabaseKind } from './test-database.js';
+import { testNats } from './test-servers.js';
 
-export const INSTANCE = 'sched';
+export const INSTANCE = 'antidote-it';
 const sample = join(import.meta.dirname, '..', '..', '..', 'examples', 'curriculum');
 
+export interface TestPlatformOptions<N extends string> {
+  /** The services to run, started in this order; more can be started by name later. */
+  services: Record<N, ServiceDefinition>;
+  faults?: Partial<Faults>;
+  /** Config on top of the test defaults (short timeouts, silent logs, free ports). */
+  overrides?: Record<string, unknown>;
+}
+
 /**
- * The scheduler as it runs for real, in process: a nats-server, kube-sim (with the TLS secret to copy),
- * a database of the given kind holding the sample curriculum, the healthchecker service and the
- * scheduler service; plus a bus client and a DataManager for the test to act as the api does.
+ * Services as they run for real, in process: a nats-server, kube-sim (with the TLS secret to copy), a
+ * database of the given kind holding the sample curriculum, and the given services on them; plus a bus
+ * client, a DataManager and the status events, for the test to act as the api does.
  */
-export async function startSchedulerPlatform(kind: DatabaseKind, faults: Partial<Faults> = {}, overrides: Record<string, unknown> = {}) {
+export async function startTestPlatform<N extends string>(kind: DatabaseKind, options: TestPlatformOptions<N>) {
+  const { faults = {}, overrides = {} } = options;
   const nats = await testNats();
   const kubeconfig = join(mkdtempSync(join(tmpdir(), 'sched-')), 'kubeconfig');
   const sim = await startKubeSim({
@@ -41,16 +49,25 @@ export async function startSchedulerPlatform(kind: DatabaseKind, faults: Partial
     database: { url },
     k8sInCluster: false,
     k8sOutOfClusterConfigPath: kubeconfig,
-    ops: { schedulerPort: 0, healthcheckerPort: 0, host: '127.0.0.1' },
+    ops: { schedulerPort: 0, healthcheckerPort: 0, reaperPort: 0, host: '127.0.0.1' },
     logging: { level: process.env.ANTIDOTE_TEST_LOG ?? 'silent' },
     healthcheck: { probeTimeoutMs: 1000, intervalMs: 100 },
     timeouts: { podRunningSeconds: 20, reachabilitySeconds: 20, configJobSeconds: 20, namespaceDeleteSeconds: 20 },
     scheduler: { redriveIntervalSeconds: 1, redriveAfterSeconds: 1, claimLeaseSeconds: 5 },
     ...overrides,
   };
-  const start = (definition: ServiceDefinition) => startService(definition, { env: {}, argv: [], overrides: config });
-  const healthchecker = await start(healthcheckerService);
-  let scheduler: RunningService | undefined = await start(schedulerService);
+  const running = new Map<string, RunningService[]>();
+  const start = async (name: N): Promise<RunningService> => {
+    const service = await startService(options.services[name], { env: {}, argv: [], overrides: config });
+    running.set(name, [...(running.get(name) ?? []), service]);
+    return service;
+  };
+  const stopService = async (name: N, service?: RunningService): Promise<void> => {
+    const instances = running.get(name) ?? [];
+    for (const instance of service ? [service] : instances) await instance.stop();
+    running.set(name, service ? instances.filter((i) => i !== service) : []);
+  };
+  for (const name of Object.keys(options.services) as N[]) await start(name);
   const dataSource = createDataSource({ url, poolSize: 3, migrateOnStart: false });
   await dataSource.initialize();
   const data = new DataManager(dataSource);
@@ -69,9 +86,11 @@ export async function startSchedulerPlatform(kind: DatabaseKind, faults: Partial
     bus,
     connection,
     events,
-    get scheduler() {
-      return scheduler;
-    },
+    config,
+    start,
+    stopService,
+    /** The running instances of a service, oldest first. */
+    running: (name: N): RunningService[] => [...(running.get(name) ?? [])],
     /** Writes the live lesson row as the api does (no request sent). */
     async newLiveLesson(slug: string, stage = 0): Promise<LiveLesson> {
       const lesson = await data.curriculum.getLesson(slug);
@@ -82,17 +101,9 @@ export async function startSchedulerPlatform(kind: DatabaseKind, faults: Partial
       return data.liveLessons.create(liveLessonRecord(lesson, { id, sessionId, instanceId: INSTANCE, hepsDomain: 'heps.test', stage, imageOf: (s) => images.get(s) }));
     },
     eventsOf: (id: string) => events.filter((event) => event.liveLessonId === id),
-    async stopScheduler() {
-      await scheduler?.stop();
-      scheduler = undefined;
-    },
-    async startScheduler() {
-      scheduler = await start(schedulerService);
-    },
     async stop() {
       await connection.close().catch(() => undefined);
-      await scheduler?.stop();
-      await healthchecker.stop();
+      for (const name of [...running.keys()].reverse()) await stopService(name as N);
       await data.close();
       await sim.stop();
       await nats.stop();
@@ -100,4 +111,4 @@ export async function startSchedulerPlatform(kind: DatabaseKind, faults: Partial
   };
 }
 
-export type SchedulerPlatform = Awaited<ReturnType<typeof startSchedulerPlatform>>;
+export type TestPlatform<N extends string = string> = Awaited<ReturnType<typeof startTestPlatform<N>>>;

@@ -1,0 +1,1 @@
+export { schedulerService } from './scheduler.definition.js';
