@@ -1,0 +1,49 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const bin = join(import.meta.dirname, '..', 'bin', 'antictl.js');
+const sample = join(import.meta.dirname, '..', '..', '..', 'examples', 'curriculum');
+
+/** Runs the built CLI as a user would; resolves with its exit code and output. */
+const antictl = (...args: string[]) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [bin, ...args], { timeout: 30_000 }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+  });
+
+describe('antictl (the built CLI)', () => {
+  it('validates the sample curriculum, in plain and JSON output', async () => {
+    const plain = await antictl('curriculum', 'validate', sample);
+    expect(plain).toMatchObject({ code: 0 });
+    expect(plain.stdout).toMatch(/valid .*"lessons":4/);
+    const json = await antictl('--json', 'curriculum', 'validate', sample);
+    expect(JSON.parse(json.stdout)).toMatchObject({ valid: true, counts: { lessons: 4 }, problems: [] });
+  });
+
+  it('reports every problem of an invalid curriculum with its file, and exits 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'antictl-curriculum-'));
+    writeFileSync(join(dir, 'curriculum.meta.yaml'), 'name: Broken\ndescription: x\n');
+    mkdirSync(join(dir, 'lessons', 'bad'), { recursive: true });
+    writeFileSync(join(dir, 'lessons', 'bad', 'lesson.meta.yaml'), 'name: Bad\nslug: bad\nstages: []\nendpoints:\n  - name: x\n    image: nosuchimage\n');
+    const result = await antictl('curriculum', 'validate', dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/error: lessons\/bad\/lesson\.meta\.yaml/);
+    expect(result.stdout).toMatch(/problem\(s\)/);
+  });
+
+  it('says clearly when the API or NATS cannot be reached, and refuses bad arguments', async () => {
+    const api = await antictl('lesson', 'get', 'abcdef', '--api', 'http://127.0.0.1:9');
+    expect(api.code).toBe(1);
+    expect(api.stderr).toMatch(/cannot reach the Antidote API at http:\/\/127\.0\.0\.1:9/);
+    const nats = await antictl('reap', '--dry-run', '--nats', 'nats://127.0.0.1:9');
+    expect(nats.code).toBe(1);
+    expect(nats.stderr).toMatch(/cannot reach NATS|no reaper answered/);
+    const stage = await antictl('lesson', 'request', 'x', '--stage', 'two', '--api', 'http://127.0.0.1:9');
+    expect(stage.code).toBe(1);
+    const unknown = await antictl('frobnicate');
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toMatch(/unknown command/);
+  });
+});

@@ -1,0 +1,118 @@
+import type { Command } from 'commander';
+import { ApiClient, ApiError, type ExpLiveLesson } from '../api.client.js';
+import { CliError, type Output } from '../output.js';
+
+interface LessonOptions {
+  api: string;
+  token: string;
+}
+
+const POLL_MS = 500;
+
+const client = (options: LessonOptions) => new ApiClient(options.api.replace(/\/+$/, ''), options.token);
+
+function stageOf(text: string): number {
+  const stage = Number(text);
+  if (!Number.isInteger(stage) || stage < 0) throw new CliError(`stage must be a non-negative integer, not "${text}"`, 2);
+  return stage;
+}
+
+function endpointLines(lesson: ExpLiveLesson): string[] {
+  return Object.values(lesson.LiveEndpoints).map((endpoint) => {
+    const presentations = endpoint.LivePresentations.map((p) => `${p.Type} ${p.Name} ${endpoint.Host}:${p.Port}`).join(', ');
+    const login = endpoint.SSHUser ? `  login ${endpoint.SSHUser}${endpoint.SSHPassword ? ` / ${endpoint.SSHPassword}` : ''}` : '';
+    return `  ${endpoint.Name.padEnd(16)} ${presentations || `${endpoint.Host} ports ${endpoint.Ports.join(',')}`}${login}`;
+  });
+}
+
+/** Polls the live lesson until READY (resolves) or an error (rejects with the reason), showing progress. */
+async function follow(api: ApiClient, id: string, out: Output, timeoutMs: number): Promise<ExpLiveLesson> {
+  const started = Date.now();
+  let last = '';
+  for (;;) {
+    let lesson: ExpLiveLesson;
+    try {
+      lesson = await api.getLiveLesson(id);
+    } catch (error) {
+      out.endProgress();
+      if (error instanceof ApiError && error.status === 412) throw new CliError(`live lesson ${id} failed: ${error.message.replace(/^API 412: /, '')}`);
+      throw error;
+    }
+    const elapsed = ((Date.now() - started) / 1000).toFixed(1);
+    const line = `${id}  ${lesson.Status.padEnd(13)} healthy ${lesson.HealthyTests}/${lesson.TotalTests}  ${elapsed} s`;
+    if (out.interactive || line.split('  ').slice(0, 2).join() !== last.split('  ').slice(0, 2).join()) out.progress(line);
+    last = line;
+    if (lesson.Status === 'READY') {
+      out.endProgress();
+      return lesson;
+    }
+    if (Date.now() - started > timeoutMs) {
+      out.endProgress();
+      throw new CliError(`live lesson ${id} is not READY after ${Math.round(timeoutMs / 1000)} s (status ${lesson.Status})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** `antictl lesson request|get|stage|kill|list`: live lessons through the api, as a learner's browser would. */
+export function lessonCommand(program: Command, output: () => Output): void {
+  const lesson = program
+    .command('lesson')
+    .description('request and manage live lessons through the API')
+    .option('--api <url>', 'API base URL', process.env.ANTIDOTE_API ?? 'http://127.0.0.1:8086')
+    .option('--token <token>', 'admin token (for list)', process.env.ANTIDOTE_ADMIN_TOKEN ?? '');
+  const options = (): LessonOptions => lesson.opts<LessonOptions>();
+
+  lesson
+    .command('request <slug>')
+    .description('create a session and a live lesson, follow it to READY, print its endpoints')
+    .option('--stage <n>', 'lesson stage', '0')
+    .option('--timeout <seconds>', 'give up after', '600')
+    .action(async (slug: string, flags: { stage: string; timeout: string }) => {
+      const out = output();
+      const api = client(options());
+      const session = await api.createSession();
+      const { id } = await api.requestLiveLesson(slug, session.ID, stageOf(flags.stage));
+      out.line(`live lesson ${id} (session ${session.ID})`);
+      const ready = await follow(api, id, out, Number(flags.timeout) * 1000);
+      out.data({ ...ready, sessionId: session.ID }, () => [`${id} is READY at stage ${ready.CurrentStage}:`, ...endpointLines(ready)]);
+    });
+
+  lesson
+    .command('get <id>')
+    .description('show a live lesson')
+    .action(async (id: string) => {
+      const found = await client(options()).getLiveLesson(id);
+      output().data(found, () => [`${found.ID}  ${found.LessonSlug}  stage ${found.CurrentStage}  ${found.Status}  healthy ${found.HealthyTests}/${found.TotalTests}`, ...endpointLines(found)]);
+    });
+
+  lesson
+    .command('stage <id> <n>')
+    .description('move a READY live lesson to another stage and follow it back to READY')
+    .action(async (id: string, n: string) => {
+      const out = output();
+      const api = client(options());
+      const current = await api.getLiveLesson(id);
+      await api.requestLiveLesson(current.LessonSlug, current.SessionID, stageOf(n));
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      const ready = await follow(api, id, out, 600_000);
+      out.data(ready, () => [`${id} is READY at stage ${ready.CurrentStage}`]);
+    });
+
+  lesson
+    .command('kill <id>')
+    .description('delete a live lesson (its namespace and record)')
+    .action(async (id: string) => {
+      const result = await client(options()).killLiveLesson(id);
+      output().data(result, () => [`${id} is being deleted`]);
+    });
+
+  lesson
+    .command('list')
+    .description('every live lesson (admin token)')
+    .action(async () => {
+      const all = (await client(options()).listLiveLessons()) as { liveLessons?: ExpLiveLesson[] } | ExpLiveLesson[];
+      const lessons = Array.isArray(all) ? all : (all.liveLessons ?? []);
+      output().data(all, () => (lessons.length ? lessons.map((l) => `${l.ID}  ${l.LessonSlug}  stage ${l.CurrentStage}  ${l.Status}${l.Error ? '  ERROR' : ''}`) : ['no live lessons']));
+    });
+}
