@@ -1,0 +1,82 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+const antictlBin = join(root, 'tools', 'antictl', 'bin', 'antictl.js');
+
+const antictl = (...args: string[]) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [antictlBin, ...args], { timeout: 120_000 }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+  });
+
+/**
+ * The one-command platform as a user runs it: `antictl up` starts nats-server, kube-sim and the four
+ * built apps as separate processes on SQLite; `antictl lesson …` drives a lab through the REST API.
+ */
+describe('antictl up: the whole platform in processes', () => {
+  let up: ChildProcess;
+  let output = '';
+  let api = '';
+  let nats = '';
+  const dir = mkdtempSync(join(tmpdir(), 'antidote-e2e-'));
+
+  beforeAll(async () => {
+    up = spawn(process.execPath, [antictlBin, 'up', '--dir', dir, '--api-port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    up.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    up.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const until = Date.now() + 90_000;
+    while (!/Antidote is up/.test(output)) {
+      if (up.exitCode !== null || Date.now() > until) throw new Error(`antictl up did not come up:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    api = /Antidote is up: (http:\/\/\S+)\/exp\/lesson/.exec(output)![1]!;
+    nats = /nats-server\s+(\S+)/.exec(output)![1]!;
+  });
+
+  afterAll(async () => {
+    if (up && up.exitCode === null) {
+      up.kill('SIGINT');
+      await new Promise((resolve) => up.once('exit', resolve));
+    }
+  });
+
+  it('serves the sample curriculum through the original API', async () => {
+    const lessons = (await (await fetch(`${api}/exp/lesson`)).json()) as { lessons: { Slug: string }[] };
+    expect(lessons.lessons.map((lesson) => lesson.Slug).sort()).toEqual(['jupyter-intro', 'linux-basics', 'network-automation', 'web-services']);
+  });
+
+  it('gives a learner a lab in one request, changes its stage, and takes it away', async () => {
+    const requested = await antictl('--json', 'lesson', 'request', 'network-automation', '--api', api);
+    expect(requested.stderr).toBe('');
+    const lab = JSON.parse(requested.stdout.slice(requested.stdout.indexOf('{'))) as { ID: string; Status: string; LiveEndpoints: Record<string, { Host: string; SSHUser: string }> };
+    expect(lab.Status).toBe('READY');
+    expect(Object.keys(lab.LiveEndpoints).sort()).toEqual(['linux1', 'vqfx1', 'vqfx2']);
+    expect(Object.values(lab.LiveEndpoints).every((endpoint) => endpoint.Host && endpoint.SSHUser)).toBe(true);
+    const staged = await antictl('lesson', 'stage', lab.ID, '1', '--api', api);
+    expect(staged).toMatchObject({ code: 0, stdout: expect.stringMatching(/READY at stage 1/) });
+    const dryRun = await antictl('reap', '--dry-run', '--nats', nats);
+    expect(dryRun).toMatchObject({ code: 0, stdout: expect.stringMatching(/action\(s\); 1 Kubernetes call/) });
+    expect((await antictl('lesson', 'kill', lab.ID, '--api', api)).code).toBe(0);
+    await expect.poll(async () => (await fetch(`${api}/exp/livelesson/${lab.ID}`)).status, { timeout: 20_000 }).toBe(404);
+  });
+
+  it('reports a lesson that does not exist with the original error', async () => {
+    const missing = await antictl('lesson', 'request', 'no-such-lesson', '--api', api);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/API 404/);
+  });
+
+  it('stops everything it started on Ctrl-C', async () => {
+    const config = readFileSync(join(dir, 'antidote-config.yml'), 'utf8');
+    const opsPorts = [...config.matchAll(/(?:healthchecker|scheduler|reaper)Port: (\d+)/g)].map((match) => Number(match[1]));
+    up.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => up.once('exit', resolve));
+    expect(code).toBe(0);
+    for (const port of [...opsPorts, Number(new URL(api).port)]) {
+      await expect(fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+    }
+  });
+});
