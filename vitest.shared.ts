@@ -29,7 +29,11 @@ export interface ProjectTestOptions {
 
 /** The vitest configuration every project uses: SWC for decorator metadata, a JSON report for CI. */
 export function projectConfig(projectDir: string, options: ProjectTestOptions = {}): ViteUserConfig {
-  const name = basename(projectDir);
+  // `npm run test:faults` runs the `*.faults.spec.ts` suites (Kubernetes API errors, outages, dropped
+  // watches), `npm run bench` the `*.bench.spec.ts` ones (figures printed); `npm test` everything else.
+  const suite = process.env.ANTIDOTE_TEST_SUITE;
+  const faults = suite === 'faults' || suite === 'bench';
+  const name = faults ? `${basename(projectDir)}-${suite}` : basename(projectDir);
   return defineConfig({
     plugins: [
       swc.vite({
@@ -45,15 +49,15 @@ export function projectConfig(projectDir: string, options: ProjectTestOptions = 
     resolve: { alias: workspaceAliases() },
     test: {
       root: projectDir,
-      include: options.include ?? ['src/**/*.spec.ts', 'test/**/*.spec.ts'],
-      exclude: options.exclude ?? ['**/node_modules/**', '**/dist/**'],
-      testTimeout: options.testTimeoutMs ?? 30_000,
+      include: faults ? [`src/**/*.${suite}.spec.ts`] : (options.include ?? ['src/**/*.spec.ts', 'test/**/*.spec.ts']),
+      exclude: [...(options.exclude ?? ['**/node_modules/**', '**/dist/**']), ...(faults ? [] : ['**/*.faults.spec.ts', '**/*.bench.spec.ts'])],
+      testTimeout: suite === 'bench' ? 600_000 : (options.testTimeoutMs ?? 30_000),
       hookTimeout: 120_000,
       pool: 'forks',
       fileParallelism: !options.serial,
       maxWorkers: options.serial ? 1 : 2,
       reporters: ['default', ['json', { outputFile: join(root, 'reports', 'vitest', `${name}.json`) }]],
-      passWithNoTests: false,
+      passWithNoTests: faults,
       globalSetup: options.postgres ? [join(root, 'libs', 'testing', 'src', 'postgres.global-setup.ts')] : [],
     },
   });
