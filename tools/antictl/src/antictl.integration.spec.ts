@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createDataSource, DataManager } from '@antidote/data';
 import { describe, expect, it } from 'vitest';
 
 const bin = join(import.meta.dirname, '..', 'bin', 'antictl.js');
@@ -31,6 +32,28 @@ describe('antictl (the built CLI)', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/error: lessons\/bad\/lesson\.meta\.yaml/);
     expect(result.stdout).toMatch(/problem\(s\)/);
+  });
+
+  it('imports a curriculum into the configured database; a broken one changes nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'antictl-import-'));
+    const url = `sqlite:${join(dir, 'antidote.sqlite')}`;
+    const config = join(dir, 'antidote-config.yml');
+    writeFileSync(config, `instanceId: antictl-test\ncurriculumDir: /unused\ntier: local\ndatabase:\n  url: "${url}"\n`);
+    const imported = await antictl('--json', 'curriculum', 'import', sample, '--config', config);
+    expect(imported.stderr).toBe('');
+    expect(JSON.parse(imported.stdout)).toMatchObject({ imported: true, counts: { lessons: 4 } });
+    const broken = join(dir, 'broken');
+    mkdirSync(join(broken, 'lessons', 'bad'), { recursive: true });
+    writeFileSync(join(broken, 'curriculum.meta.yaml'), 'name: Broken\n');
+    writeFileSync(join(broken, 'lessons', 'bad', 'lesson.meta.yaml'), 'name: Bad\nslug: bad\n');
+    const refused = await antictl('curriculum', 'import', broken, '--config', config);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/nothing imported, the current curriculum is unchanged/);
+    const dataSource = createDataSource({ url, poolSize: 1, migrateOnStart: false });
+    await dataSource.initialize();
+    const lessons = await new DataManager(dataSource).curriculum.listLessons();
+    await dataSource.destroy();
+    expect(lessons.map((lesson) => lesson.slug).sort()).toEqual(['jupyter-intro', 'linux-basics', 'network-automation', 'web-services']);
   });
 
   it('says clearly when the API or NATS cannot be reached, and refuses bad arguments', async () => {

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import { loadConfig } from '@antidote/config';
 import { formatProblem, readCurriculum } from '@antidote/curriculum';
+import { createDataSource, DataManager, runMigrations } from '@antidote/data';
 import { CliError, type Output } from '../output.js';
 
 /** `antictl curriculum validate <dir>`: every problem of a curriculum, as the platform would see it. */
@@ -19,5 +21,29 @@ export function curriculumCommand(program: Command, output: () => Output): void 
         result.problems.length === 0 ? `${dir}: valid (${JSON.stringify(result.counts)})` : `${dir}: ${result.problems.length} problem(s)`,
       ]);
       if (result.problems.length > 0) process.exitCode = 1;
+    });
+
+  curriculum
+    .command('import <dir>')
+    .description('validate a curriculum and load it into the configured database, replacing the current one in one transaction')
+    .option('--config <file>', 'Antidote config (its database and tier); default ANTIDOTE_CONFIG')
+    .action(async (dir: string, flags: { config?: string }) => {
+      const out = output();
+      const { config } = loadConfig({ ...(flags.config ? { path: flags.config } : {}), overrides: { curriculumDir: dir } });
+      const result = await readCurriculum(dir, { tier: config.tier, instanceId: config.instanceId });
+      if (!result.curriculum || result.problems.length > 0) {
+        for (const problem of result.problems) out.line(`error: ${formatProblem(problem)}`);
+        throw new CliError(`${dir}: ${result.problems.length} problem(s); nothing imported, the current curriculum is unchanged`);
+      }
+      const dataSource = createDataSource(config.database);
+      await dataSource.initialize();
+      try {
+        await runMigrations(dataSource);
+        const data = new DataManager(dataSource);
+        await data.curriculum.replaceCurriculum(result.curriculum);
+      } finally {
+        await dataSource.destroy();
+      }
+      out.data({ imported: true, counts: result.counts }, () => [`imported ${dir}: ${JSON.stringify(result.counts)}`]);
     });
 }
