@@ -61,7 +61,7 @@ describe('Kubernetes REST semantics', () => {
           group: 'k8s.cni.cncf.io',
           scope: 'Namespaced',
           names: { plural: 'network-attachment-definitions', singular: 'network-attachment-definition', kind: 'NetworkAttachmentDefinition', shortNames: ['net-attach-def'] },
-          versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+          versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', x_kubernetes_preserve_unknown_fields: true } } }],
         },
       },
     });
@@ -100,7 +100,7 @@ describe('Kubernetes REST semantics', () => {
     const counts = fixture.sim.counters.snapshot().byKey;
     expect(counts).toMatchObject({ 'list configmaps 429': 1, 'get configmaps 500': 1, 'get configmaps 200': 1 });
     expect(counts['list namespaces 503']).toBeGreaterThanOrEqual(1);
-    expect((await (await fetch(`${fixture.sim.url}/_sim/counters`)).json()).total).toBeGreaterThanOrEqual(5);
+    expect(((await (await fetch(`${fixture.sim.url}/_sim/counters`)).json()) as { total: number }).total).toBeGreaterThanOrEqual(5);
   });
 
   it('runs a real SSH server on port 22 of running pods, with the configured credentials', async () => {
