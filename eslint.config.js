@@ -12,7 +12,7 @@ const runtimeConstraints = [
   { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:testing', 'type:tool'] },
 ];
 /** The testing lib builds on these libs, and their own tests use it: a test-only cycle, by design. */
-const testOnlyCycles = ['config', 'contracts', 'curriculum', 'data', 'messaging', 'kube-sim'].map((name) => [`@antidote/${name}`, '@antidote/testing']);
+const testOnlyCycles = ['config', 'contracts', 'curriculum', 'data', 'kube', 'messaging', 'runtime', 'kube-sim'].map((name) => [`@antidote/${name}`, '@antidote/testing']);
 
 /** Tests may also use the testing lib and kube-sim. */
 const testConstraints = runtimeConstraints.map((rule) => ({
