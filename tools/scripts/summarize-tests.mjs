@@ -22,6 +22,10 @@ for (const file of files) {
       problems.push(`${project}: ${suite.name} could not run: ${(suite.message ?? '').split('\n')[0]}`);
     }
   }
+  if (report.numTotalTests === 0 && !project.endsWith('-faults')) {
+    failed += 1;
+    problems.push(`${project}: no tests ran`);
+  }
   console.log(`  ${project}: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped`);
 }
 for (const project of expected) {
