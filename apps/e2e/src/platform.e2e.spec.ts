@@ -2,7 +2,9 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RBAC_FILE } from './deploy-manifests.spec.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const antictlBin = join(root, 'tools', 'antictl', 'bin', 'antictl.js');
@@ -21,6 +23,7 @@ describe('antictl up: the whole platform in processes', () => {
   let output = '';
   let api = '';
   let nats = '';
+  let kubeSim = '';
   const dir = mkdtempSync(join(tmpdir(), 'antidote-e2e-'));
 
   beforeAll(async () => {
@@ -34,6 +37,7 @@ describe('antictl up: the whole platform in processes', () => {
     }
     api = /Antidote is up: (http:\/\/\S+)\/exp\/lesson/.exec(output)![1]!;
     nats = /nats-server\s+(\S+)/.exec(output)![1]!;
+    kubeSim = /kube-sim\s+(\S+)/.exec(output)![1]!;
   });
 
   afterAll(async () => {
@@ -67,6 +71,20 @@ describe('antictl up: the whole platform in processes', () => {
     const missing = await antictl('lesson', 'request', 'no-such-lesson', '--api', api);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/API 404/);
+  });
+
+  it('needs no Kubernetes permission beyond the RBAC rules of the manifests', async () => {
+    type Rule = { apiGroups: string[]; resources: string[]; verbs: string[] };
+    const rules = parseAllDocuments(readFileSync(RBAC_FILE, 'utf8'))
+      .map((doc) => doc.toJS() as { kind: string; rules?: Rule[] })
+      .filter((doc) => doc.kind === 'ClusterRole' || doc.kind === 'Role')
+      .flatMap((doc) => doc.rules ?? []);
+    const allowed = (group: string, resource: string, verb: string) => rules.some((rule) => rule.apiGroups.includes(group) && rule.resources.includes(resource) && rule.verbs.includes(verb));
+    const requests = (await (await fetch(`${kubeSim}/_sim/requests`)).json()) as { verb: string; group: string; resource: string; subresource?: string; path: string }[];
+    const used = new Set(requests.filter((r) => !r.path.startsWith('/_sim') && r.resource).map((r) => `${r.group}|${r.subresource ? `${r.resource}/${r.subresource}` : r.resource}|${r.verb}`));
+    expect(used.size).toBeGreaterThan(10);
+    const denied = [...used].filter((key) => !allowed(...(key.split('|') as [string, string, string])));
+    expect(denied).toEqual([]);
   });
 
   it('stops everything it started on Ctrl-C', async () => {

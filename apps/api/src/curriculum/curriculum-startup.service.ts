@@ -1,27 +1,37 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { readCurriculum } from '@antidote/curriculum';
 import { DatabaseLifecycle, DataManager } from '@antidote/data';
+import { ReadinessRegistry } from '@antidote/runtime';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * At start-up, imports `curriculumDir` when the database holds no curriculum yet (the original
  * imported on every start; `antictl curriculum import` re-imports). An invalid curriculum is reported
- * problem by problem and the api keeps serving — it never crashes over one.
+ * problem by problem and the api keeps serving — it never crashes over one. Readiness `curriculum`
+ * holds once the import is over (done, not needed, or refused), so no one is served an empty catalogue.
  */
 @Injectable()
-export class CurriculumStartup implements OnApplicationBootstrap, OnApplicationShutdown {
+export class CurriculumStartup implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Curriculum');
   private readonly stopping = new AbortController();
+  private settled = false;
 
   constructor(
     @Inject(DataManager) private readonly data: DataManager,
     @Inject(DatabaseLifecycle) private readonly database: DatabaseLifecycle,
+    @Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry,
     @InjectConfig() private readonly config: AntidoteConfig,
   ) {}
 
+  onModuleInit(): void {
+    this.readiness.register('curriculum', () => this.settled);
+  }
+
   onApplicationBootstrap(): void {
-    void this.importIfEmpty().catch((error: unknown) => this.logger.error(`curriculum import failed: ${error instanceof Error ? error.message : String(error)}`));
+    void this.importIfEmpty()
+      .catch((error: unknown) => this.logger.error(`curriculum import failed: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => (this.settled = true));
   }
 
   onApplicationShutdown(): void {
