@@ -26,7 +26,7 @@ describe('Kubernetes manifests (deploy/k8s/base)', () => {
     }[];
     expect(deployments.map((d) => d.metadata.name).sort()).toEqual(['antidote-api', 'antidote-healthchecker', 'antidote-reaper', 'antidote-scheduler']);
     for (const deployment of deployments) {
-      const container = deployment.spec.template.spec.containers[0]!;
+      const container = deployment.spec.template.spec.containers[0];
       expect(container.livenessProbe && container.readinessProbe && container.resources?.requests, deployment.metadata.name).toBeTruthy();
     }
     expect(manifests.filter((m) => m.metadata.namespace && m.kind !== 'Namespace').every((m) => m.metadata.namespace === 'antidote')).toBe(true);
@@ -35,7 +35,7 @@ describe('Kubernetes manifests (deploy/k8s/base)', () => {
   it('validate against the Kubernetes schemas', async () => {
     for (const manifest of manifests) {
       const module = (await import(modelPath(manifest))) as Record<string, new (data: unknown) => { validate(): void }>;
-      const Model = module[manifest.kind]!;
+      const Model = module[manifest.kind];
       expect(() => new Model(manifest).validate(), `${manifest.kind} ${manifest.metadata.name}`).not.toThrow();
     }
   });
