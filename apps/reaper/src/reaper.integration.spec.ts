@@ -58,16 +58,27 @@ describe.each(DATABASE_KINDS)('reaper on kube-sim, nats-server and %s', (kind) =
   });
 
   it('answers a dry run without changing anything', async () => {
-    await p.stopService('reaper');
+    // Hold the lease for someone else: no replica leads, so no real pass runs meanwhile.
+    const leasePath = `${p.sim.url}/apis/coordination.k8s.io/v1/namespaces/prod/leases/${LEASE}`;
+    const holdLease = async (holderIdentity: string, renewTime: string) => {
+      const lease = (await (await fetch(leasePath)).json()) as { spec: Record<string, unknown> };
+      const body = JSON.stringify({ ...lease, spec: { ...lease.spec, holderIdentity, renewTime, leaseDurationSeconds: 3600 } });
+      expect((await fetch(leasePath, { method: 'PUT', headers: { 'content-type': 'application/json' }, body })).status).toBe(200);
+    };
+    await expect.poll(async () => (await fetch(leasePath)).status, { timeout: 10_000 }).toBe(200);
+    await holdLease('someone-else', new Date().toISOString());
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     p.sim.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns('drylesson1'), labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: 'drylesson1' } } });
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    await p.start('reaper');
-    // The replica subscribes once it is ready; until then nobody answers.
-    const dryRun = () => p.bus.request(RequestSubjects.reaperDryRun, {}).catch(() => undefined);
-    await expect.poll(dryRun, { timeout: 10_000 }).toBeDefined();
-    const reply = (await dryRun())!;
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const reply = await p.bus.request(RequestSubjects.reaperDryRun, {});
     expect(reply.pass.dryRun).toBe(true);
     expect(reply.actions).toContainEqual(expect.objectContaining({ action: 'delete-orphan-namespace', target: ns('drylesson1'), dryRun: true }));
+    expect(reply.actions.every((action) => action.dryRun)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(namespaces()).toContain(ns('drylesson1'));
+    // Let the lease lapse: a replica takes over and the real pass deletes the orphan.
+    await holdLease('someone-else', new Date(Date.now() - 7200_000).toISOString());
+    await expect.poll(() => namespaces().includes(ns('drylesson1')), { timeout: 15_000 }).toBe(false);
   });
 
   it('runs one leader among two replicas and hands over when the leader stops', async () => {
