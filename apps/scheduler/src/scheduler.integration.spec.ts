@@ -130,6 +130,21 @@ describe.each(DATABASE_KINDS)('scheduler on kube-sim, nats-server and %s', (kind
     await waitFor(lesson.id, (l) => l?.status === LiveLessonStatus.READY);
   });
 
+  it('a scheduler stopped in the middle of a CREATE leaves nothing broken: the next one finishes it', async () => {
+    p.sim.setFaults({ podStartDelayMs: 2500 });
+    const lesson = await p.newLiveLesson('network-automation');
+    await create(lesson.id);
+    await waitFor(lesson.id, (l) => l?.status === LiveLessonStatus.BOOTING);
+    await p.stopService('scheduler');
+    p.sim.setFaults({ podStartDelayMs: 50 });
+    await p.start('scheduler');
+    const done = await waitFor(lesson.id, (l) => l?.status === LiveLessonStatus.READY || Boolean(l?.error));
+    expect(done).toMatchObject({ status: LiveLessonStatus.READY, error: false });
+    const managed = p.sim.list('namespaces').filter((n) => n.metadata.labels?.antidoteId === INSTANCE && !n.metadata.deletionTimestamp);
+    for (const namespace of managed) expect(await p.data.liveLessons.exists(namespace.metadata.labels!.liveLesson), namespace.metadata.name).toBe(true);
+    expect(p.sim.list('pods', ns(lesson.id)).filter((pod) => !pod.metadata.labels?.configPod)).toHaveLength(3);
+  });
+
   it('reconciles at start: orphan namespaces deleted, lost records failed, requests made while down re-driven', async () => {
     await p.stopService('scheduler');
     p.sim.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns('orphan0001'), labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: 'orphan0001' } } });
