@@ -72,7 +72,12 @@ export class ProbeServers {
   }
 
   async closeAll(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
+    // An ssh2 server's 'connection' is its client object (end()), a net/http server's a socket (destroy()).
+    for (const socket of this.sockets) {
+      const connection = socket as Partial<Socket> & { end?: () => void };
+      if (typeof connection.destroy === 'function') connection.destroy();
+      else connection.end?.();
+    }
     await Promise.all(this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
   }
 }
