@@ -67,6 +67,22 @@ describe('antictl up: the whole platform in processes', () => {
     await expect.poll(async () => (await fetch(`${api}/exp/livelesson/${lab.ID}`)).status, { timeout: 20_000 }).toBe(404);
   });
 
+  it('streams every phase over SSE, and a repeated request is a keep-alive', async () => {
+    const post = async (path: string, body: unknown) => (await fetch(`${api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<Record<string, string>>;
+    const session = await post('/exp/livesession', {});
+    const { id } = await post('/exp/livelesson', { lessonSlug: 'network-automation', sessionId: session.ID, lessonStage: 0 });
+    const stream = await fetch(`${api}/exp/livelesson/${id}/events`);
+    expect(stream.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const text = await stream.text(); // the stream ends once the lesson is READY
+    const statuses = [...text.matchAll(/^data: (.*)$/gm)].map((match) => (JSON.parse(match[1]) as { status?: string }).status).filter(Boolean);
+    expect(statuses.at(-1)).toBe('READY');
+    // network-automation waits readyDelay (1 s) in CONFIGURATION, so the stream sees that phase whatever the machine's speed.
+    expect(statuses).toEqual(expect.arrayContaining(['CONFIGURATION', 'READY']));
+    const again = await post('/exp/livelesson', { lessonSlug: 'network-automation', sessionId: session.ID, lessonStage: 0 });
+    expect(again.id).toBe(id);
+    expect((await antictl('lesson', 'kill', id, '--api', api)).code).toBe(0);
+  });
+
   it('reports a lesson that does not exist with the original error', async () => {
     const missing = await antictl('lesson', 'request', 'no-such-lesson', '--api', api);
     expect(missing.code).toBe(1);
