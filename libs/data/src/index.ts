@@ -9,3 +9,4 @@ export { CurriculumRepository } from './repositories/curriculum.repository.js';
 export { LiveLessonWorkRepository } from './repositories/live-lesson-work.repository.js';
 export { LiveLessonRepository } from './repositories/live-lesson.repository.js';
 export { LiveSessionRepository } from './repositories/live-session.repository.js';
+export { liveLessonStatusOf } from './live-lesson.status.js';

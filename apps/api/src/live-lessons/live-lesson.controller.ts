@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, Res 
 import type { Request, Response } from 'express';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
-import { DataManager, type LiveLesson } from '@antidote/data';
+import { DataManager, liveLessonStatusOf } from '@antidote/data';
 import { BusClient } from '@antidote/messaging';
 import { failedPrecondition, notFound } from '../http/gateway.error.js';
 import { validate } from '../http/validation.js';
@@ -74,7 +74,7 @@ export class LiveLessonController {
       response.end();
     };
     request.on('close', close);
-    send('status', statusOf(lesson));
+    send('status', liveLessonStatusOf(lesson));
     if (isFinal(lesson.status, lesson.error)) return close();
     forward = (item) => {
       send(item.kind, item.event);
@@ -86,13 +86,3 @@ export class LiveLessonController {
 
 const isFinal = (status: string, error: boolean, deleted?: boolean): boolean => status === LiveLessonStatus.READY || error || deleted === true;
 
-const statusOf = (lesson: LiveLesson) => ({
-  liveLessonId: lesson.id,
-  status: lesson.status,
-  error: lesson.error,
-  ...(lesson.failureReason ? { failureReason: lesson.failureReason } : {}),
-  stage: lesson.currentStage,
-  healthyTests: lesson.healthyTests,
-  totalTests: lesson.totalTests,
-  phaseTimes: lesson.phaseTimes,
-});

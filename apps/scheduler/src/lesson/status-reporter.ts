@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventSubjects, LiveLessonStatus, type LiveLessonStatusChangedEvent } from '@antidote/contracts';
-import { DataManager, type LiveLesson } from '@antidote/data';
+import { DataManager, liveLessonStatusOf, type LiveLesson } from '@antidote/data';
 import { BusClient } from '@antidote/messaging';
 import { SchedulerMetrics } from '../scheduler.metrics.js';
 
@@ -10,20 +10,7 @@ const ORDER: readonly LiveLessonStatus[] = [LiveLessonStatus.INITIALIZED, LiveLe
 export const isAfter = (a: LiveLessonStatus, b: LiveLessonStatus): boolean => ORDER.indexOf(a) > ORDER.indexOf(b);
 
 export function statusEvent(lesson: LiveLesson, extra: Partial<LiveLessonStatusChangedEvent> = {}): LiveLessonStatusChangedEvent {
-  return {
-    liveLessonId: lesson.id,
-    sessionId: lesson.sessionId,
-    lessonSlug: lesson.lessonSlug,
-    status: lesson.status,
-    error: lesson.error,
-    ...(lesson.failureReason ? { failureReason: lesson.failureReason } : {}),
-    stage: lesson.currentStage,
-    healthyTests: lesson.healthyTests,
-    totalTests: lesson.totalTests,
-    phaseTimes: lesson.phaseTimes,
-    at: new Date().toISOString(),
-    ...extra,
-  };
+  return { ...liveLessonStatusOf(lesson), sessionId: lesson.sessionId, lessonSlug: lesson.lessonSlug, at: new Date().toISOString(), ...extra };
 }
 
 /** The one writer of live lesson status: database first, then the status-changed event. */
