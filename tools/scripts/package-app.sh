@@ -12,5 +12,7 @@ rm -rf "$out"; mkdir -p "$out"
 cp -r "apps/$app/bundle/." "$out/"
 cp docker/docker-entrypoint.sh "$out/"
 cd "$out"
-npm_config_nodedir="${npm_config_nodedir:-/usr}" npm install --omit=dev --no-audit --no-fund --loglevel=error
+# Install steps run afterwards: native addons already built by `npm ci` are reused (reuse-native.mjs).
+npm_config_nodedir="${npm_config_nodedir:-/usr}" npm install --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error
+npm_config_nodedir="${npm_config_nodedir:-/usr}" node "$root/tools/scripts/reuse-native.mjs" "$root/node_modules" "$out/node_modules"
 echo "packaged $app → $out"
