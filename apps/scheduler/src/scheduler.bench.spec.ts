@@ -1,38 +1,101 @@
 import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
-import { startTestPlatform } from '@antidote/testing';
+import { DATABASE_KINDS, distribution, startTestPlatform, writeBenchReport, writeHistogramSvg, type DatabaseKind, type Distribution, type TestPlatform } from '@antidote/testing';
 import { expect, it } from 'vitest';
 import { schedulerService } from './scheduler.definition.js';
 
-const LESSONS = Number(process.env.BENCH_LESSONS ?? 40);
+const BURST = Number(process.env.BENCH_LESSONS ?? 200);
+const REALISTIC = Number(process.env.BENCH_REALISTIC_LESSONS ?? 32);
+const SLUG = 'network-automation'; // 3 endpoints, 3 links, 3 configured endpoints, readyDelay 1 s
+const LESSON = { endpoints: 3, connections: 3, http: 0, configured: 3, readyDelayMs: 1000 };
 
-/** Live lessons from request to READY on kube-sim: time per lesson and Kubernetes API calls per lesson. */
-it(`provisions ${LESSONS} live lessons at once and prints the figures`, async () => {
-  const p = await startTestPlatform('sqlite', {
-    services: { healthchecker: healthcheckerService, scheduler: schedulerService },
-    faults: { podStartDelayMs: 200, jobRunDelayMs: 200 },
-    overrides: { scheduler: { maxConcurrentOperations: 20 } },
+/** Reference §10: fixed calls 5 + C + 2E + H + Ec, plus one GET per pod every 2 s and per job every 1 s. */
+const referenceCalls = (podMs: number, jobMs: number) =>
+  5 + LESSON.connections + 2 * LESSON.endpoints + LESSON.http + LESSON.configured + LESSON.endpoints * (Math.floor(podMs / 2000) + 1) + LESSON.configured * (Math.floor(jobMs / 1000) + 1);
+
+interface Run {
+  lessons: number;
+  failures: number;
+  seconds: number;
+  lessonsPerSecond: number;
+  timeToReadyMs: Distribution;
+  cpuMsPerLesson: number;
+  kubeCallsPerLesson: number;
+  samples: number[];
+}
+
+/** Requests `count` live lessons at once and waits for every READY (or error) status event. */
+async function burst(p: TestPlatform<'healthchecker' | 'scheduler'>, count: number): Promise<Run> {
+  const lessons = await Promise.all(Array.from({ length: count }, () => p.newLiveLesson(SLUG)));
+  p.sim.counters.reset();
+  const cpu = process.cpuUsage();
+  const requestedAt = new Map<string, number>();
+  const started = Date.now();
+  await Promise.all(
+    lessons.map((lesson) => {
+      requestedAt.set(lesson.id, Date.now());
+      return p.bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: lesson.id });
+    }),
+  );
+  const ids = new Set(lessons.map((lesson) => lesson.id));
+  const done = () => p.events.filter((event) => ids.has(event.liveLessonId) && (event.status === LiveLessonStatus.READY || event.error));
+  await expect.poll(() => done().length, { timeout: 600_000, interval: 100 }).toBeGreaterThanOrEqual(count);
+  const seconds = (Date.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  const finished = done();
+  const samples = finished.filter((event) => !event.error).map((event) => Date.parse(event.at) - requestedAt.get(event.liveLessonId)!);
+  return {
+    lessons: count,
+    failures: finished.filter((event) => event.error).length,
+    seconds,
+    lessonsPerSecond: count / seconds,
+    timeToReadyMs: distribution(samples),
+    cpuMsPerLesson: (used.user + used.system) / 1000 / count,
+    kubeCallsPerLesson: p.sim.counters.total() / count,
+    samples,
+  };
+}
+
+const platform = (kind: DatabaseKind, podStartDelayMs: number, jobRunDelayMs: number) =>
+  startTestPlatform(kind, { services: { healthchecker: healthcheckerService, scheduler: schedulerService }, faults: { podStartDelayMs, jobRunDelayMs } });
+
+const row = (label: string, run: Run, floorMs = 0) =>
+  `  ${label.padEnd(34)} ${String(run.lessons).padStart(4)} ${run.seconds.toFixed(1).padStart(7)} ${run.lessonsPerSecond.toFixed(1).padStart(7)} ${[run.timeToReadyMs.p50, run.timeToReadyMs.p95, run.timeToReadyMs.p99].map((ms) => String(Math.round(ms - floorMs)).padStart(7)).join('')} ${run.cpuMsPerLesson.toFixed(0).padStart(7)} ${run.kubeCallsPerLesson.toFixed(1).padStart(7)} ${String(run.failures).padStart(5)}`;
+
+/**
+ * The provisioning benchmark (issue: observability and the benchmark), scheduler + healthchecker +
+ * kube-sim in this process, real nats-server and database: a burst with no simulated delays, a realistic
+ * run (pods 2 s, jobs 3 s) reported above the simulated floor, and API calls against the reference formula.
+ */
+it.each(DATABASE_KINDS)(`provisions ${BURST} live lessons at once on %s and prints the figures`, { timeout: 1_200_000 }, async (kind) => {
+  const zero = await platform(kind, 0, 0);
+  const fast = await burst(zero, BURST).finally(() => zero.stop());
+  const slow = await platform(kind, 2000, 3000);
+  const realistic = await burst(slow, REALISTIC);
+  const single = await burst(slow, 1).finally(() => slow.stop());
+  const floorMs = 2000 + 3000 + LESSON.readyDelayMs;
+  const reference = referenceCalls(2000, 3000);
+  const peakRssMiB = process.resourceUsage().maxRSS / 1024;
+  console.log(
+    [
+      `bench scheduler on ${kind} (network-automation: 3 endpoints, 3 links, 3 configs; default 16 operations in parallel)`,
+      `  ${'run'.padEnd(34)} ${'n'.padStart(4)} ${'s'.padStart(7)} ${'/s'.padStart(7)} ${'p50 ms'.padStart(7)}${'p95 ms'.padStart(7)}${'p99 ms'.padStart(7)} ${'cpu ms'.padStart(7)} ${'calls'.padStart(7)} ${'fail'.padStart(5)}`,
+      row('burst, no simulated delays', fast),
+      row(`realistic, minus ${floorMs} ms floor`, realistic, floorMs),
+      `  Kubernetes API calls for one CREATE at pods 2 s / jobs 3 s: ${single.kubeCallsPerLesson} here, ${reference} by the reference §10 formula (${(reference / single.kubeCallsPerLesson).toFixed(1)}× more)`,
+      `  cpu ms = CPU of this process (scheduler, healthchecker, kube-sim, harness) per lesson; peak RSS of this process ${peakRssMiB.toFixed(0)} MiB`,
+    ].join('\n'),
+  );
+  const json = writeBenchReport(`scheduler-${kind}`, {
+    lesson: { slug: SLUG, ...LESSON },
+    burst: { ...fast, samples: undefined },
+    realistic: { ...realistic, samples: undefined, podStartMs: 2000, jobRunMs: 3000, floorMs, overheadMs: { p50: realistic.timeToReadyMs.p50 - floorMs, p95: realistic.timeToReadyMs.p95 - floorMs } },
+    kubeCalls: { oneCreate: single.kubeCallsPerLesson, referenceFormula: reference, ratio: reference / single.kubeCallsPerLesson },
+    peakRssMiB,
   });
-  try {
-    const slugs = ['network-automation', 'linux-basics', 'web-services'];
-    const lessons = await Promise.all(Array.from({ length: LESSONS }, (_, i) => p.newLiveLesson(slugs[i % slugs.length])));
-    p.sim.counters.reset();
-    const rss = process.memoryUsage().rss;
-    const started = performance.now();
-    await Promise.all(lessons.map((lesson) => p.bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: lesson.id })));
-    for (const lesson of lessons) await expect.poll(async () => (await p.data.liveLessons.find(lesson.id))?.status, { timeout: 300_000, interval: 100 }).toBe(LiveLessonStatus.READY);
-    const seconds = (performance.now() - started) / 1000;
-    const counts = p.sim.counters.snapshot();
-    const lists = counts.byVerb.list ?? 0;
-    const gets = counts.byVerb.get ?? 0;
-    console.log(
-      [
-        `bench scheduler: ${LESSONS} live lessons READY in ${seconds.toFixed(1)} s (${(LESSONS / seconds).toFixed(2)} lessons/s, 20 in parallel)`,
-        `  Kubernetes API calls: ${counts.total} in all, ${(counts.total / LESSONS).toFixed(1)} per lesson (create ${((counts.byVerb.create ?? 0) / LESSONS).toFixed(1)}, watch ${((counts.byVerb.watch ?? 0) / LESSONS).toFixed(1)}, list ${(lists / LESSONS).toFixed(1)}, get ${(gets / LESSONS).toFixed(1)})`,
-        `  scheduler process RSS growth: ${((process.memoryUsage().rss - rss) / 1024 / 1024).toFixed(0)} MiB`,
-      ].join('\n'),
-    );
-  } finally {
-    await p.stop();
-  }
+  const svg = writeHistogramSvg(`scheduler-${kind}-time-to-ready`, `time to READY, ${kind} (burst of ${BURST}, no delays; realistic ${REALISTIC}, minus floor)`, 'ms', {
+    burst: fast.samples,
+    'realistic − floor': realistic.samples.map((ms) => ms - floorMs),
+  });
+  console.log(`  figures: ${json}\n  chart:   ${svg}`);
 });
