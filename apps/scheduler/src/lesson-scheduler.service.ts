@@ -4,7 +4,9 @@ import { hostname } from 'node:os';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { LiveLessonStatus } from '@antidote/contracts';
 import { DataManager, type LiveLesson } from '@antidote/data';
+import { inSpan } from '@antidote/messaging';
 import { withCorrelation } from '@antidote/runtime';
+import { context } from '@opentelemetry/api';
 import type { LessonPlan } from './cluster/lesson-cluster.port.js';
 import { CreateLessonOperation } from './lesson/create-lesson.operation.js';
 import { DeleteLessonOperation } from './lesson/delete-lesson.operation.js';
@@ -46,8 +48,13 @@ export class LessonScheduler implements OnApplicationShutdown {
     });
   }
 
+  /** Queues an operation; it runs in the trace of the request that asked for it (one trace api → scheduler → healthchecker). */
   submit(kind: OperationKind, liveLessonId: string, reason?: string): EnqueueResult {
-    return this.queue.enqueue(liveLessonId, kind, (signal) => withCorrelation(liveLessonId, () => this.execute(kind, liveLessonId, signal, reason)));
+    const parent = context.active();
+    const span = { tracer: 'antidote-scheduler', parent, attributes: { 'antidote.live_lesson.id': liveLessonId } };
+    return this.queue.enqueue(liveLessonId, kind, (signal) =>
+      inSpan(`live lesson ${kind}`, span, () => withCorrelation(liveLessonId, () => this.execute(kind, liveLessonId, signal, reason))),
+    );
   }
 
   /** What is queued or running for a live lesson here. */

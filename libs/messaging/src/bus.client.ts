@@ -10,9 +10,9 @@ import {
 } from '@antidote/contracts';
 import { errors, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { fixedConnection, type ConnectionSource } from './nats-connection.manager.js';
-import { context } from '@opentelemetry/api';
 import { decodeJson, isErrorReply, parseContract } from './bus.codec.js';
 import { BusRequestError, ContractViolationError } from './bus.error.js';
+import { inBusSpan } from './spans.js';
 import { correlationIdOf, incomingContext, outgoingHeaders } from './trace-headers.js';
 
 export interface BusLogger {
@@ -53,7 +53,11 @@ export class BusClient {
     return connection;
   }
 
-  async request<S extends RequestSubject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<ReplyOf<S>> {
+  request<S extends RequestSubject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<ReplyOf<S>> {
+    return inBusSpan('request', subject, () => this.requestInSpan(subject, payload, options));
+  }
+
+  private async requestInSpan<S extends RequestSubject>(subject: S, payload: RequestOf<S>, options: RequestOptions): Promise<ReplyOf<S>> {
     const contract = requestContracts[subject];
     const body = parseContract(contract.request, subject, payload) as unknown;
     let reply: Msg;
@@ -76,7 +80,7 @@ export class BusClient {
 
   publish<S extends EventSubject>(subject: S, event: EventOf<S>, correlationId?: string): void {
     const body: unknown = parseContract(eventContracts[subject], subject, event);
-    this.connection(subject).publish(subject, encoder.encode(JSON.stringify(body)), { headers: outgoingHeaders(correlationId) });
+    inBusSpan('publish', subject, () => this.connection(subject).publish(subject, encoder.encode(JSON.stringify(body)), { headers: outgoingHeaders(correlationId) }));
   }
 
   /**
@@ -104,8 +108,7 @@ export class BusClient {
           return;
         }
         const meta: EventMeta = { subject, correlationId: correlationIdOf(message.headers) };
-        void context
-          .with(incomingContext(message.headers), async () => handler(parsed.data as EventOf<S>, meta))
+        void inBusSpan('receive', subject, async () => handler(parsed.data as EventOf<S>, meta), incomingContext(message.headers))
           .catch((failure: unknown) =>
             this.defaults.logger?.error('event handler failed', { subject, error: failure instanceof Error ? failure.message : String(failure) }),
           );

@@ -14,3 +14,5 @@ export { busMicroserviceOptions } from './nest/bus-transport.js';
 export { BusReplySerializer, BusRequestDeserializer, UndecodableBody } from './nest/bus-wire.js';
 export { ContractPipe, EventPayload, RequestPayload } from './nest/contract.pipe.js';
 export { correlationIdOf, incomingContext, outgoingHeaders } from './trace-headers.js';
+export { inBusSpan, inSpan } from './spans.js';
+export type { SpanOptions } from './spans.js';

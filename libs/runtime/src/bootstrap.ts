@@ -8,6 +8,8 @@ import { BusExceptionFilter, busMicroserviceOptions, MessagingModule, NatsConnec
 import { createLogger, PinoNestLogger, type AppLogger } from './logger.js';
 import { ReadinessRegistry } from './readiness.js';
 import { RuntimeModule } from './runtime.module.js';
+import { TracingInterceptor } from './tracing.interceptor.js';
+import { flushTracing, startTracing } from './tracing.js';
 
 export interface ServiceDefinition {
   /** Service name: logs, metrics label, NATS queue group. */
@@ -40,6 +42,7 @@ export async function startService(definition: ServiceDefinition, options: LoadC
   const { config, warnings } = loadConfig(options);
   const logger = createLogger(definition.name, config.logging.level);
   for (const warning of warnings) logger.warn(warning);
+  startTracing(config, definition.name);
   const app = await NestFactory.create(
     {
       module: class ServiceRootModule {},
@@ -48,6 +51,7 @@ export async function startService(definition: ServiceDefinition, options: LoadC
     { logger: new PinoNestLogger(logger), abortOnError: false },
   );
   if (definition.consumesBus) app.useGlobalFilters(new BusExceptionFilter());
+  app.useGlobalInterceptors(new TracingInterceptor(definition.name));
   definition.configureHttp?.(app, config);
   const readiness = app.get(ReadinessRegistry);
   const nats = app.get(NatsConnectionManager);
@@ -67,6 +71,7 @@ export async function startService(definition: ServiceDefinition, options: LoadC
       readiness.markDraining();
       logger.info(`${definition.name} shutting down`);
       await app.close();
+      await flushTracing().catch((error: unknown) => logger.warn({ error: String(error) }, 'could not flush traces'));
       logger.info(`${definition.name} stopped`);
     })());
   return { app, config, logger, url: url.replace('[::1]', '127.0.0.1'), stop };
