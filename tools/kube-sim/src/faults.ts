@@ -19,6 +19,11 @@ export interface Faults {
   crash: string[];
   /** Pods whose image matches fail their init containers. */
   initFailure: string[];
+  /**
+   * Pods and services whose name (or `podName` label) matches never answer: nothing listens on their
+   * address, so connections are refused. Applies at once to running objects when changed.
+   */
+  unreachable: string[];
   /** Jobs whose name matches `pattern` have their first `times` pods fail. */
   jobFailures: { pattern: string; times: number }[];
   podStartDelayMs: number;
@@ -37,6 +42,7 @@ export const defaultFaults = (): Faults => ({
   imagePullFailure: [],
   crash: [],
   initFailure: [],
+  unreachable: [],
   jobFailures: [],
   podStartDelayMs: 0,
   jobRunDelayMs: 0,

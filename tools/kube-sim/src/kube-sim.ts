@@ -21,6 +21,7 @@ import { serviceBehaviour } from './controllers/service.behaviour.js';
 import { SimContext } from './controllers/sim-context.js';
 import { RequestCounters } from './counters.js';
 import { AddressPool } from './endpoints/address-pool.js';
+import { EndpointExposure } from './endpoints/endpoint-exposure.js';
 import { EndpointListeners } from './endpoints/endpoint-listeners.js';
 import { defaultFaults, injectedError, latencyFor, seededRandom, type Faults } from './faults.js';
 
@@ -50,6 +51,7 @@ export class KubeSim {
   private readonly watches: WatchHandler;
   private readonly context: SimContext;
   private readonly listeners: EndpointListeners;
+  private readonly endpoints: EndpointExposure;
   private readonly podLogs = new Map<string, string[]>();
   private readonly random: () => number;
   private readonly sockets = new Set<Socket>();
@@ -66,7 +68,8 @@ export class KubeSim {
     this.watches = new WatchHandler(this.store, this.handler);
     this.listeners = new EndpointListeners({ users: options.sshUsers ?? {} });
     const log = options.log ?? (() => undefined);
-    this.context = new SimContext(this.store, this.registry, this.handler, this.faults, this.listeners, new AddressPool('127.10'), new AddressPool('127.20'), log);
+    this.endpoints = new EndpointExposure(this.store, this.faults, this.listeners, log);
+    this.context = new SimContext(this.store, this.registry, this.handler, this.faults, this.endpoints, new AddressPool('127.10'), new AddressPool('127.20'), log);
     const jobs = jobBehaviour(this.context);
     behaviours.set('/namespaces', namespaceBehaviour(this.context));
     behaviours.set('/pods', podBehaviour(this.context, this.podLogs, jobs.podHooks));
@@ -113,10 +116,12 @@ export class KubeSim {
 
   setFaults(partial: Partial<Faults>): void {
     Object.assign(this.faults, partial);
+    if (partial.unreachable) this.endpoints.refresh();
   }
 
   resetFaults(): void {
     Object.assign(this.faults, defaultFaults());
+    this.endpoints.refresh();
   }
 
   dropWatches(): number {

@@ -12,6 +12,7 @@ const HELP = `kube-sim — a Kubernetes API simulator
   --namespace-delete-delay <ms>                                --seed <n>             error injection seed
   --image-pull-failure <pattern>  --crash <pattern>  --init-failure <pattern>  --stuck-namespace <pattern>
   --job-failure <pattern:times>   --error <verb:resource:code:rate>   --latency <key:ms>
+  --unreachable <pattern>    pods/services of that name (or podName label) refuse every connection
   --secret <namespace/name>  create an (empty TLS) secret at start, e.g. prod/tls-certificate
 
 Admin API on the same port: /_sim/faults (GET, PATCH), /_sim/counters, /_sim/requests, /_sim/stats,
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     crash: { type: 'string', multiple: true, default: [] },
     'init-failure': { type: 'string', multiple: true, default: [] },
     'stuck-namespace': { type: 'string', multiple: true, default: [] },
+    unreachable: { type: 'string', multiple: true, default: [] },
     'job-failure': { type: 'string', multiple: true, default: [] },
     error: { type: 'string', multiple: true, default: [] },
     latency: { type: 'string', multiple: true, default: [] },
@@ -78,6 +80,7 @@ const sim = await startKubeSim({
     crash: values.crash,
     initFailure: values['init-failure'],
     stuckNamespaces: values['stuck-namespace'],
+    unreachable: values.unreachable,
     jobFailures: values['job-failure'].map((spec) => ({ pattern: spec.split(':')[0], times: Number(spec.split(':')[1] ?? 1) })),
     errors: values.error.map((spec) => {
       const [verb, resource, code, rate] = spec.split(':');

@@ -1,5 +1,6 @@
 import type { KindBehaviour } from '../api/behaviour.js';
 import type { KubeObject } from '../api/object.js';
+import { podExposure } from '../endpoints/endpoint-exposure.js';
 import { matchesAny } from '../faults.js';
 import { now, type SimContext } from './sim-context.js';
 
@@ -49,7 +50,7 @@ export interface PodHooks {
 
 /**
  * Pods: Pending → init containers → Running after `podStartDelayMs`, with a loopback podIP on which the
- * container ports really listen. Faults: image pull failure, crash loop, init failure. Job pods run for
+ * container ports really listen. Faults: image pull failure, crash loop, init failure, unreachable. Job pods run for
  * `jobRunDelayMs` and then succeed or fail.
  */
 export function podBehaviour(sim: SimContext, logs: Map<string, string[]>, hooks: PodHooks): KindBehaviour {
@@ -121,8 +122,7 @@ export function podBehaviour(sim: SimContext, logs: Map<string, string[]>, hooks
       sim.podAddresses.release(podIP);
       return;
     }
-    const ports = containers.flatMap((container) => (container.ports ?? []).map((port) => port.containerPort));
-    if (!crashing && ports.length > 0) void sim.listeners.listen(pod.metadata.uid!, podIP, ports, sim.log);
+    sim.endpoints.open(updated, podExposure(updated));
     if (isJobPod(pod)) sim.later(sim.faults.jobRunDelayMs, () => finishJobPod(pod, containers));
   };
 
@@ -149,7 +149,7 @@ export function podBehaviour(sim: SimContext, logs: Map<string, string[]>, hooks
       sim.later(0, () => start(pod));
     },
     deleted(pod) {
-      sim.listeners.close(pod.metadata.uid!);
+      sim.endpoints.close(pod);
       const ip = pod.status?.podIP as string | undefined;
       if (ip) sim.podAddresses.release(ip);
       logs.delete(pod.metadata.uid!);

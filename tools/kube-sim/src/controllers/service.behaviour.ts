@@ -1,4 +1,5 @@
 import type { KindBehaviour } from '../api/behaviour.js';
+import { serviceExposure } from '../endpoints/endpoint-exposure.js';
 import type { SimContext } from './sim-context.js';
 
 interface ServicePort {
@@ -8,7 +9,7 @@ interface ServicePort {
   protocol?: string;
 }
 
-/** Services get a loopback ClusterIP at once and really listen on their ports there. */
+/** Services get a loopback ClusterIP at once and really listen on their ports there (unless unreachable on purpose). */
 export function serviceBehaviour(sim: SimContext): KindBehaviour {
   return {
     prepareCreate(service) {
@@ -25,12 +26,10 @@ export function serviceBehaviour(sim: SimContext): KindBehaviour {
       next.spec = { ...next.spec, clusterIP: previous.spec?.clusterIP, clusterIPs: previous.spec?.clusterIPs };
     },
     created(service) {
-      const address = service.spec?.clusterIP as string | undefined;
-      const ports = ((service.spec?.ports as ServicePort[] | undefined) ?? []).map((port) => port.port);
-      if (address && address !== 'None' && ports.length > 0) void sim.listeners.listen(service.metadata.uid!, address, ports, sim.log);
+      sim.endpoints.open(service, serviceExposure(service));
     },
     deleted(service) {
-      sim.listeners.close(service.metadata.uid!);
+      sim.endpoints.close(service);
       const address = service.spec?.clusterIP as string | undefined;
       if (address && address !== 'None') sim.serviceAddresses.release(address);
     },

@@ -3,7 +3,7 @@ import type { ResourceHandler } from '../api/resource-handler.js';
 import type { ResourceRegistry, ResourceType } from '../api/resources.js';
 import { resourceKey, type ObjectStore } from '../api/store.js';
 import type { AddressPool } from '../endpoints/address-pool.js';
-import type { EndpointListeners } from '../endpoints/endpoint-listeners.js';
+import type { EndpointExposure } from '../endpoints/endpoint-exposure.js';
 import type { Faults } from '../faults.js';
 
 export const now = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
@@ -19,7 +19,7 @@ export class SimContext {
     readonly registry: ResourceRegistry,
     readonly handler: ResourceHandler,
     readonly faults: Faults,
-    readonly listeners: EndpointListeners,
+    readonly endpoints: EndpointExposure,
     readonly podAddresses: AddressPool,
     readonly serviceAddresses: AddressPool,
     readonly log: (message: string) => void,

@@ -68,6 +68,10 @@ export class EndpointListeners {
     this.http.close();
   }
 
+  isListening(owner: string): boolean {
+    return this.byOwner.has(owner);
+  }
+
   get listenerCount(): number {
     let count = 0;
     for (const entry of this.byOwner.values()) count += entry.servers.length;

@@ -1,0 +1,73 @@
+import type { KubeObject } from '../api/object.js';
+import type { ObjectStore } from '../api/store.js';
+import { matchesAny, type Faults } from '../faults.js';
+import type { EndpointListeners } from './endpoint-listeners.js';
+
+/** Where an object answers: an address and the ports listening there. */
+export interface Exposure {
+  address: string;
+  ports: number[];
+}
+
+type ExposureOf = (object: KubeObject) => Exposure | undefined;
+
+/** A Running pod with a podIP answers on its container ports, unless a container is crash-looping. */
+export const podExposure: ExposureOf = (pod) => {
+  const address = pod.status?.podIP as string | undefined;
+  if (pod.status?.phase !== 'Running' || !address) return undefined;
+  const statuses = (pod.status?.containerStatuses as { state?: { waiting?: { reason?: string } } }[] | undefined) ?? [];
+  if (statuses.some((status) => status.state?.waiting?.reason === 'CrashLoopBackOff')) return undefined;
+  const containers = (pod.spec?.containers as { ports?: { containerPort: number }[] }[] | undefined) ?? [];
+  const ports = containers.flatMap((container) => (container.ports ?? []).map((port) => port.containerPort));
+  return ports.length > 0 ? { address, ports } : undefined;
+};
+
+/** A Service with a ClusterIP answers on its ports. */
+export const serviceExposure: ExposureOf = (service) => {
+  const address = service.spec?.clusterIP as string | undefined;
+  const ports = ((service.spec?.ports as { port: number }[] | undefined) ?? []).map((port) => port.port);
+  return address && address !== 'None' && ports.length > 0 ? { address, ports } : undefined;
+};
+
+/** The `unreachable` fault: by object name or by the `podName` label Antidote puts on endpoint pods. */
+export const isUnreachable = (faults: Faults, object: KubeObject): boolean =>
+  [object.metadata.name, object.metadata.labels?.podName].some((name) => name !== undefined && matchesAny(faults.unreachable, name));
+
+const EXPOSED: readonly [string, ExposureOf][] = [
+  ['/pods', podExposure],
+  ['/services', serviceExposure],
+];
+
+/** Opens and closes the real listeners of pods and services, honouring the `unreachable` fault. */
+export class EndpointExposure {
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly faults: Faults,
+    private readonly listeners: EndpointListeners,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  /** Starts answering for the object (a no-op when it has nothing to expose or is unreachable on purpose). */
+  open(object: KubeObject, exposure: Exposure | undefined): void {
+    if (!exposure || isUnreachable(this.faults, object)) return;
+    void this.listeners.listen(object.metadata.uid!, exposure.address, exposure.ports, this.log);
+  }
+
+  close(object: KubeObject): void {
+    this.listeners.close(object.metadata.uid!);
+  }
+
+  /** After the faults changed: objects now unreachable stop listening, the others (re)start. */
+  refresh(): void {
+    for (const [resource, exposureOf] of EXPOSED) {
+      for (const object of this.store.list(resource)) {
+        const exposure = exposureOf(object);
+        if (!exposure) continue;
+        const listening = this.listeners.isListening(object.metadata.uid!);
+        if (isUnreachable(this.faults, object)) {
+          if (listening) this.close(object);
+        } else if (!listening) this.open(object, exposure);
+      }
+    }
+  }
+}
