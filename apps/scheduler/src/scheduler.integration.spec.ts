@@ -5,24 +5,29 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schedulerService } from './scheduler.definition.js';
 
 const ns = (id: string) => `${INSTANCE}-${id}`;
+type Platform = TestPlatform<'healthchecker' | 'scheduler'>;
+const services = { healthchecker: healthcheckerService, scheduler: schedulerService };
+
+/** Polls the live lesson row until `predicate` holds; on timeout the error shows the last state. */
+async function waitForLesson(p: Platform, id: string, predicate: (lesson: Awaited<ReturnType<Platform['data']['liveLessons']['find']>>) => boolean, timeout = 30_000) {
+  const until = Date.now() + timeout;
+  for (;;) {
+    const lesson = await p.data.liveLessons.find(id);
+    if (predicate(lesson)) return lesson;
+    if (Date.now() > until) throw new Error(`timed out; last state ${JSON.stringify({ status: lesson?.status, error: lesson?.error, reason: lesson?.failureReason })}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 describe.each(DATABASE_KINDS)('scheduler on kube-sim, nats-server and %s', (kind) => {
-  let p: TestPlatform<'healthchecker' | 'scheduler'>;
+  let p: Platform;
 
   beforeAll(async () => {
-    p = await startTestPlatform(kind, { services: { healthchecker: healthcheckerService, scheduler: schedulerService } });
+    p = await startTestPlatform(kind, { services });
   });
   afterAll(() => p?.stop());
 
-  const waitFor = async (id: string, predicate: (lesson: Awaited<ReturnType<typeof p.data.liveLessons.find>>) => boolean, timeout = 30_000) => {
-    const until = Date.now() + timeout;
-    for (;;) {
-      const lesson = await p.data.liveLessons.find(id);
-      if (predicate(lesson)) return lesson;
-      if (Date.now() > until) throw new Error(`timed out; last state ${JSON.stringify({ status: lesson?.status, error: lesson?.error, reason: lesson?.failureReason })}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
+  const waitFor = (id: string, predicate: Parameters<typeof waitForLesson>[2], timeout?: number) => waitForLesson(p, id, predicate, timeout);
   const create = (id: string) => p.bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: id });
 
   it('creates a live lesson through to READY, every object in place, every transition published', async () => {
@@ -155,5 +160,29 @@ describe.each(DATABASE_KINDS)('scheduler on kube-sim, nats-server and %s', (kind
     await expect.poll(() => p.sim.list('namespaces').some((n) => n.metadata.name === ns('orphan0001')), { timeout: 15_000 }).toBe(false);
     expect(await waitFor(lost.id, (l) => Boolean(l?.error))).toMatchObject({ failureReason: expect.stringMatching(/disappeared/) });
     expect(await waitFor(waiting.id, (l) => l?.status === LiveLessonStatus.READY)).toMatchObject({ error: false });
+  });
+});
+
+describe.each(DATABASE_KINDS)('scheduler with a 3 s reachability deadline on %s', (kind) => {
+  let p: Platform;
+
+  beforeAll(async () => {
+    p = await startTestPlatform(kind, { services, overrides: { timeouts: { podRunningSeconds: 20, reachabilitySeconds: 3, configJobSeconds: 20, namespaceDeleteSeconds: 20 } } });
+  });
+  afterAll(() => p?.stop());
+
+  it('fails a lesson whose endpoint never answers at BOOTING, naming the endpoint, and cleans its namespace up', async () => {
+    p.sim.setFaults({ unreachable: ['vqfx2'] });
+    const lesson = await p.newLiveLesson('network-automation');
+    expect(await p.bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: lesson.id })).toEqual({ accepted: true });
+    const failed = await waitForLesson(p, lesson.id, (l) => Boolean(l?.error));
+    p.sim.setFaults({ unreachable: [] });
+    expect(failed).toMatchObject({ error: true, status: LiveLessonStatus.BOOTING });
+    const reason = failed!.failureReason ?? '';
+    expect(reason).toMatch(/^vqfx2 did not become reachable within 3 s/);
+    expect(reason).toMatch(/vqfx2: cli \(ssh to 127\.20\.[\d.]+:22\) refused the connection/);
+    expect(reason).not.toMatch(/vqfx1|linux1/);
+    await expect.poll(() => p.eventsOf(lesson.id).find((event) => event.error), { timeout: 10_000 }).toMatchObject({ status: LiveLessonStatus.BOOTING, failureReason: reason });
+    await expect.poll(() => p.sim.list('namespaces').some((n) => n.metadata.name === ns(lesson.id)), { timeout: 20_000 }).toBe(false);
   });
 });

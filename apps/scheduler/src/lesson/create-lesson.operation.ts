@@ -8,6 +8,7 @@ import { LessonFailure } from './lesson-failure.error.js';
 import { LessonPlanFactory } from './lesson-plan.factory.js';
 import { ReachabilityClient } from './reachability.client.js';
 import { StatusReporter } from './status-reporter.js';
+import { unreachableReason } from './unreachable-reason.js';
 
 const PROVISIONED = [LiveLessonStatus.BOOTING, LiveLessonStatus.CONFIGURATION, LiveLessonStatus.READY];
 
@@ -62,13 +63,11 @@ export class CreateLessonOperation {
   }
 
   private async waitReachable(plan: LessonPlan, signal: AbortSignal): Promise<void> {
-    const reply = await this.reachability.waitReachable(plan.liveLesson.id, this.config.timeouts.reachabilitySeconds * 1000, signal);
+    const seconds = this.config.timeouts.reachabilitySeconds;
+    const reply = await this.reachability.waitReachable(plan.liveLesson.id, seconds * 1000, signal);
     if (reply.reachable) return;
     const unreachable = reply.endpoints.filter((endpoint) => !endpoint.reachable);
-    const details = unreachable
-      .map((endpoint) => `${endpoint.name}: ${endpoint.error ?? endpoint.probes.filter((p) => !p.reachable).map((p) => `${p.target} ${p.verdict}${p.error ? ` (${p.error})` : ''}`).join(', ')}`)
-      .join('; ');
     const logs = await this.cluster.podLogs(plan.namespace, unreachable.map((endpoint) => endpoint.name)).catch(() => '');
-    throw new LessonFailure(`Timeout waiting for LiveEndpoints to become reachable: ${details}${logs ? `\n${logs}` : ''}`);
+    throw new LessonFailure(`${unreachableReason(unreachable, seconds)}${logs ? `\n${logs}` : ''}`);
   }
 }
