@@ -29,3 +29,17 @@ export class ContractViolationError extends Error {
     this.name = 'ContractViolationError';
   }
 }
+
+/**
+ * nats-server refused a client's credentials. The message names the server (without any credentials
+ * in its URL), the client and how it authenticated, never the password or token.
+ */
+export class NatsAuthenticationError extends Error {
+  readonly code = 'NATS_AUTHENTICATION';
+
+  constructor(servers: string[], client: string, method: string, cause: unknown) {
+    const shown = servers.map((server) => server.replace(/\/\/[^@/]*@/, '//'));
+    super(`NATS at ${shown.join(',')} refused the connection of ${client} (${method}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'NatsAuthenticationError';
+  }
+}

@@ -1,7 +1,7 @@
 export { BusClient } from './bus.client.js';
 export type { BusLogger, EventMeta, RequestOptions } from './bus.client.js';
 export { decodeJson, isErrorReply, parseContract, toErrorReply } from './bus.codec.js';
-export { BusRequestError, ContractViolationError } from './bus.error.js';
+export { BusRequestError, ContractViolationError, NatsAuthenticationError } from './bus.error.js';
 export { MessagingModule } from './messaging.module.js';
 export { connectNats, natsConnectOptions } from './nats-connection.js';
 export { fixedConnection, NatsConnectionManager } from './nats-connection.manager.js';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { connect, type NatsConnection, type NodeConnectionOptions } from '@nats-io/transport-node';
 import type { AntidoteConfig } from '@antidote/config';
+import { NatsAuthenticationError } from './bus.error.js';
 
 /**
  * Connection options for every NATS client of a service: credentials and TLS from the config, and
@@ -29,7 +30,22 @@ export function natsConnectOptions(config: Pick<AntidoteConfig, 'natsUrl' | 'nat
   return options;
 }
 
-/** Connects to NATS; with `waitOnFirstConnect` it keeps trying until the server is there. */
-export function connectNats(config: Pick<AntidoteConfig, 'natsUrl' | 'nats'>, name: string): Promise<NatsConnection> {
-  return connect(natsConnectOptions(config, name));
+/** How a client authenticates, for error messages: the user name at most, never a secret. */
+function authMethod({ user, token }: AntidoteConfig['nats']): string {
+  if (user) return `user "${user}" with a password`;
+  return token ? 'a token' : 'no credentials';
+}
+
+/**
+ * Connects to NATS; with `waitOnFirstConnect` it keeps trying until the server is there. Refused
+ * credentials end the attempt with a NatsAuthenticationError (nats.js gives up on a repeated one).
+ */
+export async function connectNats(config: Pick<AntidoteConfig, 'natsUrl' | 'nats'>, name: string): Promise<NatsConnection> {
+  const options = natsConnectOptions(config, name);
+  try {
+    return await connect(options);
+  } catch (error) {
+    if (error instanceof Error && error.name === 'AuthorizationError') throw new NatsAuthenticationError([options.servers ?? []].flat(), name, authMethod(config.nats), error);
+    throw error;
+  }
 }
