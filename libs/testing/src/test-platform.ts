@@ -21,6 +21,8 @@ export interface TestPlatformOptions<N extends string> {
   faults?: Partial<Faults>;
   /** Config on top of the test defaults (short timeouts, silent logs, free ports). */
   overrides?: Record<string, unknown>;
+  /** A database of the test's own (e.g. on a PostgreSQL it restarts) instead of a fresh one of `kind`. */
+  databaseUrl?: string;
 }
 
 /**
@@ -40,7 +42,7 @@ export async function startTestPlatform<N extends string>(kind: DatabaseKind, op
       { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'tls-certificate', namespace: 'prod' }, type: 'kubernetes.io/tls', data: { 'tls.crt': 'Y3J0', 'tls.key': 'a2V5' } },
     ],
   });
-  const { url } = await testDatabaseUrl(kind);
+  const url = options.databaseUrl ?? (await testDatabaseUrl(kind)).url;
   const config = {
     instanceId: INSTANCE,
     curriculumDir: sample,
@@ -81,6 +83,8 @@ export async function startTestPlatform<N extends string>(kind: DatabaseKind, op
   let ids = 0;
 
   return {
+    /** The nats-server: `restart()` keeps its port, so the services' clients reconnect to it. */
+    nats,
     sim,
     data,
     bus,
