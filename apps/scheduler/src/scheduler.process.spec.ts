@@ -1,0 +1,132 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
+import { healthcheckerService } from '@antidote/healthchecker';
+import { DATABASE_KINDS, INSTANCE, startTestPlatform, type TestPlatform } from '@antidote/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+const MAIN = join(import.meta.dirname, '..', 'dist', 'main.js');
+const CLAIM_LEASE_SECONDS = 3;
+const ORDER = [LiveLessonStatus.BOOTING, LiveLessonStatus.CONFIGURATION, LiveLessonStatus.READY];
+
+interface SchedulerProcess {
+  child: ChildProcess;
+  exited: Promise<unknown>;
+  output: string;
+}
+
+/**
+ * The built scheduler (apps/scheduler/dist/main.js) as a process of its own — the way it is deployed —
+ * on the platform's nats-server, kube-sim and database. Its output is kept for the failure message.
+ */
+class SchedulerProcesses {
+  private readonly all: SchedulerProcess[] = [];
+  private output = '';
+  private readonly configFile: string;
+
+  constructor(config: Record<string, unknown>) {
+    this.configFile = join(mkdtempSync(join(tmpdir(), 'scheduler-process-')), 'antidote-config.json');
+    writeFileSync(this.configFile, JSON.stringify({ ...config, logging: { level: 'info' } }));
+  }
+
+  async start(): Promise<SchedulerProcess> {
+    const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ANTIDOTE_CONFIG: this.configFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const started: SchedulerProcess = { child, exited: new Promise((resolve) => child.once('exit', resolve)), output: '' };
+    this.all.push(started);
+    for (const stream of [child.stdout, child.stderr]) {
+      stream?.on('data', (chunk: Buffer) => {
+        started.output += chunk.toString();
+        this.output += `[pid ${child.pid}] ${chunk.toString()}`;
+      });
+    }
+    // "ready" is logged once the bus consumer is subscribed (/readyz turns 200 a little before that).
+    await expect
+      .poll(() => {
+        if (child.exitCode !== null) throw new Error(`the scheduler exited (${child.exitCode}):\n${started.output}`);
+        return /scheduler ready/.test(started.output);
+      }, { timeout: 60_000, interval: 100 })
+      .toBe(true);
+    return started;
+  }
+
+  async kill(running: SchedulerProcess, signal: NodeJS.Signals): Promise<void> {
+    if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill(signal);
+    await running.exited;
+  }
+
+  /** Every process still alive is killed, whatever happened in the test. */
+  async killAll(): Promise<void> {
+    for (const running of this.all) await this.kill(running, 'SIGKILL');
+  }
+
+  get log(): string {
+    return this.output;
+  }
+}
+
+/**
+ * A hard kill (SIGKILL: no shutdown hook, the claim is never released) of a scheduler process in the
+ * middle of a CREATE; the next scheduler process takes the live lesson over once the claim lease lapses
+ * and finishes it: one namespace, the same pods, nothing orphaned.
+ */
+describe.each(DATABASE_KINDS)('scheduler processes on kube-sim, nats-server and %s', (kind) => {
+  let p: TestPlatform<'healthchecker'>;
+  let schedulers: SchedulerProcesses;
+
+  beforeAll(async () => {
+    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npx tsc -b tsconfig.build.json)`);
+    p = await startTestPlatform(kind, {
+      services: { healthchecker: healthcheckerService },
+      faults: { podStartDelayMs: 4000 },
+      overrides: { scheduler: { claimLeaseSeconds: CLAIM_LEASE_SECONDS, redriveIntervalSeconds: 1, redriveAfterSeconds: 1 } },
+    });
+    schedulers = new SchedulerProcesses(p.config);
+  });
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') process.stderr.write(`scheduler processes' output:\n${schedulers?.log ?? ''}\n`);
+    await schedulers?.killAll();
+  });
+  afterAll(() => p?.stop());
+
+  it('a scheduler killed with SIGKILL mid-CREATE is taken over after its claim lease: READY, one namespace, the same pods, no orphan', async () => {
+    const first = await schedulers.start();
+    const lesson = await p.newLiveLesson('network-automation');
+    const namespace = `${INSTANCE}-${lesson.id}`;
+    expect(await p.bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: lesson.id })).toEqual({ accepted: true });
+    const endpointPods = () => p.sim.list('pods', namespace).filter((pod) => !pod.metadata.labels?.configPod);
+    await expect.poll(async () => (await p.data.liveLessons.find(lesson.id))?.status, { timeout: 30_000 }).toBe(LiveLessonStatus.BOOTING);
+    await expect.poll(() => endpointPods().length, { timeout: 30_000 }).toBe(lesson.endpoints.length);
+    expect(endpointPods().every((pod) => pod.status?.phase === 'Pending')).toBe(true);
+    const podUids = endpointPods().map((pod) => pod.metadata.uid).sort();
+
+    await schedulers.kill(first, 'SIGKILL');
+    const orphaned = await p.data.liveLessons.get(lesson.id);
+    expect(orphaned).toMatchObject({ status: LiveLessonStatus.BOOTING, error: false, claimedBy: expect.any(String) });
+    const leaseEnd = orphaned.claimedUntil!;
+
+    await schedulers.start();
+    await expect
+      .poll(async () => {
+        const current = await p.data.liveLessons.find(lesson.id);
+        return current?.error ? `failed: ${current.failureReason}` : current?.status;
+      }, { timeout: 60_000, interval: 200 })
+      .toBe(LiveLessonStatus.READY);
+
+    const ready = await p.data.liveLessons.get(lesson.id);
+    expect(ready.claimedBy).not.toBe(orphaned.claimedBy);
+    expect(new Date(ready.phaseTimes.readyAt!).getTime()).toBeGreaterThanOrEqual(leaseEnd.getTime());
+    const lessonNamespaces = p.sim.list('namespaces').filter((n) => n.metadata.labels?.liveLesson === lesson.id);
+    expect(lessonNamespaces.map((n) => n.metadata.name)).toEqual([namespace]);
+    expect(endpointPods().map((pod) => pod.metadata.name).sort()).toEqual(lesson.endpoints.map((endpoint) => endpoint.name).sort());
+    expect(endpointPods().map((pod) => pod.metadata.uid).sort()).toEqual(podUids);
+    const managed = p.sim.list('namespaces').filter((n) => n.metadata.labels?.antidoteId === INSTANCE && !n.metadata.deletionTimestamp);
+    for (const other of managed) expect(await p.data.liveLessons.exists(other.metadata.labels!.liveLesson), other.metadata.name).toBe(true);
+    // Events are at most once: the BOOTING one may die unsent with the killed process; what arrives never goes backwards.
+    await p.connection.flush();
+    const statuses = p.eventsOf(lesson.id).map((event) => event.status);
+    expect(statuses.at(-1)).toBe(LiveLessonStatus.READY);
+    expect(statuses).toEqual(ORDER.filter((status) => statuses.includes(status)));
+  });
+});
