@@ -17,6 +17,7 @@ interface UpOptions {
   dir: string;
   apiPort: string;
   curriculum: string;
+  restart?: boolean;
 }
 
 interface Started {
@@ -60,6 +61,7 @@ export function upCommand(program: Command, output: () => Output): void {
     .option('--dir <dir>', 'state, logs and generated config', '.antidote')
     .option('--api-port <port>', 'API port (0: a free one)', '8086')
     .option('--curriculum <dir>', 'curriculum to serve when the config names none', join(ROOT, 'examples', 'curriculum'))
+    .option('--restart', 'start an app again when it exits, instead of stopping everything')
     .action(async (flags: UpOptions) => {
       const out = output();
       const dir = resolve(flags.dir);
@@ -86,6 +88,11 @@ export function upCommand(program: Command, output: () => Output): void {
         child.stderr?.pipe(log);
         child.once('exit', (code, signal) => {
           if (stopping) return;
+          if (flags.restart && (APPS as readonly string[]).includes(name)) {
+            started.splice(started.findIndex((entry) => entry.child === child), 1);
+            out.line(`${name} exited (${signal ?? code}); restarted (pid ${launch(name, args, env).pid})`);
+            return;
+          }
           out.line(`${name} exited (${signal ?? code}); see ${join(dir, 'logs', `${name}.log`)}. Stopping everything.`);
           void stopAll().then(() => process.exit(1));
         });
@@ -120,9 +127,9 @@ export function upCommand(program: Command, output: () => Output): void {
         const configFile = join(dir, 'antidote-config.yml');
         writeFileSync(configFile, stringify(config));
         for (const app of APPS) {
-          launch(app, [join(ROOT, 'apps', app, 'dist', 'main.js')], { ANTIDOTE_CONFIG: configFile });
+          const { pid } = launch(app, [join(ROOT, 'apps', app, 'dist', 'main.js')], { ANTIDOTE_CONFIG: configFile });
           await waitFor(() => ready(ports[app]), `${app} to be ready`, 60_000, deadChild);
-          out.line(`${app.padEnd(13)} ready (ops http://127.0.0.1:${ports[app]})`);
+          out.line(`${app.padEnd(13)} ready (ops http://127.0.0.1:${ports[app]}, pid ${pid})`);
         }
         const api = `http://127.0.0.1:${ports.api}`;
         out.data({ api, nats: nats.url, config: configFile, logs: join(dir, 'logs') }, () => [
