@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+
+export const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
+export const ANTICTL_BIN = join(ROOT, 'tools', 'antictl', 'bin', 'antictl.js');
+
+export interface UpOptions {
+  /** Written as the `--config` file antictl up starts from (database, TTLs, limits…). */
+  config?: Record<string, unknown>;
+  /** Extra `antictl up` flags, e.g. `--restart`. */
+  flags?: string[];
+}
+
+export type UpPlatform = Awaited<ReturnType<typeof antictlUp>>;
+
+/**
+ * `antictl up` as a user runs it: nats-server, kube-sim and the four built apps, each a process of its
+ * own. Resolves once it prints "Antidote is up", with the addresses and app pids it printed.
+ */
+export async function antictlUp(options: UpOptions = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'antidote-e2e-'));
+  const args = [ANTICTL_BIN, 'up', '--dir', dir, '--api-port', '0', ...(options.flags ?? [])];
+  if (options.config) {
+    writeFileSync(join(dir, 'base-config.yml'), stringify(options.config));
+    args.push('--config', join(dir, 'base-config.yml'));
+  }
+  const up: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  up.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  up.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+  /** Waits until antictl up has printed a line matching `pattern` (after `from` characters of output). */
+  const waitForOutput = async (pattern: RegExp, timeoutMs = 90_000, from = 0): Promise<RegExpExecArray> => {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const match = pattern.exec(output.slice(from));
+      if (match) return match;
+      if (up.exitCode !== null || Date.now() > until) throw new Error(`antictl up never printed ${String(pattern)}:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+
+  await waitForOutput(/Antidote is up/);
+  const api = /Antidote is up: (http:\/\/\S+)\/exp\/lesson/.exec(output)![1];
+  const nats = /nats-server\s+(\S+)/.exec(output)![1];
+  const kubeSim = /kube-sim\s+(\S+)/.exec(output)![1];
+
+  return {
+    up,
+    dir,
+    api,
+    nats,
+    kubeSim,
+    output: () => output,
+    waitForOutput,
+    /** The pid of an app's current process, as antictl up printed it when it started (or restarted) it. */
+    pidOf: (app: string): number => {
+      const pids = [...output.matchAll(new RegExp(`^${app}\\s+(?:ready \\(ops \\S+, |exited \\(\\w+\\); restarted \\()pid (\\d+)\\)$`, 'gm'))];
+      if (pids.length === 0) throw new Error(`antictl up printed no pid for ${app}:\n${output}`);
+      return Number(pids.at(-1)![1]);
+    },
+    /** Ctrl-C, as a user stops it; resolves with antictl's exit code. */
+    async stop(): Promise<number | null> {
+      if (up.exitCode !== null) return up.exitCode;
+      const exited = new Promise<number | null>((resolve) => up.once('exit', resolve));
+      up.kill('SIGINT');
+      return exited;
+    },
+  };
+}

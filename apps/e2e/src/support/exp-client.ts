@@ -1,0 +1,83 @@
+import { expect } from 'vitest';
+
+export interface ExpResponse<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+}
+
+export interface ExpLiveLesson {
+  ID: string;
+  Status: string;
+  CurrentStage: number;
+  GuideContents: string;
+  LiveEndpoints: Record<string, { Host: string }>;
+  PhaseTimes: Record<string, unknown>;
+}
+
+/** The gateway error shape of every 4xx/5xx answer. */
+export interface GatewayErrorBody {
+  error: string;
+  code: number;
+  message: string;
+}
+
+/**
+ * The original /exp REST API over plain fetch, as a browser behind a proxy calls it: `ip` goes in
+ * `x-forwarded-for` (the api trusts loopback peers), so each test is a learner of its own for the
+ * per-IP limits.
+ */
+export function expClient(api: string, ip: string, adminToken?: string) {
+  const call = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ExpResponse<T>> => {
+    const response = await fetch(`${api}${path}`, {
+      method,
+      headers: { 'x-forwarded-for': ip, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      signal: AbortSignal.timeout(20_000),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : {}) as T };
+  };
+
+  const client = {
+    call,
+    get: <T = Record<string, unknown>>(path: string) => call<T>('GET', path),
+    post: <T = Record<string, unknown>>(path: string, body: unknown) => call<T>('POST', path, body),
+    delete: <T = Record<string, unknown>>(path: string) => call<T>('DELETE', path),
+
+    async newSession(options: { persistent?: boolean } = {}): Promise<string> {
+      const session = await call<{ ID: string }>('POST', '/exp/livesession', {});
+      expect(session.status).toBe(200);
+      if (options.persistent) {
+        const persisted = await call('PUT', `/exp/admin/livesession/${session.body.ID}/persistence`, { persistent: true }, { authorization: `Bearer ${adminToken}` });
+        expect(persisted).toMatchObject({ status: 200, body: { Persistent: true } });
+      }
+      return session.body.ID;
+    },
+
+    async requestLesson(sessionId: string, lessonSlug: string, lessonStage = 0): Promise<string> {
+      const requested = await call<{ id: string }>('POST', '/exp/livelesson', { sessionId, lessonSlug, lessonStage });
+      expect(requested.status, JSON.stringify(requested.body)).toBe(200);
+      return requested.body.id;
+    },
+
+    /** Polls GET /exp/livelesson/{id} until it is READY at `stage` (a failure shows as its last answer). */
+    async waitUntilReady(id: string, stage = 0, timeout = 90_000): Promise<ExpLiveLesson> {
+      let last: ExpResponse<ExpLiveLesson> | undefined;
+      await expect
+        .poll(
+          async () => {
+            last = await call<ExpLiveLesson>('GET', `/exp/livelesson/${id}`);
+            if (last.status !== 200) return `HTTP ${last.status} ${JSON.stringify(last.body)}`;
+            return `${last.body.Status} at stage ${last.body.CurrentStage}`;
+          },
+          { timeout, interval: 250 },
+        )
+        .toBe(`READY at stage ${stage}`);
+      return last!.body;
+    },
+  };
+  return client;
+}
+
+/** Namespace state as kube-sim (the Kubernetes API) reports it: 200 while it exists, 404 once gone. */
+export const namespaceStatus = async (kubeSim: string, namespace: string): Promise<number> => (await fetch(`${kubeSim}/api/v1/namespaces/${namespace}`, { signal: AbortSignal.timeout(10_000) })).status;
