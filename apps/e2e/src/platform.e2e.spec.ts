@@ -1,17 +1,14 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RBAC_FILE } from './deploy-manifests.spec.js';
-
-const root = join(import.meta.dirname, '..', '..', '..');
-const antictlBin = join(root, 'tools', 'antictl', 'bin', 'antictl.js');
+import { ANTICTL_BIN, antictlUp, type UpPlatform } from './support/antictl-up.js';
 
 const antictl = (...args: string[]) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [antictlBin, ...args], { timeout: 120_000 }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+    execFile(process.execPath, [ANTICTL_BIN, ...args], { timeout: 120_000 }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
   });
 
 /**
@@ -19,32 +16,18 @@ const antictl = (...args: string[]) =>
  * built apps as separate processes on SQLite; `antictl lesson …` drives a lab through the REST API.
  */
 describe('antictl up: the whole platform in processes', () => {
-  let up: ChildProcess;
-  let output = '';
+  let platform: UpPlatform;
   let api = '';
   let nats = '';
   let kubeSim = '';
-  const dir = mkdtempSync(join(tmpdir(), 'antidote-e2e-'));
 
   beforeAll(async () => {
-    up = spawn(process.execPath, [antictlBin, 'up', '--dir', dir, '--api-port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    up.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    up.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const until = Date.now() + 90_000;
-    while (!/Antidote is up/.test(output)) {
-      if (up.exitCode !== null || Date.now() > until) throw new Error(`antictl up did not come up:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    api = /Antidote is up: (http:\/\/\S+)\/exp\/lesson/.exec(output)![1]!;
-    nats = /nats-server\s+(\S+)/.exec(output)![1]!;
-    kubeSim = /kube-sim\s+(\S+)/.exec(output)![1]!;
+    platform = await antictlUp();
+    ({ api, nats, kubeSim } = platform);
   });
 
   afterAll(async () => {
-    if (up && up.exitCode === null) {
-      up.kill('SIGINT');
-      await new Promise((resolve) => up.once('exit', resolve));
-    }
+    await platform?.stop();
   });
 
   it('serves the sample curriculum through the original API', async () => {
@@ -104,11 +87,9 @@ describe('antictl up: the whole platform in processes', () => {
   });
 
   it('stops everything it started on Ctrl-C', async () => {
-    const config = readFileSync(join(dir, 'antidote-config.yml'), 'utf8');
+    const config = readFileSync(join(platform.dir, 'antidote-config.yml'), 'utf8');
     const opsPorts = [...config.matchAll(/(?:healthchecker|scheduler|reaper)Port: (\d+)/g)].map((match) => Number(match[1]));
-    up.kill('SIGINT');
-    const code = await new Promise<number | null>((resolve) => up.once('exit', resolve));
-    expect(code).toBe(0);
+    expect(await platform.stop()).toBe(0);
     for (const port of [...opsPorts, Number(new URL(api).port)]) {
       await expect(fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
     }
