@@ -52,7 +52,8 @@ describe('ProbeRunner', () => {
   });
 
   it('never has more probe sockets open than the limit, and returns every descriptor after 1,000 probes', async () => {
-    const runner = new ProbeRunner({ probeTimeoutMs: 300, httpHealthyBelow: 500, maxConcurrentProbes: 25 });
+    // A generous timeout: SSH logins to the healthy servers must not time out on a loaded 2-core machine.
+    const runner = new ProbeRunner({ probeTimeoutMs: 1500, httpHealthyBelow: 500, maxConcurrentProbes: 25 });
     await runner.check(endpoint('warm-up'));
     await settle();
     const baseline = openDescriptors();
