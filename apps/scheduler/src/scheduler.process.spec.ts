@@ -41,7 +41,7 @@ class SchedulerProcesses {
         this.output += `[pid ${child.pid}] ${chunk.toString()}`;
       });
     }
-    // "ready" is logged once the bus consumer is subscribed (/readyz turns 200 a little before that).
+    // "ready" is logged once the bus consumer is subscribed, when /readyz turns 200.
     await expect
       .poll(() => {
         if (child.exitCode !== null) throw new Error(`the scheduler exited (${child.exitCode}):\n${started.output}`);

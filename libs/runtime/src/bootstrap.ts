@@ -59,11 +59,13 @@ export async function startService(definition: ServiceDefinition, options: LoadC
   await app.listen(definition.port(config), definition.host?.(config) ?? config.ops.host);
   const url = await app.getUrl();
   logger.info({ url }, `${definition.name} listening`);
-  await readiness.waitUntilReady((failing) => logger.info({ failing }, 'waiting for dependencies'));
+  await readiness.waitForDependencies((failing) => logger.info({ failing }, 'waiting for dependencies'));
   if (definition.consumesBus) {
     app.connectMicroservice<MicroserviceOptions>(busMicroserviceOptions(config, definition.name), { inheritAppConfig: true });
     await app.startAllMicroservices();
   }
+  // /readyz turns 200 only now: a request sent on the strength of it finds the bus consumer subscribed.
+  readiness.markStarted();
   logger.info(`${definition.name} ready`);
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>
