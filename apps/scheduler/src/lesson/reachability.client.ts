@@ -1,34 +1,55 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RequestSubjects, type WaitReachableReply } from '@antidote/contracts';
+import { ErrorCodes, RequestSubjects, type WaitReachableReply } from '@antidote/contracts';
 import { BusClient, BusRequestError } from '@antidote/messaging';
 
-/** Margin for the reply to travel back after the healthchecker's own deadline. */
-const REPLY_MARGIN_MS = 10_000;
-const RETRY_MS = 2000;
+export interface ReachabilityTiming {
+  /** The longest one request asks the healthchecker to wait: a reply lost to a NATS reconnect costs no more. */
+  attemptMs: number;
+  /** Margin for the reply to travel back after the healthchecker's own deadline. */
+  replyMarginMs: number;
+  /** Pause before asking again when no healthchecker answered. */
+  retryMs: number;
+}
+export const REACHABILITY_TIMING = Symbol('REACHABILITY_TIMING');
+const DEFAULT_TIMING: ReachabilityTiming = { attemptMs: 15_000, replyMarginMs: 5000, retryMs: 2000 };
+
+/** What the client needs of the bus (a BusClient; a fake in unit tests). */
+export type ReachabilityBus = Pick<BusClient, 'request'>;
 
 /**
- * Asks the healthchecker to wait until every endpoint of a live lesson is reachable. While no
- * healthchecker answers (restarting, scaling), it asks again until the deadline instead of failing.
+ * Asks the healthchecker to wait until every endpoint of a live lesson is reachable, in attempts of at
+ * most `attemptMs` each until the deadline. One long request would hang for the whole deadline if its
+ * reply were lost (NATS restarted while the healthchecker worked); short attempts re-ask instead. While
+ * no healthchecker answers (restarting, scaling) it also asks again rather than failing.
  */
 @Injectable()
 export class ReachabilityClient {
-  constructor(@Inject(BusClient) private readonly bus: BusClient) {}
+  constructor(
+    @Inject(BusClient) private readonly bus: ReachabilityBus,
+    @Optional() @Inject(REACHABILITY_TIMING) private readonly timing: ReachabilityTiming = DEFAULT_TIMING,
+  ) {}
 
   async waitReachable(liveLessonId: string, deadlineMs: number, signal: AbortSignal): Promise<WaitReachableReply> {
     const deadline = Date.now() + deadlineMs;
+    let last: WaitReachableReply | undefined;
     for (;;) {
       signal.throwIfAborted();
       const remaining = deadline - Date.now();
-      if (remaining <= 0) throw new BusRequestError('TIMEOUT', 'no healthchecker answered before the reachability deadline', RequestSubjects.healthWaitReachable);
+      if (remaining <= 0) {
+        if (last) return last;
+        throw new BusRequestError(ErrorCodes.timeout, 'no healthchecker answered before the reachability deadline', RequestSubjects.healthWaitReachable);
+      }
+      const attemptMs = Math.min(remaining, this.timing.attemptMs);
       try {
-        return await Promise.race([
-          this.bus.request(RequestSubjects.healthWaitReachable, { liveLessonId, deadlineMs: remaining }, { timeoutMs: remaining + REPLY_MARGIN_MS, correlationId: liveLessonId }),
+        last = await Promise.race([
+          this.bus.request(RequestSubjects.healthWaitReachable, { liveLessonId, deadlineMs: attemptMs }, { timeoutMs: attemptMs + this.timing.replyMarginMs, correlationId: liveLessonId }),
           abortion(signal),
         ]);
+        if (last.reachable) return last;
       } catch (error) {
-        if (!(error instanceof BusRequestError) || error.code !== 'UNAVAILABLE') throw error;
-        await sleep(Math.min(RETRY_MS, Math.max(0, deadline - Date.now())), undefined, { signal });
+        if (!(error instanceof BusRequestError) || (error.code !== ErrorCodes.unavailable && error.code !== ErrorCodes.timeout)) throw error;
+        await sleep(Math.min(this.timing.retryMs, Math.max(0, deadline - Date.now())), undefined, { signal });
       }
     }
   }
