@@ -96,6 +96,8 @@ const scheduler = z
     claimLeaseSeconds: positiveSeconds.default(30),
     /** Attempts for a Kubernetes call answered 429/5xx or not at all, with exponential backoff and jitter. */
     kubeRetries: nonNegativeInt.default(6),
+    /** A retryable Kubernetes call is retried for at least this long (seconds): an API outage this long is ridden out. */
+    kubeRetrySeconds: nonNegativeInt.default(60),
     /** Configuration job `backoffLimit`: a job fails after 1 + this many failed pods. */
     configJobBackoffLimit: nonNegativeInt.default(3),
   })

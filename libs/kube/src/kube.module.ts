@@ -76,6 +76,7 @@ export class KubeModule {
             return KubeClient.fromConfig(config.kubernetes, {
               timeoutMs: config.timeouts.kubeRequestSeconds * 1000,
               retries: config.scheduler.kubeRetries,
+              retryForMs: config.scheduler.kubeRetrySeconds * 1000,
               pageSize: config.gc.listPageSize,
               logger: logger.child({ component: 'kube' }),
               onCall: (event) => calls.inc({ verb: event.verb, resource: event.resource, code: String(event.code) }),

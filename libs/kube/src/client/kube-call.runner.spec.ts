@@ -116,6 +116,22 @@ describe('KubeCallRunner', () => {
     expect(sleeps).toHaveLength(2);
   });
 
+  it('keeps retrying past the count until the time budget is spent, so an outage shorter than it is ridden out', async () => {
+    const budget = { timeoutMs: 1000, retries: 1, retryForMs: 300, backoff: { baseMs: 20, maxMs: 40 } };
+    const outageEnds = performance.now() + 200;
+    let attempts = 0;
+    const outage = () => (++attempts, performance.now() < outageEnds ? Promise.reject(apiError(503, 'ServiceUnavailable')) : Promise.resolve('ok'));
+    await expect(new KubeCallRunner(budget).run(get, outage)).resolves.toBe('ok');
+    expect(attempts).toBeGreaterThan(2);
+
+    const started = performance.now();
+    attempts = 0;
+    const down = () => (++attempts, Promise.reject(apiError(503, 'ServiceUnavailable')));
+    await expect(new KubeCallRunner(budget).run(get, down)).rejects.toMatchObject({ code: 503 });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(300);
+    expect(attempts).toBeGreaterThan(2);
+  });
+
   it('does not repeat a create after an ambiguous failure unless told it is safe', async () => {
     const unsafe = runner();
     const once = failing(apiError(503, 'ServiceUnavailable'));

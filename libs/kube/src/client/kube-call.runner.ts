@@ -19,6 +19,8 @@ export interface KubeCallRunnerOptions {
   timeoutMs: number;
   /** Extra attempts after the first for retryable failures (`scheduler.kubeRetries`). */
   retries: number;
+  /** Beyond `retries`, keep retrying until this long after the first attempt (`scheduler.kubeRetrySeconds`). */
+  retryForMs?: number;
   backoff?: BackoffPolicy;
   onCall?: (event: KubeCallEvent) => void;
   logger?: KubeLogger;
@@ -34,8 +36,9 @@ export interface CallOptions {
 
 /**
  * Runs every Kubernetes call: a timeout per attempt, retries with capped exponential backoff and full
- * jitter on 429 (honouring Retry-After), 5xx and no response — bounded, and for non-idempotent verbs
- * only when the caller says it is safe — the observer hook per attempt, and errors as `KubeApiError`.
+ * jitter on 429 (honouring Retry-After), 5xx and no response — bounded by a count and a time budget, and
+ * for non-idempotent verbs only when the caller says it is safe — the observer hook per attempt, and
+ * errors as `KubeApiError`.
  */
 export class KubeCallRunner {
   private readonly backoff: BackoffPolicy;
@@ -52,6 +55,8 @@ export class KubeCallRunner {
 
   async run<T>(target: KubeCallTarget, operation: (options: ConfigurationOptions) => Promise<T>, callOptions: CallOptions = {}): Promise<T> {
     const { signal } = callOptions;
+    const firstAttempt = performance.now();
+    const exhausted = (attempt: number) => attempt >= this.options.retries && performance.now() - firstAttempt >= (this.options.retryForMs ?? 0);
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
       let status = NO_RESPONSE;
@@ -66,7 +71,7 @@ export class KubeCallRunner {
           ? new KubeApiError(target, { code: NO_RESPONSE, reason: 'Aborted', message: 'the call was cancelled', cause: thrown })
           : toKubeApiError(thrown, target);
         this.observe(target, error.code || status, started, attempt);
-        if (attempt >= this.options.retries || !isRetryable(error, target.verb, callOptions.createIsSafe ?? false)) throw error;
+        if (exhausted(attempt) || !isRetryable(error, target.verb, callOptions.createIsSafe ?? false)) throw error;
         const delayMs = retryDelay(error, attempt, this.backoff, this.random);
         this.logger.warn({ ...target, code: error.code, reason: error.reason, attempt: attempt + 1, delayMs }, 'Kubernetes call failed, retrying');
         await this.sleep(delayMs, signal).catch((reason: unknown) => {
