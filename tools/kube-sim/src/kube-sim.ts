@@ -21,6 +21,7 @@ import { serviceBehaviour } from './controllers/service.behaviour.js';
 import { SimContext } from './controllers/sim-context.js';
 import { RequestCounters } from './counters.js';
 import { AddressPool } from './endpoints/address-pool.js';
+import { claimAddressRanges, type AddressRanges } from './endpoints/address-ranges.js';
 import { EndpointExposure } from './endpoints/endpoint-exposure.js';
 import { EndpointListeners } from './endpoints/endpoint-listeners.js';
 import { defaultFaults, injectedError, latencyFor, seededRandom, type Faults } from './faults.js';
@@ -59,6 +60,8 @@ export class KubeSim {
   url = '';
   port = 0;
   kubeconfigPath?: string;
+  /** The loopback ranges of this simulator's pod and Service addresses, unique on the machine. */
+  readonly ranges: AddressRanges = claimAddressRanges();
 
   private constructor(options: KubeSimOptions) {
     this.faults = { ...defaultFaults(), ...options.faults };
@@ -69,7 +72,7 @@ export class KubeSim {
     this.listeners = new EndpointListeners({ users: options.sshUsers ?? {} });
     const log = options.log ?? (() => undefined);
     this.endpoints = new EndpointExposure(this.store, this.faults, this.listeners, log);
-    this.context = new SimContext(this.store, this.registry, this.handler, this.faults, this.endpoints, new AddressPool('127.10'), new AddressPool('127.20'), log);
+    this.context = new SimContext(this.store, this.registry, this.handler, this.faults, this.endpoints, new AddressPool(this.ranges.pods), new AddressPool(this.ranges.services), log);
     const jobs = jobBehaviour(this.context);
     behaviours.set('/namespaces', namespaceBehaviour(this.context));
     behaviours.set('/pods', podBehaviour(this.context, this.podLogs, jobs.podHooks));
@@ -148,6 +151,7 @@ export class KubeSim {
     this.context.stop();
     this.watches.dropAll();
     this.listeners.closeAll();
+    this.ranges.release();
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
