@@ -22,7 +22,7 @@ export class ReaperModule {
     const identity = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     return {
       module: ReaperModule,
-      imports: [DataModule.forRoot(config), KubeModule.forRoot(config)],
+      imports: [DataModule.forRoot(config), KubeModule.forRoot(config, { app: 'reaper' })],
       controllers: [ReaperController],
       providers: [
         DatabaseReadiness,

@@ -22,7 +22,7 @@ export class SchedulerModule {
   static forRoot(config: AntidoteConfig): DynamicModule {
     return {
       module: SchedulerModule,
-      imports: [DataModule.forRoot(config), KubeModule.forRoot(config, { ensureNadCrd: true })],
+      imports: [DataModule.forRoot(config), KubeModule.forRoot(config, { app: 'scheduler', ensureNadCrd: true })],
       controllers: [SchedulerController],
       providers: [
         DatabaseReadiness,

@@ -6,6 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { KubeClient } from './client/kube-client.js';
 
 export interface KubeModuleOptions {
+  /** The app, named in the User-Agent of its Kubernetes calls (`antidote-<app>`), as its ServiceAccount is. */
+  app: string;
   /** Register the NetworkAttachmentDefinition CRD before reporting ready (the scheduler). */
   ensureNadCrd?: boolean;
 }
@@ -63,7 +65,7 @@ class KubeReadiness implements OnModuleInit, OnApplicationBootstrap, OnApplicati
 @Global()
 @Module({})
 export class KubeModule {
-  static forRoot(config: AntidoteConfig, options: KubeModuleOptions = {}): DynamicModule {
+  static forRoot(config: AntidoteConfig, options: KubeModuleOptions): DynamicModule {
     return {
       module: KubeModule,
       providers: [
@@ -78,6 +80,7 @@ export class KubeModule {
               retries: config.scheduler.kubeRetries,
               retryForMs: config.scheduler.kubeRetrySeconds * 1000,
               pageSize: config.gc.listPageSize,
+              userAgent: `antidote-${options.app}`,
               logger: logger.child({ component: 'kube' }),
               onCall: (event) => calls.inc({ verb: event.verb, resource: event.resource, code: String(event.code) }),
             });

@@ -2,6 +2,8 @@ export interface RequestRecord {
   at: string;
   method: string;
   path: string;
+  /** Who called, as the client named itself (`antidote-scheduler`, `kubectl/…`). */
+  userAgent: string;
   verb: string;
   group: string;
   resource: string;

@@ -197,7 +197,7 @@ export class KubeSim {
       if (!response.headersSent) send(response, code, apiError.toStatus(), headers);
       else response.destroy();
     } finally {
-      this.counters.record({ at: new Date().toISOString(), method: request.method ?? 'GET', path: url.pathname, code, ...record });
+      this.counters.record({ at: new Date().toISOString(), method: request.method ?? 'GET', path: url.pathname, userAgent: request.headers['user-agent'] ?? '', code, ...record });
     }
   }
 

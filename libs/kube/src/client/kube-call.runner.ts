@@ -23,6 +23,8 @@ export interface KubeCallRunnerOptions {
   retryForMs?: number;
   backoff?: BackoffPolicy;
   onCall?: (event: KubeCallEvent) => void;
+  /** Sent as the User-Agent of every call (client-node's own is replaced): which app calls. */
+  userAgent?: string;
   logger?: KubeLogger;
   sleep?: Sleep;
   random?: () => number;
@@ -63,7 +65,7 @@ export class KubeCallRunner {
       try {
         signal?.throwIfAborted();
         const attemptSignal = signal ? AbortSignal.any([signal, AbortSignal.timeout(this.options.timeoutMs)]) : AbortSignal.timeout(this.options.timeoutMs);
-        const result = await operation(requestOptions(attemptSignal, (code) => (status = code)));
+        const result = await operation(requestOptions(attemptSignal, this.options.userAgent, (code) => (status = code)));
         this.observe(target, status, started, attempt);
         return result;
       } catch (thrown) {
@@ -98,13 +100,14 @@ export class KubeCallRunner {
   }
 }
 
-/** Per-call client-node options: our abort signal on the request, the HTTP status reported back. */
-function requestOptions(signal: AbortSignal, onStatus: (code: number) => void): ConfigurationOptions {
+/** Per-call client-node options: our abort signal and User-Agent on the request, the HTTP status reported back. */
+function requestOptions(signal: AbortSignal, userAgent: string | undefined, onStatus: (code: number) => void): ConfigurationOptions {
   return {
     middleware: [
       {
         pre: (context: RequestContext) => {
           context.setSignal(signal);
+          if (userAgent) context.setHeaderParam('User-Agent', userAgent);
           return new Observable(Promise.resolve(context));
         },
         post: (context: ResponseContext) => {

@@ -32,7 +32,7 @@ describe('KubeClient against kube-sim', () => {
   beforeAll(async () => {
     const kubeconfigPath = join(mkdtempSync(join(tmpdir(), 'kube-client-')), 'kubeconfig');
     sim = await startKubeSim({ kubeconfigPath });
-    kube = KubeClient.fromConfig({ inCluster: false, kubeconfigPath, insecureSkipTlsVerify: false } as never, { timeoutMs: 5000, retries: 3, pageSize: 3 });
+    kube = KubeClient.fromConfig({ inCluster: false, kubeconfigPath, insecureSkipTlsVerify: false } as never, { timeoutMs: 5000, retries: 3, pageSize: 3, userAgent: 'antidote-client-test' });
   });
   afterAll(() => sim.stop());
   beforeEach(async () => {
@@ -111,6 +111,16 @@ describe('KubeClient against kube-sim', () => {
     expect(error).toBeInstanceOf(WorkloadFailedError);
     expect((error as Error).message).toMatch(/bad-config failed: BackoffLimitExceeded/);
     expect((error as WorkloadFailedError).logs).toMatch(/configuration failed/);
+  });
+
+  it('names itself in the User-Agent of every call and watch, as the API server logs it', async () => {
+    sim.counters.reset();
+    await kube.create('Pod', ns, pod('linux1'));
+    await kube.waitForPodsRunning(ns, ['linux1'], { timeoutMs: 10_000 });
+    await kube.listAll('Pod', ns);
+    const calls = sim.counters.requests();
+    expect(new Set(calls.map((call) => call.verb))).toEqual(new Set(['create', 'list', 'watch']));
+    expect(calls.map((call) => call.userAgent)).toEqual(calls.map(() => 'antidote-client-test'));
   });
 
   it('waits for a deleted namespace to be gone', async () => {

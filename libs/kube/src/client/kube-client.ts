@@ -68,7 +68,7 @@ export class KubeClient {
   }
 
   static fromConfig(config: KubernetesConfig, options: KubeClientOptions): KubeClient {
-    return new KubeClient(kubeConfigFrom(config).kubeConfig, options);
+    return new KubeClient(kubeConfigFrom(config, options.userAgent).kubeConfig, options);
   }
 
   /** HTTP calls made so far (every attempt). */

@@ -1,5 +1,5 @@
 import type { KubernetesConfig } from '@antidote/config';
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig, type RequestContext } from '@kubernetes/client-node';
 
 /** Where the connection came from (logged at startup). */
 export type KubeConnectionSource = 'server' | 'kubeconfig' | 'in-cluster';
@@ -10,12 +10,28 @@ export class KubeConnectionError extends Error {
 }
 
 /**
+ * A KubeConfig that names the app in the User-Agent of every call and watch, so the API server's audit
+ * log (and kube-sim's request log) tells which app made it — and which ServiceAccount's rules it needs.
+ */
+class AppKubeConfig extends KubeConfig {
+  constructor(private readonly userAgent: string | undefined) {
+    super();
+  }
+
+  override async applySecurityAuthentication(context: RequestContext): Promise<void> {
+    await super.applySecurityAuthentication(context);
+    if (this.userAgent) context.setHeaderParam('User-Agent', this.userAgent);
+  }
+}
+
+/**
  * Builds the client-node `KubeConfig` from `config.kubernetes`: an explicit `server` (with `token`,
  * `caFile`, `insecureSkipTlsVerify`) wins, else `kubeconfigPath`, else the in-cluster service account.
- * Nothing is read from the environment here (`loadFromDefault` would read `KUBECONFIG`).
+ * Nothing is read from the environment here (`loadFromDefault` would read `KUBECONFIG`). `userAgent`
+ * names the app in every request (e.g. `antidote-scheduler`).
  */
-export function kubeConfigFrom(config: KubernetesConfig): { kubeConfig: KubeConfig; source: KubeConnectionSource } {
-  const kubeConfig = new KubeConfig();
+export function kubeConfigFrom(config: KubernetesConfig, userAgent?: string): { kubeConfig: KubeConfig; source: KubeConnectionSource } {
+  const kubeConfig = new AppKubeConfig(userAgent);
   try {
     if (config.server) {
       const http = config.server.startsWith('http://');
