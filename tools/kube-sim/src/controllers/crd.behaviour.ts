@@ -11,7 +11,7 @@ interface CrdSpec {
   versions: { name: string; served: boolean; storage?: boolean }[];
 }
 
-/** CustomResourceDefinitions: registering one serves its resources (and discovery) at once, Established. */
+/** CustomResourceDefinitions: registering one serves its resources (and discovery) at once; Established right after. */
 export function crdBehaviour(sim: SimContext): KindBehaviour {
   const register = (crd: KubeObject): void => {
     const spec = crd.spec as unknown as CrdSpec;
@@ -34,13 +34,19 @@ export function crdBehaviour(sim: SimContext): KindBehaviour {
       crd.status = {
         acceptedNames: spec.names,
         storedVersions: spec.versions.filter((v) => v.storage).map((v) => v.name),
-        conditions: [
-          { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', lastTransitionTime: now() },
-          { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', lastTransitionTime: now() },
-        ],
+        conditions: [{ type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', lastTransitionTime: now() }],
       };
     },
-    created: register,
+    created(crd) {
+      register(crd);
+      // As on a real API server, the create answers before the CRD is Established: clients must wait for it.
+      sim.later(0, () =>
+        sim.mutate(sim.type('apiextensions.k8s.io', 'customresourcedefinitions'), undefined, crd.metadata.name!, (object) => {
+          const conditions = (object.status?.conditions as unknown[] | undefined) ?? [];
+          object.status = { ...object.status, conditions: [...conditions, { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', lastTransitionTime: now() }] };
+        }),
+      );
+    },
     deleted(crd) {
       const spec = crd.spec as unknown as CrdSpec;
       for (const version of spec.versions) sim.registry.remove(spec.group, version.name, spec.names.plural);
