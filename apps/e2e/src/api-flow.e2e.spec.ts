@@ -2,7 +2,7 @@ import { namespaceName } from '@antidote/kube';
 import { DATABASE_KINDS, testDatabaseUrl } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { antictlUp, type UpPlatform } from './support/antictl-up.js';
-import { expClient, namespaceStatus, type GatewayErrorBody } from './support/exp-client.js';
+import { expClient, namespaceStatus, setSimFaults, type GatewayErrorBody } from './support/exp-client.js';
 import { badRequests } from './support/bad-requests.js';
 
 const INSTANCE = 'antidote-e2e';
@@ -29,10 +29,7 @@ const platformConfig = (databaseUrl: string) => ({
 describe.each(DATABASE_KINDS)('the /exp API over real processes on %s', (kind) => {
   let platform: UpPlatform;
   const namespaceOf = (id: string): string => namespaceName(INSTANCE, id);
-  const setFaults = async (faults: Record<string, unknown>): Promise<void> => {
-    const response = await fetch(`${platform.kubeSim}/_sim/faults`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) });
-    expect(response.status).toBe(200);
-  };
+  const setFaults = (faults: Record<string, unknown>): Promise<void> => setSimFaults(platform.kubeSim, faults);
 
   beforeAll(async () => {
     const { url } = await testDatabaseUrl(kind);

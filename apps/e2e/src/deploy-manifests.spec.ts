@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const k8s = join(root, 'deploy', 'k8s');
-export const RBAC_FILE = join(k8s, 'base', 'rbac.yaml');
 
 interface Manifest {
   apiVersion: string;

@@ -81,3 +81,9 @@ export function expClient(api: string, ip: string, adminToken?: string) {
 
 /** Namespace state as kube-sim (the Kubernetes API) reports it: 200 while it exists, 404 once gone. */
 export const namespaceStatus = async (kubeSim: string, namespace: string): Promise<number> => (await fetch(`${kubeSim}/api/v1/namespaces/${namespace}`, { signal: AbortSignal.timeout(10_000) })).status;
+
+/** Changes kube-sim's faults at run time (PATCH /_sim/faults): only the fields given change. */
+export async function setSimFaults(kubeSim: string, faults: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${kubeSim}/_sim/faults`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults), signal: AbortSignal.timeout(10_000) });
+  if (response.status !== 200) throw new Error(`kube-sim refused the faults ${JSON.stringify(faults)}: HTTP ${response.status}`);
+}

@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { namespaceName } from '@antidote/kube';
+import { parseAllDocuments } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { antictlUp, ROOT, type UpPlatform } from './support/antictl-up.js';
+import { expClient, namespaceStatus, setSimFaults } from './support/exp-client.js';
+
+const RBAC_FILE = join(ROOT, 'deploy', 'k8s', 'base', 'rbac.yaml');
+const INSTANCE = 'antidote-rbac';
+const LONG = 180_000;
+const APPS = ['antidote-scheduler', 'antidote-reaper'];
+/** Where each kind a lesson namespace holds is listed in the Kubernetes API. */
+const COLLECTIONS = {
+  pods: '/api/v1/namespaces/{ns}/pods',
+  services: '/api/v1/namespaces/{ns}/services',
+  secrets: '/api/v1/namespaces/{ns}/secrets',
+  jobs: '/apis/batch/v1/namespaces/{ns}/jobs',
+  networkpolicies: '/apis/networking.k8s.io/v1/namespaces/{ns}/networkpolicies',
+  ingresses: '/apis/networking.k8s.io/v1/namespaces/{ns}/ingresses',
+  'network-attachment-definitions': '/apis/k8s.cni.cncf.io/v1/namespaces/{ns}/network-attachment-definitions',
+} as const;
+
+type Rule = { apiGroups: string[]; resources: string[]; verbs: string[] };
+type RbacDoc = { kind: string; metadata: { name: string }; rules?: Rule[]; roleRef?: { name: string }; subjects?: { name: string }[] };
+
+/** `group|resource|verb` of every permission the manifests give a ServiceAccount, through its bindings. */
+function grantsOf(serviceAccount: string): Set<string> {
+  const docs = parseAllDocuments(readFileSync(RBAC_FILE, 'utf8')).map((doc) => doc.toJS() as RbacDoc);
+  const roles = new Map(docs.filter((doc) => doc.kind.endsWith('Role')).map((doc) => [doc.metadata.name, doc.rules ?? []]));
+  const bound = docs.filter((doc) => doc.kind.endsWith('RoleBinding') && doc.subjects?.some((subject) => subject.name === serviceAccount)).map((doc) => doc.roleRef!.name);
+  return new Set(bound.flatMap((role) => roles.get(role)!.flatMap((rule) => rule.apiGroups.flatMap((group) => rule.resources.flatMap((resource) => rule.verbs.map((verb) => `${group}|${resource}|${verb}`))))));
+}
+
+/**
+ * Least privilege, both ways: every Kubernetes call an app makes (kube-sim's request log, by the
+ * User-Agent each app sends, named as its ServiceAccount) is granted by deploy/k8s/base/rbac.yaml,
+ * and every grant there is used. So the platform runs through the paths that only failures and
+ * restarts take — adopting what a killed scheduler left, a pod that cannot start, a stage change, a
+ * namespace stuck on finalizers, an orphan — before the request log is compared with the manifests.
+ */
+describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () => {
+  let platform: UpPlatform;
+  const faults = (change: Record<string, unknown>) => setSimFaults(platform.kubeSim, change);
+  const sim = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
+    const response = await fetch(`${platform.kubeSim}${path}`, { ...init, headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(10_000) });
+    expect(response.ok, `${init.method ?? 'GET'} ${path}: HTTP ${response.status}`).toBe(true);
+    return (await response.json()) as T;
+  };
+  const items = async (kind: keyof typeof COLLECTIONS, ns: string) => (await sim<{ items: { metadata: { name: string } }[] }>(COLLECTIONS[kind].replace('{ns}', ns))).items;
+  const exp = (ip: string) => expClient(platform.api, ip);
+  let lab = '';
+  let labSession = '';
+  let web = '';
+
+  beforeAll(async () => {
+    platform = await antictlUp({
+      config: {
+        instanceId: INSTANCE,
+        gc: { intervalSeconds: 1, orphanGraceSeconds: 1, stuckTerminatingSeconds: 1, removeStuckFinalizers: true },
+        scheduler: { redriveIntervalSeconds: 1, redriveAfterSeconds: 2, claimLeaseSeconds: 5 },
+        api: { rateLimitPerMinute: 0 },
+      },
+      flags: ['--restart'],
+    });
+  }, LONG);
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  it('finishes two labs that a scheduler killed mid-way left behind, adopting every object, and changes a stage', { timeout: LONG }, async () => {
+    await faults({ jobRunDelayMs: 15_000, unreachable: ['web1'] });
+    labSession = await exp('10.40.0.1').newSession();
+    lab = await exp('10.40.0.1').requestLesson(labSession, 'network-automation');
+    web = await exp('10.40.0.2').requestLesson(await exp('10.40.0.2').newSession(), 'web-services');
+    // network-automation configuring (its jobs exist), web-services waiting for web1 (its ingress exists).
+    await expect.poll(async () => (await items('jobs', namespaceName(INSTANCE, lab))).length, { timeout: 60_000 }).toBe(3);
+    await expect.poll(async () => (await items('ingresses', namespaceName(INSTANCE, web))).length, { timeout: 60_000 }).toBe(1);
+    const from = platform.output().length;
+    process.kill(platform.pidOf('scheduler'), 'SIGKILL');
+    await platform.waitForOutput(/^scheduler exited \(SIGKILL\); restarted \(pid \d+\)$/m, 30_000, from);
+    await faults({ jobRunDelayMs: 300, unreachable: [] });
+    await exp('10.40.0.1').waitUntilReady(lab, 0, 120_000);
+    await exp('10.40.0.2').waitUntilReady(web, 0, 120_000);
+    expect(await exp('10.40.0.1').requestLesson(labSession, 'network-automation', 1)).toBe(lab);
+    await exp('10.40.0.1').waitUntilReady(lab, 1, 120_000);
+  });
+
+  it('reports a pod that cannot start, with its log', { timeout: LONG }, async () => {
+    await faults({ imagePullFailure: ['utility'] });
+    try {
+      const client = exp('10.40.0.3');
+      const id = await client.requestLesson(await client.newSession(), 'linux-basics');
+      await expect
+        .poll(async () => (await client.get<{ message?: string }>(`/exp/livelesson/${id}`)).body.message ?? '', { timeout: 60_000, interval: 250 })
+        .toMatch(/ImagePullBackOff|ErrImagePull/);
+    } finally {
+      await faults({ imagePullFailure: [] });
+    }
+  });
+
+  it('lets the reaper free namespaces stuck on finalizers, and sweep an orphan', { timeout: LONG }, async () => {
+    const labNs = namespaceName(INSTANCE, lab);
+    const webNs = namespaceName(INSTANCE, web);
+    for (const kind of Object.keys(COLLECTIONS) as (keyof typeof COLLECTIONS)[]) {
+      const ns = kind === 'ingresses' ? webNs : labNs;
+      const [first] = await items(kind, ns);
+      expect(first, `a ${kind} in ${ns}`).toBeDefined();
+      const path = `${COLLECTIONS[kind].replace('{ns}', ns)}/${first.metadata.name}`;
+      const object = await sim<{ metadata: Record<string, unknown> }>(path);
+      await sim(path, { method: 'PUT', body: JSON.stringify({ ...object, metadata: { ...object.metadata, finalizers: ['example.com/hold'] } }) });
+    }
+    await faults({ stuckNamespaces: [labNs] });
+    const orphan = namespaceName(INSTANCE, 'orphan0001');
+    await sim('/api/v1/namespaces', { method: 'POST', body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: orphan, labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: 'orphan0001' } } }) });
+    expect((await exp('10.40.0.1').delete(`/exp/livelesson/${lab}`)).status).toBe(200);
+    expect((await exp('10.40.0.2').delete(`/exp/livelesson/${web}`)).status).toBe(200);
+    for (const ns of [labNs, webNs, orphan]) await expect.poll(() => namespaceStatus(platform.kubeSim, ns), { timeout: 60_000 }).toBe(404);
+  });
+
+  it('grants each app every call it made, and nothing it did not make', async () => {
+    const requests = await sim<{ userAgent: string; group: string; resource: string; subresource?: string; verb: string }[]>('/_sim/requests');
+    const calls = requests.filter((request) => request.resource);
+    // Every call comes from an app that names itself, or from this test (fetch's "node").
+    expect([...new Set(calls.map((call) => call.userAgent))].filter((agent) => agent !== 'node').sort()).toEqual([...APPS].sort());
+    for (const app of APPS) {
+      const used = new Set(calls.filter((call) => call.userAgent === app).map((call) => `${call.group}|${call.subresource ? `${call.resource}/${call.subresource}` : call.resource}|${call.verb}`));
+      const granted = grantsOf(app);
+      expect({ app, missing: [...used].filter((key) => !granted.has(key)).sort() }).toEqual({ app, missing: [] });
+      expect({ app, unused: [...granted].filter((key) => !used.has(key)).sort() }).toEqual({ app, unused: [] });
+    }
+  });
+});
