@@ -1,6 +1,7 @@
 import { parseConfig, type AntidoteConfig } from '@antidote/config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectNats, NatsAuthenticationError, NatsConnectionManager, startNatsServer, type NatsServerProcess } from './index.js';
+import { BusServer } from './nest/bus-transport.js';
 
 const PASSWORD = 'pw-9c1f-not-for-logs';
 const TOKEN = 'tk-77ab-not-for-logs';
@@ -70,6 +71,19 @@ describe('NATS authentication against a real nats-server', () => {
     const wrong = await refusal(configWith(withToken.url, { ANTIDOTE_NATS_TOKEN: 'tk-wrong-token' }), 'tk-wrong-token');
     expect(wrong.message).toContain('(a token)');
     await refusal(configWith(withToken.url, {}), TOKEN);
+  });
+
+  it("a service's bus consumer (Nest's NATS server) connects with the credentials and reports a refusal the same way", async () => {
+    const listen = (server: BusServer) => new Promise<unknown>((resolve) => void server.listen((failure?: unknown) => resolve(failure)));
+    const accepted = new BusServer(configWith(withPassword.url, { ANTIDOTE_NATS_USER: 'antidote', ANTIDOTE_NATS_PASSWORD: PASSWORD }), 'auth-test');
+    expect(await listen(accepted)).toBeUndefined();
+    await accepted.close();
+    const refused = new BusServer(configWith(withPassword.url, { ANTIDOTE_NATS_USER: 'antidote', ANTIDOTE_NATS_PASSWORD: 'wrong-password' }), 'auth-test');
+    const error = await listen(refused);
+    expect(error).toBeInstanceOf(NatsAuthenticationError);
+    expect((error as Error).message).toContain(`NATS at ${withPassword.url} refused the connection of auth-test-server (user "antidote" with a password)`);
+    expect(`${(error as Error).message} ${(error as Error).stack ?? ''}`).not.toContain('wrong-password');
+    await refused.close();
   });
 
   it('a service whose credentials are refused never reports connected, and its wait fails with the clear error', async () => {

@@ -1,19 +1,40 @@
 import type { AntidoteConfig } from '@antidote/config';
-import { Transport, type NatsOptions } from '@nestjs/microservices';
-import { natsConnectOptions } from '../nats-connection.js';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { ServerNats, type CustomStrategy } from '@nestjs/microservices';
+import { connectNats, natsConnectOptions } from '../nats-connection.js';
 import { BusReplySerializer, BusRequestDeserializer } from './bus-wire.js';
 
-/** Options of a service's NATS microservice: our plain-JSON wire format, a default queue group, graceful drain. */
-export function busMicroserviceOptions(config: Pick<AntidoteConfig, 'natsUrl' | 'nats'>, service: string): NatsOptions {
-  return {
-    transport: Transport.NATS,
-    options: {
+type BusConfig = Pick<AntidoteConfig, 'natsUrl' | 'nats'>;
+
+/**
+ * Nest's NATS server, connecting the way every other connection of a service does (`connectNats`):
+ * the same options, and refused credentials reported as a NatsAuthenticationError that names the
+ * server, the client and the method, never the secret.
+ */
+export class BusServer extends ServerNats {
+  private readonly clientName: string;
+
+  constructor(
+    private readonly config: BusConfig,
+    service: string,
+  ) {
+    super({
       ...natsConnectOptions(config, `${service}-server`),
       queue: service,
       serializer: new BusReplySerializer(),
       deserializer: new BusRequestDeserializer(),
       gracefulShutdown: true,
       gracePeriod: 500,
-    },
-  };
+    });
+    this.clientName = `${service}-server`;
+  }
+
+  override createNatsClient(): Promise<NatsConnection> {
+    return connectNats(this.config, this.clientName);
+  }
+}
+
+/** A service's NATS microservice: our plain-JSON wire format, the service's queue group, graceful drain. */
+export function busMicroserviceOptions(config: BusConfig, service: string): CustomStrategy {
+  return { strategy: new BusServer(config, service) };
 }
