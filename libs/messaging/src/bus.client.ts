@@ -25,6 +25,13 @@ export interface RequestOptions {
   correlationId?: string;
 }
 
+/** One request this client made: its subject, `ok` or the error code it ended with, and how long it took. */
+export interface BusRequestEvent {
+  subject: string;
+  outcome: string;
+  seconds: number;
+}
+
 export interface EventMeta {
   subject: string;
   correlationId?: string;
@@ -38,6 +45,7 @@ const encoder = new TextEncoder();
  */
 export class BusClient {
   private readonly source: ConnectionSource;
+  private readonly observers: ((event: BusRequestEvent) => void)[] = [];
 
   constructor(
     source: ConnectionSource | NatsConnection,
@@ -53,8 +61,29 @@ export class BusClient {
     return connection;
   }
 
-  request<S extends RequestSubject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<ReplyOf<S>> {
-    return inBusSpan('request', subject, () => this.requestInSpan(subject, payload, options));
+  /** Calls `observer` after every request (metrics: NATS request latency and errors). */
+  observe(observer: (event: BusRequestEvent) => void): void {
+    this.observers.push(observer);
+  }
+
+  async request<S extends RequestSubject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<ReplyOf<S>> {
+    const started = performance.now();
+    let outcome = 'ok';
+    try {
+      return await inBusSpan('request', subject, () => this.requestInSpan(subject, payload, options));
+    } catch (error) {
+      outcome = error instanceof BusRequestError ? error.code : error instanceof ContractViolationError ? ErrorCodes.invalidPayload : 'ERROR';
+      throw error;
+    } finally {
+      const event = { subject, outcome, seconds: (performance.now() - started) / 1000 };
+      for (const observer of this.observers) {
+        try {
+          observer(event);
+        } catch {
+          // An observer (metrics) never fails the request it watched.
+        }
+      }
+    }
   }
 
   private async requestInSpan<S extends RequestSubject>(subject: S, payload: RequestOf<S>, options: RequestOptions): Promise<ReplyOf<S>> {

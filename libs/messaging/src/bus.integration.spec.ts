@@ -22,6 +22,7 @@ import {
   ContractViolationError,
   OnRequest,
   RequestPayload,
+  type BusRequestEvent,
 } from './index.js';
 
 const received: CreateLiveLessonRequest[] = [];
@@ -94,6 +95,23 @@ describe('bus over a real nats-server', () => {
 
   it('reports UNAVAILABLE when no service answers a subject', async () => {
     await expect(bus.request(RequestSubjects.healthCheck, { liveLessonId: 'x' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+  });
+
+  it('tells its observers (metrics) the subject, outcome and duration of every request', async () => {
+    const seen: BusRequestEvent[] = [];
+    bus.observe((event) => seen.push(event));
+    bus.observe(() => {
+      throw new Error('a broken observer');
+    });
+    await bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: 'observed' });
+    await bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: 'busy' }).catch(() => undefined);
+    await bus.request(RequestSubjects.healthCheck, { liveLessonId: 'x' }).catch(() => undefined);
+    expect(seen.map(({ subject, outcome }) => [subject, outcome])).toEqual([
+      [RequestSubjects.liveLessonCreate, 'ok'],
+      [RequestSubjects.liveLessonCreate, 'BUSY'],
+      [RequestSubjects.healthCheck, 'UNAVAILABLE'],
+    ]);
+    expect(seen.every((event) => event.seconds >= 0 && event.seconds < 10)).toBe(true);
   });
 
   it('publishes events to subscribers and drops invalid ones', async () => {

@@ -1,5 +1,5 @@
 export { BusClient } from './bus.client.js';
-export type { BusLogger, EventMeta, RequestOptions } from './bus.client.js';
+export type { BusLogger, BusRequestEvent, EventMeta, RequestOptions } from './bus.client.js';
 export { decodeJson, isErrorReply, parseContract, toErrorReply } from './bus.codec.js';
 export { BusRequestError, ContractViolationError, NatsAuthenticationError } from './bus.error.js';
 export { MessagingModule } from './messaging.module.js';
@@ -8,7 +8,7 @@ export { fixedConnection, NatsConnectionManager } from './nats-connection.manage
 export type { ConnectionSource } from './nats-connection.manager.js';
 export { natsServerVersion, startNatsServer } from './nats-server.process.js';
 export type { NatsServerOptions, NatsServerProcess } from './nats-server.process.js';
-export { BusExceptionFilter } from './nest/bus-exception.filter.js';
+export { BusExceptionFilter, errorReplyOf } from './nest/bus-exception.filter.js';
 export { OnEvent, OnRequest } from './nest/bus-handlers.js';
 export { busMicroserviceOptions } from './nest/bus-transport.js';
 export { BusReplySerializer, BusRequestDeserializer, UndecodableBody } from './nest/bus-wire.js';

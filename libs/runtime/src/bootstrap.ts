@@ -4,8 +4,10 @@ import { NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import { ConfigError, ConfigModule, loadConfig, type AntidoteConfig, type LoadConfigOptions } from '@antidote/config';
 import { migrate } from '@antidote/data';
-import { BusExceptionFilter, busMicroserviceOptions, MessagingModule, NatsConnectionManager } from '@antidote/messaging';
+import { BusClient, BusExceptionFilter, busMicroserviceOptions, MessagingModule, NatsConnectionManager } from '@antidote/messaging';
+import { BusHandledMetricsInterceptor, observeBusRequests } from './bus-metrics.js';
 import { createLogger, PinoNestLogger, type AppLogger } from './logger.js';
+import { MetricsService } from './metrics.service.js';
 import { ReadinessRegistry } from './readiness.js';
 import { RuntimeModule } from './runtime.module.js';
 import { TracingInterceptor } from './tracing.interceptor.js';
@@ -51,7 +53,9 @@ export async function startService(definition: ServiceDefinition, options: LoadC
     { logger: new PinoNestLogger(logger), abortOnError: false },
   );
   if (definition.consumesBus) app.useGlobalFilters(new BusExceptionFilter());
-  app.useGlobalInterceptors(new TracingInterceptor(definition.name));
+  const metrics = app.get(MetricsService);
+  app.useGlobalInterceptors(new TracingInterceptor(definition.name), new BusHandledMetricsInterceptor(metrics));
+  observeBusRequests(app.get(BusClient), metrics);
   definition.configureHttp?.(app, config);
   const readiness = app.get(ReadinessRegistry);
   const nats = app.get(NatsConnectionManager);

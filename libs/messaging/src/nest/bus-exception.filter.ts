@@ -3,6 +3,9 @@ import { RpcException } from '@nestjs/microservices';
 import { throwError, type Observable } from 'rxjs';
 import { toErrorReply } from '../bus.codec.js';
 
+/** The error reply a bus handler's failure becomes (an RpcException carries its reply already). */
+export const errorReplyOf = (exception: unknown): ReturnType<typeof toErrorReply> => toErrorReply(exception instanceof RpcException ? exception.getError() : exception);
+
 /**
  * The one place bus handler failures become replies: domain errors keep their code and message,
  * anything else is logged and answered INTERNAL without internals. Never rethrown to the process.
@@ -12,8 +15,7 @@ export class BusExceptionFilter implements RpcExceptionFilter {
   private readonly logger = new Logger('Bus');
 
   catch(exception: unknown, host: ArgumentsHost): Observable<never> {
-    const payload = exception instanceof RpcException ? exception.getError() : exception;
-    const reply = toErrorReply(payload);
+    const reply = errorReplyOf(exception);
     if (reply.error.code === 'INTERNAL') {
       const subject = host.switchToRpc().getContext<{ getSubject?: () => string }>().getSubject?.();
       this.logger.error(`handler failed on ${subject ?? 'unknown subject'}: ${exception instanceof Error ? (exception.stack ?? exception.message) : String(exception)}`);
