@@ -11,10 +11,15 @@ const LIVE_LESSON_ID = /^[a-z0-9]{1,63}$/;
 /** The reaper's Kubernetes side: one paged list of the managed namespaces per pass, deletes without waiting. */
 @Injectable()
 export class KubeReaperCluster implements ReaperCluster {
+  /** Its own call count: a pass reports the calls it made, not the leader lease's renewals meanwhile. */
+  private readonly kube: KubeClient;
+
   constructor(
-    @Inject(KubeClient) private readonly kube: KubeClient,
+    @Inject(KubeClient) kube: KubeClient,
     @InjectConfig() private readonly config: AntidoteConfig,
-  ) {}
+  ) {
+    this.kube = kube.child();
+  }
 
   async listManagedNamespaces(pageSize: number): Promise<NamespaceRecord[]> {
     const list = await this.kube.listAll('Namespace', '', { labelSelector: managedNamespaceSelector(this.config.instanceId), limit: pageSize });

@@ -113,6 +113,16 @@ describe('KubeClient against kube-sim', () => {
     expect((error as WorkloadFailedError).logs).toMatch(/configuration failed/);
   });
 
+  it('gives a child client its own call count, on the same connection and observer', async () => {
+    const observed: string[] = [];
+    const parent = new KubeClient(kube.kubeConfig, { timeoutMs: 5000, retries: 0, onCall: (event) => observed.push(event.verb) });
+    const child = parent.child();
+    await child.list('Pod', ns);
+    await parent.read('Namespace', '', ns);
+    expect([parent.callCount(), child.callCount()]).toEqual([1, 1]);
+    expect(observed).toEqual(['list', 'get']);
+  });
+
   it('names itself in the User-Agent of every call and watch, as the API server logs it', async () => {
     sim.counters.reset();
     await kube.create('Pod', ns, pod('linux1'));

@@ -51,7 +51,7 @@ export class KubeClient {
 
   constructor(
     readonly kubeConfig: KubeConfig,
-    options: KubeClientOptions,
+    private readonly options: KubeClientOptions,
   ) {
     this.logger = options.logger ?? silentLogger;
     this.pageSize = options.pageSize ?? 500;
@@ -74,6 +74,11 @@ export class KubeClient {
   /** HTTP calls made so far (every attempt). */
   callCount(): number {
     return this.calls;
+  }
+
+  /** A client on the same connection and options (metrics included) that counts its own calls. */
+  child(): KubeClient {
+    return new KubeClient(this.kubeConfig, this.options);
   }
 
   /** Creates the object; when it exists already and is ours (`antidoteManaged=yes`), adopts it. */
