@@ -1,17 +1,12 @@
 import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
-import { DATABASE_KINDS, distribution, startTestPlatform, writeBenchReport, writeHistogramSvg, type DatabaseKind, type Distribution, type TestPlatform } from '@antidote/testing';
+import { DATABASE_KINDS, distribution, NETWORK_AUTOMATION, referenceKubeCalls, startTestPlatform, writeBenchReport, writeHistogramSvg, type DatabaseKind, type Distribution, type TestPlatform } from '@antidote/testing';
 import { expect, it } from 'vitest';
 import { schedulerService } from './scheduler.definition.js';
 
 const BURST = Number(process.env.BENCH_LESSONS ?? 200);
 const REALISTIC = Number(process.env.BENCH_REALISTIC_LESSONS ?? 32);
-const SLUG = 'network-automation'; // 3 endpoints, 3 links, 3 configured endpoints, readyDelay 1 s
-const LESSON = { endpoints: 3, connections: 3, http: 0, configured: 3, readyDelayMs: 1000 };
-
-/** Reference §10: fixed calls 5 + C + 2E + H + Ec, plus one GET per pod every 2 s and per job every 1 s. */
-const referenceCalls = (podMs: number, jobMs: number) =>
-  5 + LESSON.connections + 2 * LESSON.endpoints + LESSON.http + LESSON.configured + LESSON.endpoints * (Math.floor(podMs / 2000) + 1) + LESSON.configured * (Math.floor(jobMs / 1000) + 1);
+const { slug: SLUG, ...LESSON } = NETWORK_AUTOMATION;
 
 interface Run {
   lessons: number;
@@ -74,7 +69,7 @@ it.each(DATABASE_KINDS)(`provisions ${BURST} live lessons at once on %s and prin
   const realistic = await burst(slow, REALISTIC);
   const single = await burst(slow, 1).finally(() => slow.stop());
   const floorMs = 2000 + 3000 + LESSON.readyDelayMs;
-  const reference = referenceCalls(2000, 3000);
+  const reference = referenceKubeCalls(LESSON, 2000, 3000);
   const peakRssMiB = process.resourceUsage().maxRSS / 1024;
   console.log(
     [

@@ -71,3 +71,23 @@ export function writeHistogramSvg(name: string, title: string, unit: string, ser
   writeFileSync(path, `${svg}\n`);
   return path;
 }
+
+/** The shape of a lesson as the reference §10 cost formula counts it. */
+export interface ReferenceLessonShape {
+  endpoints: number;
+  connections: number;
+  /** Endpoints with an http presentation (an ingress each). */
+  http: number;
+  /** Endpoints with a configuration job. */
+  configured: number;
+}
+
+/** network-automation: 3 endpoints, 3 links, 3 configured endpoints, readyDelay 1 s. */
+export const NETWORK_AUTOMATION: ReferenceLessonShape & { slug: string; readyDelayMs: number } = { slug: 'network-automation', endpoints: 3, connections: 3, http: 0, configured: 3, readyDelayMs: 1000 };
+
+/**
+ * Kubernetes API calls the original makes for one CREATE (reference §10): fixed 5 + C + 2E + H + Ec, plus
+ * one GET per pod every 2 s while pods start and one per job every second while jobs run.
+ */
+export const referenceKubeCalls = (lesson: ReferenceLessonShape, podMs: number, jobMs: number): number =>
+  5 + lesson.connections + 2 * lesson.endpoints + lesson.http + lesson.configured + lesson.endpoints * (Math.floor(podMs / 2000) + 1) + lesson.configured * (Math.floor(jobMs / 1000) + 1);

@@ -6,5 +6,5 @@ export type { DatabaseKind, TestDatabase } from './test-database.js';
 export { makeCollection, makeCurriculum, makeEndpoint, makeImage, makeLesson, makeLiveEndpoint, makeNewLiveLesson } from './model-fixtures.js';
 export { INSTANCE, startTestPlatform } from './test-platform.js';
 export type { TestPlatform, TestPlatformOptions } from './test-platform.js';
-export { BENCH_DIR, distribution, machine, writeBenchReport, writeHistogramSvg } from './bench-report.js';
-export type { Distribution } from './bench-report.js';
+export { BENCH_DIR, distribution, machine, NETWORK_AUTOMATION, referenceKubeCalls, writeBenchReport, writeHistogramSvg } from './bench-report.js';
+export type { Distribution, ReferenceLessonShape } from './bench-report.js';
