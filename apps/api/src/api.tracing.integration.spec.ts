@@ -34,8 +34,11 @@ describe('tracing: one trace from the api through the scheduler to the healthche
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const { id } = await post('/exp/livelesson', { lessonSlug: 'linux-basics', sessionId: session.ID, lessonStage: 0 }, { traceparent: `00-${traceId}-00f067aa0ba902b7-01` });
     await expect.poll(async () => (await p.data.liveLessons.find(id))?.status, { timeout: 30_000 }).toBe(LiveLessonStatus.READY);
+    // The create span ends once the operation has finished with READY (after the status is written).
+    const finished = () => memorySpanExporter.getFinishedSpans().filter((span) => span.spanContext().traceId === traceId);
+    await expect.poll(() => finished().filter((span) => span.name === 'live lesson create').length, { timeout: 10_000 }).toBe(1);
 
-    const spans = memorySpanExporter.getFinishedSpans().filter((span) => span.spanContext().traceId === traceId);
+    const spans = finished();
     const named = (name: string) => spans.filter((span) => span.name === name);
     const http = named('POST /exp/livelesson');
     expect(http).toHaveLength(1);

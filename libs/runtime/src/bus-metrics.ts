@@ -1,7 +1,7 @@
 import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
 import type { NatsContext } from '@nestjs/microservices';
 import { errorReplyOf, type BusClient } from '@antidote/messaging';
-import { Observable } from 'rxjs';
+import { tap, type Observable } from 'rxjs';
 import type { MetricsService } from './metrics.service.js';
 
 /** Sub-millisecond replies to timeouts of tens of seconds. */
@@ -28,19 +28,12 @@ export class BusHandledMetricsInterceptor implements NestInterceptor {
     if (execution.getType() !== 'rpc') return next.handle();
     const subject = execution.switchToRpc().getContext<NatsContext>().getSubject();
     const stop = this.handled.startTimer({ subject });
-    return new Observable((subscriber) => {
-      const subscription = next.handle().subscribe({
-        next: (value) => subscriber.next(value),
-        error: (error: unknown) => {
-          stop({ outcome: errorReplyOf(error).error.code });
-          subscriber.error(error);
-        },
-        complete: () => {
-          stop({ outcome: 'ok' });
-          subscriber.complete();
-        },
-      });
-      return () => subscription.unsubscribe();
-    });
+    // next.handle() now, not on subscription: the handler must run inside the trace context set around this call.
+    return next.handle().pipe(
+      tap({
+        error: (error: unknown) => stop({ outcome: errorReplyOf(error).error.code }),
+        complete: () => stop({ outcome: 'ok' }),
+      }),
+    );
   }
 }
