@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { DATABASE_KINDS, distribution, NETWORK_AUTOMATION, referenceKubeCalls, testDatabaseUrl, writeBenchReport, writeHistogramSvg, type Distribution } from '@antidote/testing';
 import { expect, it } from 'vitest';
 import { antictlUp, type UpPlatform } from './support/antictl-up.js';
-import { expClient, setSimFaults, type ExpLiveLesson } from './support/exp-client.js';
+import { expClient, setSimFaults, simRequests, type ExpLiveLesson } from './support/exp-client.js';
 
 const BURST = Number(process.env.BENCH_PLATFORM_LESSONS ?? 200);
 const REALISTIC = Number(process.env.BENCH_PLATFORM_REALISTIC_LESSONS ?? 32);
@@ -39,8 +39,7 @@ function usageOf(pid: number): Usage {
 
 const usages = (platform: UpPlatform) => Object.fromEntries(APPS.map((app) => [app, usageOf(platform.pidOf(app))])) as Record<App, Usage>;
 /** Kubernetes API calls the scheduler has made so far (kube-sim's request log, by User-Agent) — the reaper's lease and passes apart. */
-const kubeCalls = async (platform: UpPlatform) =>
-  ((await (await fetch(`${platform.kubeSim}/_sim/requests`)).json()) as { userAgent: string }[]).filter((request) => request.userAgent === 'antidote-scheduler').length;
+const kubeCalls = async (platform: UpPlatform) => (await simRequests(platform.kubeSim)).filter((request) => request.userAgent === 'antidote-scheduler').length;
 
 /** Follows the live lesson's server-sent events until READY, an error or deletion, as the front-end does; then reads where it ended. */
 async function untilFinal(exp: ReturnType<typeof expClient>, api: string, id: string, requestedAt: number): Promise<Outcome> {

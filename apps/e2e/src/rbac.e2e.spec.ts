@@ -4,7 +4,7 @@ import { namespaceName } from '@antidote/kube';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { antictlUp, ROOT, type UpPlatform } from './support/antictl-up.js';
-import { expClient, namespaceStatus, setSimFaults } from './support/exp-client.js';
+import { expClient, namespaceStatus, setSimFaults, simRequests } from './support/exp-client.js';
 
 const RBAC_FILE = join(ROOT, 'deploy', 'k8s', 'base', 'rbac.yaml');
 const INSTANCE = 'antidote-rbac';
@@ -119,7 +119,7 @@ describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () =
   });
 
   it('grants each app every call it made, and nothing it did not make', async () => {
-    const requests = await sim<{ userAgent: string; group: string; resource: string; subresource?: string; verb: string }[]>('/_sim/requests');
+    const requests = await simRequests(platform.kubeSim);
     const calls = requests.filter((request) => request.resource);
     // Every call comes from an app that names itself, or from this test (fetch's "node").
     expect([...new Set(calls.map((call) => call.userAgent))].filter((agent) => agent !== 'node').sort()).toEqual([...APPS].sort());

@@ -87,3 +87,19 @@ export async function setSimFaults(kubeSim: string, faults: Record<string, unkno
   const response = await fetch(`${kubeSim}/_sim/faults`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults), signal: AbortSignal.timeout(10_000) });
   if (response.status !== 200) throw new Error(`kube-sim refused the faults ${JSON.stringify(faults)}: HTTP ${response.status}`);
 }
+
+/** One call in kube-sim's request log (GET /_sim/requests), as the RBAC check and the benchmark read it. */
+export interface SimRequest {
+  userAgent: string;
+  verb: string;
+  group: string;
+  resource: string;
+  subresource?: string;
+}
+
+/** kube-sim's request log: every Kubernetes call so far, with who made it. */
+export async function simRequests(kubeSim: string): Promise<SimRequest[]> {
+  const response = await fetch(`${kubeSim}/_sim/requests`, { signal: AbortSignal.timeout(10_000) });
+  if (response.status !== 200) throw new Error(`kube-sim did not give its request log: HTTP ${response.status}`);
+  return (await response.json()) as SimRequest[];
+}

@@ -12,21 +12,21 @@ type BusConfig = Pick<AntidoteConfig, 'natsUrl' | 'nats'>;
  * server, the client and the method, never the secret.
  */
 export class BusServer extends ServerNats {
+  private readonly config: BusConfig;
   private readonly clientName: string;
 
-  constructor(
-    private readonly config: BusConfig,
-    service: string,
-  ) {
+  constructor(config: BusConfig, service: string) {
+    const clientName = `${service}-server`;
     super({
-      ...natsConnectOptions(config, `${service}-server`),
+      ...natsConnectOptions(config, clientName),
       queue: service,
       serializer: new BusReplySerializer(),
       deserializer: new BusRequestDeserializer(),
       gracefulShutdown: true,
       gracePeriod: 500,
     });
-    this.clientName = `${service}-server`;
+    this.config = config;
+    this.clientName = clientName;
   }
 
   override createNatsClient(): Promise<NatsConnection> {
