@@ -131,7 +131,6 @@ it.each(DATABASE_KINDS)(`takes ${BURST} learners at once to READY through every 
       'realistic − floor': realistic.samples.map((ms) => ms - FLOOR_MS),
     });
     console.log(`  figures: ${json}\n  chart: ${chart}`);
-    expect(fast.lessons + realistic.lessons + single.lessons).toBe(BURST + REALISTIC + 1);
   } finally {
     expect(await platform.stop()).toBe(0);
   }
