@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the platform and its tests need on a fresh machine: npm dependencies, nats-server and
-# kubectl (Debian packages). Sourced by start.sh, test.sh and .ci/run; safe to run again.
+# kubectl (Debian packages); with the argument `test`, also what only the tests need: etcd (for the real
+# control plane in ../shared/kcp) and Chromium (browser tests). Run by start.sh, test.sh and .ci/run; safe to run again.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 
@@ -20,6 +21,17 @@ fi
 if ! command -v kubectl >/dev/null; then
   echo "installing kubectl (Debian package kubernetes-client)…"
   apt_install kubernetes-client || echo "warning: kubectl not available; the kubectl compatibility test will fail" >&2
+fi
+
+if [ "${1:-}" = test ]; then
+  if ! command -v etcd >/dev/null; then
+    echo "installing etcd (Debian package etcd-server, for the real control plane tests)…"
+    apt_install etcd-server || exit 1
+  fi
+  if ! command -v chromium >/dev/null; then
+    echo "installing chromium (Debian package, for the browser tests)…"
+    apt_install chromium || exit 1
+  fi
 fi
 
 cd "$ROOT"

@@ -5,7 +5,7 @@
 set -uo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
-bash tools/scripts/ensure-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
+bash tools/scripts/ensure-deps.sh test || { echo "0 passed, 1 failed"; exit 1; }
 
 work="$(mktemp -d /tmp/antidote-test-XXXXXX)"
 chmod 755 "$work" # the PostgreSQL server runs as user postgres and must reach its data dir inside
