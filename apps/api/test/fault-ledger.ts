@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LiveLessonStatus } from '@antidote/contracts';
 import type { LiveLesson } from '@antidote/data';
-import { LABEL, MANAGED, namespaceName } from '@antidote/kube';
+import { LABEL, MANAGED, namespaceName } from '@antidote/lesson-objects';
 import { INSTANCE, type TestPlatform } from '@antidote/testing';
 
 const SLUGS = ['network-automation', 'linux-basics', 'web-services'];

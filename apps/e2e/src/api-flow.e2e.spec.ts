@@ -1,4 +1,4 @@
-import { namespaceName } from '@antidote/kube';
+import { namespaceName } from '@antidote/lesson-objects';
 import { DATABASE_KINDS, testDatabaseUrl } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { antictlUp, type UpPlatform } from './support/antictl-up.js';

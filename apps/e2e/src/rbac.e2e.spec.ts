@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { namespaceName } from '@antidote/kube';
+import { namespaceName } from '@antidote/lesson-objects';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { antictlUp, ROOT, type UpPlatform } from './support/antictl-up.js';

@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { AntidoteConfig } from '@antidote/config';
 import { DataModule } from '@antidote/data';
-import { KubeModule } from '@antidote/kube';
+import { KubeModule } from '@antidote/kube-runtime';
 import { DatabaseReadiness } from '@antidote/runtime';
 import { KubeLessonCluster } from './cluster/kube-lesson.cluster.js';
 import { LESSON_CLUSTER } from './cluster/lesson-cluster.port.js';

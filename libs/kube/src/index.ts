@@ -1,5 +1,3 @@
-export * from './builders/index.js';
-export * from './naming/index.js';
 export * from './client/kube-api.error.js';
 export * from './client/kube-call.runner.js';
 export * from './client/kube-client.js';
@@ -10,4 +8,3 @@ export { ResilientWatch } from './watch/resilient-watch.js';
 export type { HasMetadata, WatchSource } from './watch/watch-source.js';
 export { WaitTimeoutError, watchUntil, type WaitVerdict } from './watch/watch-until.js';
 export { jobState, podState } from './watch/workload-status.js';
-export { KubeModule, type KubeModuleOptions } from './kube.module.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { EventSubjects, type LiveLessonStatusChangedEvent } from '@antidote/contracts';
 import { readCurriculum } from '@antidote/curriculum';
 import { createDataSource, DataManager, type LiveLesson } from '@antidote/data';
-import { liveLessonRecord } from '@antidote/kube';
+import { liveLessonRecord } from '@antidote/lesson-objects';
 import { startKubeSim, type Faults } from '@antidote/kube-sim';
 import { BusClient, connectNats } from '@antidote/messaging';
 import { startService, type RunningService, type ServiceDefinition } from '@antidote/runtime';

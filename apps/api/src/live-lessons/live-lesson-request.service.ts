@@ -3,7 +3,7 @@ import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { LiveLessonStatus, RequestSubjects, type SchedulerReply } from '@antidote/contracts';
 import type { Image, Lesson } from '@antidote/curriculum';
 import { DataManager, DuplicateError, type LiveLesson } from '@antidote/data';
-import { liveLessonRecord } from '@antidote/kube';
+import { liveLessonRecord } from '@antidote/lesson-objects';
 import { BusClient, BusRequestError } from '@antidote/messaging';
 import { exhausted, failedPrecondition, internal, invalidArgument, notFound, unavailable } from '../http/gateway.error.js';
 import { withFreshId } from '../http/ids.js';

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
-import { KubeClient, LABEL, managedNamespaceSelector, type KubeKind } from '@antidote/kube';
+import { KubeClient, type KubeKind } from '@antidote/kube';
+import { LABEL, managedNamespaceSelector } from '@antidote/lesson-objects';
 import type { V1Namespace } from '@kubernetes/client-node';
 import type { BlockingResource, NamespaceRecord, ReaperCluster } from './reaper-cluster.port.js';
 

@@ -6,13 +6,13 @@ import {
   copySecret,
   JOB_TYPE_CONFIG,
   JUPYTER_ENDPOINT,
-  KubeClient,
   LABEL,
   LessonObjectError,
   managedNamespaceSelector,
   type LessonObjectSet,
   type LessonObjectsInput,
-} from '@antidote/kube';
+} from '@antidote/lesson-objects';
+import { KubeClient } from '@antidote/kube';
 import type { V1Secret } from '@kubernetes/client-node';
 import { LessonFailure } from '../lesson/lesson-failure.error.js';
 import type { LessonCluster, LessonPlan, ManagedNamespace } from './lesson-cluster.port.js';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { DataManager, type LiveLesson } from '@antidote/data';
-import { namespaceName } from '@antidote/kube';
+import { namespaceName } from '@antidote/lesson-objects';
 import { LESSON_CLUSTER, type LessonCluster } from '../cluster/lesson-cluster.port.js';
 import { StatusReporter } from './status-reporter.js';
 

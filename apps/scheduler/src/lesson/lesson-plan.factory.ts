@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { usesJupyterGuide, type Image } from '@antidote/curriculum';
 import { DataManager, type LiveEndpoint, type LiveLesson } from '@antidote/data';
-import { JUPYTER_ENDPOINT, JUPYTER_PORT, namespaceName } from '@antidote/kube';
+import { JUPYTER_ENDPOINT, JUPYTER_PORT, namespaceName } from '@antidote/lesson-objects';
 import type { LessonPlan } from '../cluster/lesson-cluster.port.js';
 import { LessonFailure } from './lesson-failure.error.js';
 

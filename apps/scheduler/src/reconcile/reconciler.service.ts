@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { LiveLessonStatus } from '@antidote/contracts';
 import { DataManager } from '@antidote/data';
-import { namespaceName } from '@antidote/kube';
+import { namespaceName } from '@antidote/lesson-objects';
 import { ReadinessRegistry } from '@antidote/runtime';
 import { LESSON_CLUSTER, type LessonCluster } from '../cluster/lesson-cluster.port.js';
 import { reasonOf } from '../lesson/lesson-failure.error.js';

@@ -1,6 +1,6 @@
 import type { KubernetesConfig } from '@antidote/config';
 import { CoreV1Api, type ConfigurationOptions, type KubeConfig, type V1CustomResourceDefinition, type V1Job, type V1Namespace, type V1Pod } from '@kubernetes/client-node';
-import { JOB_NAME_LABEL, LABEL, MANAGED } from '../naming/labels.js';
+import { JOB_NAME_LABEL, LABEL, MANAGED } from '@antidote/lesson-objects';
 import { KubeWatchSource } from '../watch/kube-watch-source.js';
 import type { ListSnapshot } from '../watch/watch-source.js';
 import { watchUntil, type WaitVerdict } from '../watch/watch-until.js';

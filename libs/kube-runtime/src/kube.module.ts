@@ -3,7 +3,7 @@ import type { AntidoteConfig } from '@antidote/config';
 import { ensureNadCrd } from '@antidote/crd';
 import { APP_LOGGER, MetricsService, ReadinessRegistry, type AppLogger } from '@antidote/runtime';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KubeClient } from './client/kube-client.js';
+import { KubeClient } from '@antidote/kube';
 
 export interface KubeModuleOptions {
   /** The app, named in the User-Agent of its Kubernetes calls (`antidote-<app>`), as its ServiceAccount is. */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig, triangleLesson } from '../../test/lesson-fixture.js';
-import { KubeClient } from '../client/kube-client.js';
+import { KubeClient } from '@antidote/kube';
 import { buildConfigObjects, buildLessonObjects } from './lesson-objects.js';
 
 /** Every builder's output through the real client against kube-sim: accepted, stored as built, adopted when sent again. */

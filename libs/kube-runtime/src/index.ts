@@ -1,0 +1,1 @@
+export { KubeModule, type KubeModuleOptions } from './kube.module.js';

@@ -1,0 +1,2 @@
+export * from './builders/index.js';
+export * from './naming/index.js';
