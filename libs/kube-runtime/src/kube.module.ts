@@ -4,6 +4,7 @@ import { ensureNadCrd } from '@antidote/crd';
 import { APP_LOGGER, MetricsService, ReadinessRegistry, type AppLogger } from '@antidote/runtime';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KubeClient } from '@antidote/kube';
+import { OWNER_LABEL } from '@antidote/lesson-objects';
 
 export interface KubeModuleOptions {
   /** The app, named in the User-Agent of its Kubernetes calls (`antidote-<app>`), as its ServiceAccount is. */
@@ -80,6 +81,7 @@ export class KubeModule {
               retries: config.scheduler.kubeRetries,
               retryForMs: config.scheduler.kubeRetrySeconds * 1000,
               pageSize: config.gc.listPageSize,
+              ownerLabel: OWNER_LABEL,
               userAgent: `antidote-${options.app}`,
               logger: logger.child({ component: 'kube' }),
               onCall: (event) => calls.inc({ verb: event.verb, resource: event.resource, code: String(event.code) }),

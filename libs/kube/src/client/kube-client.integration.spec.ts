@@ -32,7 +32,7 @@ describe('KubeClient against kube-sim', () => {
   beforeAll(async () => {
     const kubeconfigPath = join(mkdtempSync(join(tmpdir(), 'kube-client-')), 'kubeconfig');
     sim = await startKubeSim({ kubeconfigPath });
-    kube = KubeClient.fromConfig({ inCluster: false, kubeconfigPath, insecureSkipTlsVerify: false } as never, { timeoutMs: 5000, retries: 3, pageSize: 3, userAgent: 'antidote-client-test' });
+    kube = KubeClient.fromConfig({ inCluster: false, kubeconfigPath, insecureSkipTlsVerify: false } as never, { timeoutMs: 5000, retries: 3, pageSize: 3, userAgent: 'antidote-client-test', ownerLabel: { key: 'antidoteManaged', value: 'yes' } });
   });
   afterAll(() => sim.stop());
   beforeEach(async () => {

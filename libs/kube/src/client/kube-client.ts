@@ -1,6 +1,5 @@
 import type { KubernetesConfig } from '@antidote/config';
 import { CoreV1Api, type ConfigurationOptions, type KubeConfig, type V1CustomResourceDefinition, type V1Job, type V1Namespace, type V1Pod } from '@kubernetes/client-node';
-import { JOB_NAME_LABEL, LABEL, MANAGED } from '@antidote/lesson-objects';
 import { KubeWatchSource } from '../watch/kube-watch-source.js';
 import type { ListSnapshot } from '../watch/watch-source.js';
 import { watchUntil, type WaitVerdict } from '../watch/watch-until.js';
@@ -15,6 +14,12 @@ export interface KubeClientOptions extends Omit<KubeCallRunnerOptions, 'logger'>
   logger?: KubeLogger;
   /** Page size of paged lists. */
   pageSize?: number;
+  /**
+   * The label that marks objects as ours. A create that meets an existing object (409) adopts it when
+   * the existing one carries this label or the new body does not; it refuses to take over an object
+   * someone else made under our name. Without it, a create adopts whatever exists.
+   */
+  ownerLabel?: { key: string; value: string };
 }
 
 export interface WaitOptions {
@@ -33,7 +38,8 @@ export class WorkloadFailedError extends Error {
   }
 }
 
-const isManaged = (object: { metadata?: { labels?: Record<string, string> } }): boolean => object.metadata?.labels?.[LABEL.managed] === MANAGED;
+/** Set by Kubernetes' Job controller on the pods of a Job. */
+const JOB_NAME_LABEL = 'job-name';
 const nameOf = (object: { metadata?: { name?: string } }): string => object.metadata?.name ?? '';
 
 /**
@@ -81,7 +87,7 @@ export class KubeClient {
     return new KubeClient(this.kubeConfig, this.options);
   }
 
-  /** Creates the object; when it exists already and is ours (`antidoteManaged=yes`), adopts it. */
+  /** Creates the object; when it exists already and is ours (see `ownerLabel`), adopts it. */
   async create<K extends KubeKind>(kind: K, namespace: string, body: KindTypes[K], signal?: AbortSignal): Promise<KindTypes[K]> {
     const ops = this.ops(kind);
     const name = nameOf(body);
@@ -90,7 +96,7 @@ export class KubeClient {
     } catch (error) {
       if (!isAlreadyExists(error)) throw error;
       const existing = await this.read(kind, namespace, name, signal);
-      if (existing && (isManaged(existing) || !isManaged(body))) return existing;
+      if (existing && (this.owns(existing) || !this.owns(body))) return existing;
       throw error;
     }
   }
@@ -278,6 +284,11 @@ export class KubeClient {
       },
       { ...options, logger: this.logger, what: `CRD ${name}` },
     );
+  }
+
+  private owns(object: { metadata?: { labels?: Record<string, string> } }): boolean {
+    const owner = this.options.ownerLabel;
+    return owner !== undefined && object.metadata?.labels?.[owner.key] === owner.value;
   }
 
   private ops<K extends KubeKind>(kind: K): KindOperations<KindTypes[K]> {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig, triangleLesson } from '../../test/lesson-fixture.js';
 import { KubeClient } from '@antidote/kube';
+import { OWNER_LABEL } from '../naming/labels.js';
 import { buildConfigObjects, buildLessonObjects } from './lesson-objects.js';
 
 /** Every builder's output through the real client against kube-sim: accepted, stored as built, adopted when sent again. */
@@ -20,7 +21,7 @@ describe('lesson objects through client-node against kube-sim', () => {
   beforeAll(async () => {
     const kubeconfigPath = join(mkdtempSync(join(tmpdir(), 'kube-objects-')), 'kubeconfig');
     sim = await startKubeSim({ kubeconfigPath });
-    kube = KubeClient.fromConfig({ ...config.kubernetes, inCluster: false, kubeconfigPath }, { timeoutMs: 5000, retries: 2 });
+    kube = KubeClient.fromConfig({ ...config.kubernetes, inCluster: false, kubeconfigPath }, { timeoutMs: 5000, retries: 2, ownerLabel: OWNER_LABEL });
     await ensureNadCrd(kube);
   });
   afterAll(() => sim?.stop());

@@ -21,12 +21,11 @@ export type LabelKey = (typeof LABEL)[keyof typeof LABEL];
 
 /** Value of `antidoteManaged` (and `configPod`) on everything Antidote creates. */
 export const MANAGED = 'yes';
+/** What marks an object as Antidote's: a create that meets one adopts it (`KubeClientOptions.ownerLabel`). */
+export const OWNER_LABEL = { key: LABEL.managed, value: MANAGED } as const;
 /** Value of `jobType` on configuration jobs. */
 export const JOB_TYPE_CONFIG = 'config';
 
-/** Labels Kubernetes' Job controller puts on a Job's pods. */
-export const JOB_NAME_LABEL = 'job-name';
-export const JOB_CONTROLLER_UID_LABELS = ['batch.kubernetes.io/controller-uid', 'controller-uid'] as const;
 /** Set by Kubernetes ≥ 1.21 on every namespace; unlike `name`, no other namespace can claim it. */
 export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
 
