@@ -1,17 +1,23 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import swc from 'unplugin-swc';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 
 const root = import.meta.dirname;
 
-/** `@antidote/<name>` → its TypeScript entry, so tests run on source without a build. */
-function workspaceAliases(): Record<string, string> {
-  const aliases: Record<string, string> = {};
+/** `@antidote/<name>` and its subpath entries (`@antidote/messaging/dev`) → their TypeScript source, so tests run without a build. */
+function workspaceAliases(): { find: RegExp; replacement: string }[] {
+  const aliases: { find: RegExp; replacement: string }[] = [];
   for (const folder of ['libs', 'tools', 'apps']) {
     for (const name of readdirSync(join(root, folder))) {
-      const entry = join(root, folder, name, 'src', 'index.ts');
-      if (existsSync(entry)) aliases[`@antidote/${name}`] = entry;
+      const manifest = join(root, folder, name, 'package.json');
+      if (!existsSync(manifest)) continue;
+      const exports = (JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, { types?: string }> }).exports ?? {};
+      for (const [subpath, entry] of Object.entries(exports)) {
+        if (!entry.types) continue;
+        const specifier = `@antidote/${name}${subpath.slice(1)}`.replace(/[/.-]/g, (c) => `\\${c}`);
+        aliases.push({ find: new RegExp(`^${specifier}$`), replacement: join(root, folder, name, entry.types) });
+      }
     }
   }
   return aliases;

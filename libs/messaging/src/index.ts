@@ -6,8 +6,6 @@ export { MessagingModule } from './messaging.module.js';
 export { connectNats, natsConnectOptions } from './nats-connection.js';
 export { fixedConnection, NatsConnectionManager } from './nats-connection.manager.js';
 export type { ConnectionSource } from './nats-connection.manager.js';
-export { natsServerVersion, startNatsServer } from './nats-server.process.js';
-export type { NatsServerOptions, NatsServerProcess } from './nats-server.process.js';
 export { BusExceptionFilter, errorReplyOf } from './nest/bus-exception.filter.js';
 export { OnEvent, OnRequest } from './nest/bus-handlers.js';
 export { busMicroserviceOptions } from './nest/bus-transport.js';

@@ -1,6 +1,7 @@
 import { parseConfig, type AntidoteConfig } from '@antidote/config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectNats, NatsAuthenticationError, NatsConnectionManager, startNatsServer, type NatsServerProcess } from './index.js';
+import { startNatsServer, type NatsServerProcess } from './dev.js';
+import { connectNats, NatsAuthenticationError, NatsConnectionManager } from './index.js';
 import { BusServer } from './nest/bus-transport.js';
 
 const PASSWORD = 'pw-9c1f-not-for-logs';

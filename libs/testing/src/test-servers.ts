@@ -1,4 +1,4 @@
-import { startNatsServer, type NatsServerProcess } from '@antidote/messaging';
+import { startNatsServer, type NatsServerProcess } from '@antidote/messaging/dev';
 import { externalPostgres, startPostgres, type PostgresProcess } from './postgres.process.js';
 
 /** Set by `.ci/run` (and the root test script) to share one PostgreSQL across all test files. */

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parse, stringify } from 'yaml';
-import { startNatsServer, type NatsServerProcess } from '@antidote/messaging';
+import { startNatsServer, type NatsServerProcess } from '@antidote/messaging/dev';
 import { CliError, type Output } from '../output.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
