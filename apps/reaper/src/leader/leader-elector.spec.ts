@@ -96,6 +96,6 @@ describe('microTime', () => {
     ['2026-12-03T10:00:00.000Z', '2026-12-03T10:00:00.000000Z'],
     ['1970-01-01T00:00:00.000Z', '1970-01-01T00:00:00.000000Z'],
   ])('writes %s with exactly 6 fractional digits', (iso, expected) => {
-    expect(JSON.parse(JSON.stringify({ at: microTime(new Date(iso)) })).at).toBe(expected);
+    expect((JSON.parse(JSON.stringify({ at: microTime(new Date(iso)) })) as { at: string }).at).toBe(expected);
   });
 });

@@ -73,6 +73,16 @@ export function namespaceBehaviour(sim: SimContext): KindBehaviour {
     prepareUpdate(previous, next) {
       next.status = previous.status;
     },
+    created(object) {
+      // The service account controller creates the namespace's `default` ServiceAccount a moment later;
+      // until then pods are refused (403), as on a real cluster.
+      const name = object.metadata.name!;
+      sim.later(sim.faults.serviceAccountDelayMs, () => {
+        const namespace = sim.store.get('/namespaces', undefined, name);
+        if (!namespace || namespace.metadata.uid !== object.metadata.uid || namespace.metadata.deletionTimestamp) return;
+        if (!sim.store.get('/serviceaccounts', name, 'default')) sim.handler.create(sim.type('', 'serviceaccounts'), name, { metadata: { name: 'default' } }, { internal: true });
+      });
+    },
     deleting(object) {
       const name = object.metadata.name!;
       sim.mutate(type(), undefined, name, (ns) => {
