@@ -5,7 +5,12 @@ import { invalid, type Cause } from './status.js';
 const POD_UPDATE_MESSAGE =
   'Forbidden: pod updates may not change fields other than `spec.containers[*].image`, `spec.initContainers[*].image`, `spec.activeDeadlineSeconds`, `spec.tolerations` (only additions to existing tolerations) or `spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/** JSON with sorted keys: clients serialize fields in their own order. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value ?? null, (_key, item: unknown) =>
+    item && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => a.localeCompare(b))) : item,
+  );
+const same = (a: unknown, b: unknown): boolean => canonical(a) === canonical(b);
 const goStrings = (values: unknown): string => `[]string{${((values as string[] | undefined) ?? []).map((value) => JSON.stringify(value)).join(', ')}}`;
 
 /** A pod spec without the fields an update may change. */
