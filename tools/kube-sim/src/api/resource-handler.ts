@@ -6,7 +6,7 @@ import { jsonPatch, mergePatch } from './patch.js';
 import type { ResourceRequest } from './request.js';
 import { apiVersionOf, type ResourceRegistry, type ResourceType } from './resources.js';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors.js';
-import { alreadyExists, badRequest, conflict, forbidden, methodNotAllowed, notFound } from './status.js';
+import { alreadyExists, badRequest, conflict, forbidden, invalid, methodNotAllowed, notFound } from './status.js';
 import { resourceKey, type ObjectStore } from './store.js';
 import { checkBodyKind, decodeObject } from './decode.js';
 import { checkImmutable } from './immutable.js';
@@ -127,7 +127,10 @@ export class ResourceHandler {
     next.metadata ??= {};
     if (next.metadata.name && next.metadata.name !== name) throw badRequest('the name of the object does not match the name on the URL');
     if (next.metadata.resourceVersion && next.metadata.resourceVersion !== previous.metadata.resourceVersion) throw conflict(type.plural, type.group, name!);
-    const merged = request.subresource === 'status' ? { ...previous, status: next.status } : request.subresource === 'finalize' ? { ...previous, spec: { ...previous.spec, finalizers: (next.spec?.finalizers as string[] | undefined) ?? [] } } : { ...next, status: type.plural === 'namespaces' ? previous.status : (next.status ?? previous.status) };
+    if (!next.metadata.resourceVersion && !request.subresource && NO_UNCONDITIONAL_UPDATE.has(type.plural)) {
+      throw invalid(type.plural, name!, [{ field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' }], type.group);
+    }
+    const merged = request.subresource === 'status' ? { ...previous, status: next.status } : request.subresource === 'finalize' ? { ...previous, spec: withFinalizers(previous.spec, next.spec?.finalizers) } : { ...next, status: type.plural === 'namespaces' ? previous.status : (next.status ?? previous.status) };
     return this.store_(type, previous, merged);
   }
 
@@ -196,6 +199,15 @@ export class ResourceHandler {
   registryOf(): ResourceRegistry {
     return this.registry;
   }
+}
+
+/** Kinds whose updates must name the resourceVersion they replace (the real server answers 422 otherwise). */
+const NO_UNCONDITIONAL_UPDATE = new Set(['leases']);
+
+/** A spec with the finalizers of a `finalize` call; none at all is left out, as the real server's JSON does. */
+function withFinalizers(spec: KubeObject['spec'], finalizers: unknown): KubeObject['spec'] {
+  const { finalizers: _old, ...rest } = spec ?? {};
+  return Array.isArray(finalizers) && finalizers.length > 0 ? { ...rest, finalizers } : rest;
 }
 
 function parseBody(raw: string, contentType: string): KubeObject {
