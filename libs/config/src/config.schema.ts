@@ -116,6 +116,7 @@ const images = z
   })
   .strict();
 
+/** Each lesson namespace's ResourceQuota; raised where a lesson needs more (its endpoint pods plus its configuration job pods). */
 const quota = z
   .object({
     enabled: z.boolean().default(true),

@@ -6,8 +6,10 @@ import { jsonPatch, mergePatch } from './patch.js';
 import type { ResourceRequest } from './request.js';
 import { apiVersionOf, type ResourceRegistry, type ResourceType } from './resources.js';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors.js';
-import { alreadyExists, badRequest, conflict, forbidden, methodNotAllowed, notFound } from './status.js';
+import { alreadyExists, badRequest, conflict, forbidden, invalid, methodNotAllowed, notFound } from './status.js';
 import { resourceKey, type ObjectStore } from './store.js';
+import { checkBodyKind, decodeObject } from './decode.js';
+import { checkImmutable } from './immutable.js';
 import { validateObject } from './validation.js';
 
 export interface HandlerResult {
@@ -40,9 +42,9 @@ export class ResourceHandler {
       case 'list':
         return { code: 200, body: this.list(request) };
       case 'create':
-        return this.create(type, namespace, parseBody(rawBody, contentType));
+        return this.create(type, namespace, requestBody(request, rawBody, contentType));
       case 'update':
-        return { code: 200, body: this.update(request, parseBody(rawBody, contentType)) };
+        return { code: 200, body: this.update(request, requestBody(request, rawBody, contentType)) };
       case 'patch':
         return this.patch(request, rawBody, contentType);
       case 'delete':
@@ -100,6 +102,7 @@ export class ResourceHandler {
     for (const field of ['uid', 'resourceVersion', 'creationTimestamp', 'deletionTimestamp', 'generation'] as const) delete object.metadata[field];
     object.apiVersion = apiVersionOf(type);
     object.kind = type.kind;
+    decodeObject(type, object);
     validateObject(type, object);
     if (this.store.get(resourceKey(type), object.metadata.namespace, object.metadata.name!)) throw alreadyExists(type.plural, type.group, object.metadata.name!);
     const behaviour = this.behaviourOf(type);
@@ -124,7 +127,10 @@ export class ResourceHandler {
     next.metadata ??= {};
     if (next.metadata.name && next.metadata.name !== name) throw badRequest('the name of the object does not match the name on the URL');
     if (next.metadata.resourceVersion && next.metadata.resourceVersion !== previous.metadata.resourceVersion) throw conflict(type.plural, type.group, name!);
-    const merged = request.subresource === 'status' ? { ...previous, status: next.status } : request.subresource === 'finalize' ? { ...previous, spec: { ...previous.spec, finalizers: (next.spec?.finalizers as string[] | undefined) ?? [] } } : { ...next, status: type.plural === 'namespaces' ? previous.status : (next.status ?? previous.status) };
+    if (!next.metadata.resourceVersion && !request.subresource && NO_UNCONDITIONAL_UPDATE.has(type.plural)) {
+      throw invalid(type.plural, name!, [{ field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' }], type.group);
+    }
+    const merged = request.subresource === 'status' ? { ...previous, status: next.status } : request.subresource === 'finalize' ? { ...previous, spec: withFinalizers(previous.spec, next.spec?.finalizers) } : { ...next, status: type.plural === 'namespaces' ? previous.status : (next.status ?? previous.status) };
     return this.store_(type, previous, merged);
   }
 
@@ -135,7 +141,9 @@ export class ResourceHandler {
     next.metadata.generation = (previous.metadata.generation ?? 1) + (JSON.stringify(next.spec) === JSON.stringify(previous.spec) ? 0 : 1);
     next.apiVersion = apiVersionOf(type);
     next.kind = type.kind;
+    decodeObject(type, next);
     validateObject(type, next);
+    checkImmutable(type, previous, next);
     const behaviour = this.behaviourOf(type);
     behaviour.prepareUpdate?.(previous, next);
     const stored = this.store.replace(resourceKey(type), next);
@@ -193,6 +201,15 @@ export class ResourceHandler {
   }
 }
 
+/** Kinds whose updates must name the resourceVersion they replace (the real server answers 422 otherwise). */
+const NO_UNCONDITIONAL_UPDATE = new Set(['leases']);
+
+/** A spec with the finalizers of a `finalize` call; none at all is left out, as the real server's JSON does. */
+function withFinalizers(spec: KubeObject['spec'], finalizers: unknown): KubeObject['spec'] {
+  const { finalizers: _old, ...rest } = spec ?? {};
+  return Array.isArray(finalizers) && finalizers.length > 0 ? { ...rest, finalizers } : rest;
+}
+
 function parseBody(raw: string, contentType: string): KubeObject {
   let value: unknown;
   try {
@@ -203,6 +220,13 @@ function parseBody(raw: string, contentType: string): KubeObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('the request body must be an object');
   const object = value as KubeObject;
   object.metadata ??= {};
+  return object;
+}
+
+/** A create/update body: decoded, and of the path's kind and version. */
+function requestBody(request: ResourceRequest, raw: string, contentType: string): KubeObject {
+  const object = parseBody(raw, contentType);
+  if (!request.subresource) checkBodyKind(request.type, request.version, object);
   return object;
 }
 

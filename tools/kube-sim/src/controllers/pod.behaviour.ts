@@ -2,6 +2,7 @@ import type { KindBehaviour } from '../api/behaviour.js';
 import type { KubeObject } from '../api/object.js';
 import { podExposure } from '../endpoints/endpoint-exposure.js';
 import { matchesAny } from '../faults.js';
+import { admitLimitRanges, admitQuotas, admitServiceAccount } from './pod-admission.js';
 import { now, type SimContext } from './sim-context.js';
 
 interface Container {
@@ -142,6 +143,9 @@ export function podBehaviour(sim: SimContext, logs: Map<string, string[]>, hooks
 
   return {
     prepareCreate(pod) {
+      admitServiceAccount(sim.store, pod);
+      admitLimitRanges(sim.store, pod);
+      admitQuotas(sim.store, pod);
       pod.spec = { restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', ...pod.spec, nodeName: (pod.spec?.nodeName) ?? 'kube-sim-node' };
       pod.status = { phase: 'Pending', qosClass: 'BestEffort', conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: now() }] };
     },
