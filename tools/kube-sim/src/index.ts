@@ -7,3 +7,4 @@ export type { KubeSimOptions } from './kube-sim.js';
 export { SimNodes, startSimNodes } from './nodes/node-agent.js';
 export type { SimNodesOptions } from './nodes/node-agent.js';
 export { microTime } from './nodes/node-registry.js';
+export { KubeApi } from './nodes/kube-api.js';
