@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Logger, Module } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { AntidoteConfig } from '@antidote/config';
@@ -20,6 +20,8 @@ import { LEADER_ELECTOR, ReaperLoop } from './reaper-loop.service.js';
 export class ReaperModule {
   static forRoot(config: AntidoteConfig): DynamicModule {
     const identity = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+    const logger = new Logger('LeaderElection');
+    const electionError = (error: unknown): void => logger.warn(`${identity}: lease step failed (not a lost race): ${error instanceof Error ? error.message : String(error)}`);
     return {
       module: ReaperModule,
       imports: [DataModule.forRoot(config), KubeModule.forRoot(config, { app: 'reaper' })],
@@ -35,7 +37,7 @@ export class ReaperModule {
           useFactory: (kube: KubeClient) =>
             new KubeLeaseStore(kube, config.gc.leaseNamespace ?? config.kubernetes.secretsNamespace, config.gc.leaseName ?? `${config.instanceId}-reaper`),
         },
-        { provide: LEADER_ELECTOR, inject: [LEASE_STORE], useFactory: (store: LeaseStore) => new LeaderElector(store, identity, config.gc.leaseDurationSeconds) },
+        { provide: LEADER_ELECTOR, inject: [LEASE_STORE], useFactory: (store: LeaseStore) => new LeaderElector(store, identity, config.gc.leaseDurationSeconds, undefined, electionError) },
         ReaperPass,
         ReaperLoop,
       ],

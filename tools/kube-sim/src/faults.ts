@@ -31,6 +31,8 @@ export interface Faults {
   podStartDelayMs: number;
   jobRunDelayMs: number;
   namespaceDeleteDelayMs: number;
+  /** How long after a namespace its `default` ServiceAccount appears (pods are refused 403 until then). */
+  serviceAccountDelayMs: number;
   /** Namespaces matching stay Terminating until their `finalize` subresource clears spec.finalizers. */
   stuckNamespaces: string[];
   /** Added latency per call (ms); by verb or resource (`verb:resource`, `verb`, `resource`, `*`). */
@@ -50,6 +52,7 @@ export const defaultFaults = (): Faults => ({
   podStartDelayMs: 0,
   jobRunDelayMs: 0,
   namespaceDeleteDelayMs: 0,
+  serviceAccountDelayMs: 20,
   stuckNamespaces: [],
   latencyMs: {},
   errors: [],

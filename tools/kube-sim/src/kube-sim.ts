@@ -17,6 +17,7 @@ import { crdBehaviour } from './controllers/crd.behaviour.js';
 import { jobBehaviour } from './controllers/job.behaviour.js';
 import { namespaceBehaviour } from './controllers/namespace.behaviour.js';
 import { podBehaviour } from './controllers/pod.behaviour.js';
+import { quotaBehaviour } from './controllers/quota.behaviour.js';
 import { serviceBehaviour } from './controllers/service.behaviour.js';
 import { SimContext } from './controllers/sim-context.js';
 import { RequestCounters } from './counters.js';
@@ -78,13 +79,18 @@ export class KubeSim {
     behaviours.set('/namespaces', namespaceBehaviour(this.context));
     behaviours.set('/pods', podBehaviour(this.context, this.podLogs, jobs.podHooks));
     behaviours.set('/services', serviceBehaviour(this.context));
+    behaviours.set('/resourcequotas', quotaBehaviour(this.context));
     behaviours.set('batch/jobs', jobs.behaviour);
     behaviours.set('apiextensions.k8s.io/customresourcedefinitions', crdBehaviour(this.context));
   }
 
   static async start(options: KubeSimOptions = {}): Promise<KubeSim> {
     const sim = new KubeSim(options);
-    for (const name of ['default', 'kube-system', 'kube-public']) sim.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    for (const name of ['default', 'kube-system', 'kube-public']) {
+      sim.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+      // Ready, like a real control plane, once its built-in namespaces have their ServiceAccount.
+      sim.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: name } });
+    }
     for (const object of options.objects ?? []) sim.create(object);
     await sim.listen(options.port ?? 0, options.host ?? '127.0.0.1');
     if (options.kubeconfigPath) sim.writeKubeconfig(options.kubeconfigPath);

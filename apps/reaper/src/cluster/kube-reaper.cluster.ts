@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
-import { KubeClient, LABEL, managedNamespaceSelector, type KubeKind } from '@antidote/kube';
-import type { V1Namespace } from '@kubernetes/client-node';
-import type { BlockingResource, NamespaceRecord, ReaperCluster } from './reaper-cluster.port.js';
+import { isNotFound, KubeClient, LABEL, managedNamespaceSelector, type KubeKind } from '@antidote/kube';
+import type { V1Namespace, V1ObjectMeta } from '@kubernetes/client-node';
+import type { BlockingResource, NamespaceRecord, ReaperCluster, StuckNamespaceOutcome } from './reaper-cluster.port.js';
 
 /** Kinds a lesson namespace holds that may carry finalizers. */
 const CONTENT_KINDS: readonly KubeKind[] = ['Pod', 'Service', 'Job', 'Secret', 'Ingress', 'NetworkAttachmentDefinition', 'NetworkPolicy'];
@@ -32,9 +32,8 @@ export class KubeReaperCluster implements ReaperCluster {
 
   async blockingResources(namespace: string): Promise<BlockingResource[]> {
     const found: BlockingResource[] = [];
-    for (const kind of CONTENT_KINDS) {
-      const list = await this.kube.listAll(kind, namespace).catch(() => ({ items: [] }));
-      for (const object of list.items) {
+    for (const { kind, items } of await this.contents(namespace)) {
+      for (const object of items) {
         const finalizers = object.metadata?.finalizers ?? [];
         if (finalizers.length > 0) found.push({ kind, name: object.metadata?.name ?? '', finalizers });
       }
@@ -42,14 +41,35 @@ export class KubeReaperCluster implements ReaperCluster {
     return found;
   }
 
-  async removeFinalizers(namespace: string, resources: readonly BlockingResource[]): Promise<void> {
+  /**
+   * Clears the finalizers of the blocking objects, so the namespace controller can finish. The namespace
+   * itself is finalized only once nothing of its content is left: `finalize` on a namespace that still
+   * holds objects removes it at once on a real server and orphans them.
+   */
+  async removeFinalizers(namespace: string, resources: readonly BlockingResource[]): Promise<StuckNamespaceOutcome> {
     for (const resource of resources) {
       const kind = resource.kind as KubeKind;
       const object = await this.kube.read(kind, namespace, resource.name);
       if (!object?.metadata?.finalizers?.length) continue;
       await this.kube.replace(kind, namespace, { ...object, metadata: { ...object.metadata, finalizers: [] } });
     }
+    const remaining = (await this.contents(namespace)).reduce((sum, { items }) => sum + items.length, 0);
+    if (remaining > 0) return { namespaceFinalized: false, remaining };
     await this.kube.removeNamespaceFinalizers(namespace);
+    return { namespaceFinalized: true, remaining: 0 };
+  }
+
+  /** The namespace's objects of every content kind; a kind the cluster does not serve (404) holds none, other errors fail. */
+  private async contents(namespace: string): Promise<{ kind: KubeKind; items: { metadata?: V1ObjectMeta }[] }[]> {
+    const lists = [];
+    for (const kind of CONTENT_KINDS) {
+      const list = await this.kube.listAll(kind, namespace).catch((error: unknown) => {
+        if (isNotFound(error)) return { items: [] };
+        throw error;
+      });
+      lists.push({ kind, items: list.items as { metadata?: V1ObjectMeta }[] });
+    }
+    return lists;
   }
 
   callCount(): number {

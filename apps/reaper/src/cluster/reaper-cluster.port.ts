@@ -17,6 +17,13 @@ export interface BlockingResource {
   finalizers: string[];
 }
 
+export interface StuckNamespaceOutcome {
+  /** True when nothing was left and the namespace's own finalizers were removed. */
+  namespaceFinalized: boolean;
+  /** Objects still in the namespace (left to the namespace controller; never orphaned). */
+  remaining: number;
+}
+
 /** The reaper's view of Kubernetes (the real one: KubeReaperCluster; tests: a fake). */
 export interface ReaperCluster {
   /** This instance's managed namespaces, in pages (one paged list, never one call per namespace). */
@@ -25,8 +32,8 @@ export interface ReaperCluster {
   deleteNamespace(name: string): Promise<void>;
   /** Objects in a namespace still holding finalizers. */
   blockingResources(namespace: string): Promise<BlockingResource[]>;
-  /** Removes the finalizers of those objects and of the namespace itself. */
-  removeFinalizers(namespace: string, resources: readonly BlockingResource[]): Promise<void>;
+  /** Removes the finalizers of those objects, and those of the namespace itself only once it holds nothing more. */
+  removeFinalizers(namespace: string, resources: readonly BlockingResource[]): Promise<StuckNamespaceOutcome>;
   /** API calls made so far (for the pass summary). */
   callCount(): number;
 }

@@ -1,5 +1,5 @@
 import { type KubeClient, isConflict } from '@antidote/kube';
-import type { V1Lease } from '@kubernetes/client-node';
+import { V1MicroTime, type V1Lease } from '@kubernetes/client-node';
 import { LeaseConflictError, type LeaseRecord, type LeaseStore } from './lease-store.port.js';
 
 /** The election's Lease as a coordination.k8s.io/v1 object; 409s become LeaseConflictError. */
@@ -40,13 +40,19 @@ export class KubeLeaseStore implements LeaseStore {
       spec: {
         ...(lease.holderIdentity ? { holderIdentity: lease.holderIdentity } : {}),
         leaseDurationSeconds: lease.leaseDurationSeconds,
-        ...(lease.acquireTime ? { acquireTime: lease.acquireTime } : {}),
-        ...(lease.renewTime ? { renewTime: lease.renewTime } : {}),
+        ...(lease.acquireTime ? { acquireTime: microTime(lease.acquireTime) } : {}),
+        ...(lease.renewTime ? { renewTime: microTime(lease.renewTime) } : {}),
         leaseTransitions: lease.leaseTransitions,
       },
     };
   }
 }
+
+/**
+ * acquireTime/renewTime are MicroTime: a real API server accepts exactly 6 fractional digits and answers
+ * 400 to what Date.toISOString() gives (3). client-node writes a V1MicroTime with 6.
+ */
+export const microTime = (date: Date): V1MicroTime => new V1MicroTime(date.getTime());
 
 function recordOf(lease: V1Lease): LeaseRecord {
   const spec = lease.spec ?? {};

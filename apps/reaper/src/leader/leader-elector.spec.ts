@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { microTime } from './kube-lease.store.js';
 import { LeaderElector } from './leader-elector.js';
 import { LeaseConflictError, type LeaseRecord, type LeaseStore } from './lease-store.port.js';
 
@@ -73,5 +74,28 @@ describe('LeaderElector', () => {
     await a.release();
     const b = new LeaderElector(store, 'b', 15, () => new Date(clock));
     expect(await b.tick()).toBe(true);
+  });
+
+  it('reports a write the server refused instead of taking it for another holder; a lost race is not reported', async () => {
+    const store = new MemoryLeaseStore();
+    const errors: unknown[] = [];
+    const refused = new Error('create leases: 400 BadRequest: Lease in version "v1" cannot be handled');
+    const refusing: LeaseStore = { get: () => store.get(), create: () => Promise.reject(refused), replace: (lease) => store.replace(lease) };
+    expect(await new LeaderElector(refusing, 'a', 15, () => new Date(0), (error) => errors.push(error)).tick()).toBe(false);
+    expect(errors).toEqual([refused]);
+    await new LeaderElector(store, 'b', 15, () => new Date(0)).tick();
+    const racing: LeaseStore = { get: () => Promise.resolve(undefined), create: (lease) => store.create(lease), replace: (lease) => store.replace(lease) };
+    expect(await new LeaderElector(racing, 'c', 15, () => new Date(0), (error) => errors.push(error)).tick()).toBe(false);
+    expect(errors).toHaveLength(1);
+  });
+});
+
+describe('microTime', () => {
+  it.each([
+    ['2026-12-03T10:00:00.123Z', '2026-12-03T10:00:00.123000Z'],
+    ['2026-12-03T10:00:00.000Z', '2026-12-03T10:00:00.000000Z'],
+    ['1970-01-01T00:00:00.000Z', '1970-01-01T00:00:00.000000Z'],
+  ])('writes %s with exactly 6 fractional digits', (iso, expected) => {
+    expect((JSON.parse(JSON.stringify({ at: microTime(new Date(iso)) })) as { at: string }).at).toBe(expected);
   });
 });

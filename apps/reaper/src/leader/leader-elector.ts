@@ -14,6 +14,8 @@ export class LeaderElector {
     readonly identity: string,
     private readonly durationSeconds: number,
     private readonly now: () => Date = () => new Date(),
+    /** Told of every failed election step that is not a lost race (API down, a write the server refused). */
+    private readonly onError: (error: unknown) => void = () => undefined,
   ) {}
 
   get isLeader(): boolean {
@@ -38,7 +40,9 @@ export class LeaderElector {
       this.leading = true;
     } catch (error) {
       if (!(error instanceof LeaseConflictError)) {
-        // Cannot reach the API: keep leading only while our lease is still valid (isLeader checks).
+        // Not another holder: the API is down or refused the write. Said, never taken for a lost race;
+        // keep leading only while our lease is still valid (isLeader checks).
+        this.onError(error);
         return this.isLeader;
       }
       this.leading = false;

@@ -54,6 +54,26 @@ describe('KubeClient against kube-sim', () => {
     expect(await kube.read('Service', ns, 'svc')).toBeUndefined();
   });
 
+  it('creates a pod refused for a missing ServiceAccount once the controller made it, and fails other 403s at once', async () => {
+    // The simulated controller would take a minute: the test plays it once the first create was refused.
+    sim.setFaults({ serviceAccountDelayMs: 60_000 });
+    const fresh = `${ns}-sa`;
+    await kube.create('Namespace', '', { metadata: { name: fresh, labels: managed } });
+    const podCreates = () => sim.counters.requests().filter((entry) => entry.resource === 'pods' && entry.verb === 'create' && entry.namespace === fresh);
+    const creating = kube.create('Pod', fresh, pod('linux1'));
+    await expect.poll(() => podCreates().length, { timeout: 10_000 }).toBe(1);
+    sim.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: fresh } });
+    const created = await creating;
+    expect(created.spec?.serviceAccountName).toBe('default');
+    expect(podCreates().map((entry) => entry.code)).toEqual([403, 201]);
+    await kube.create('ResourceQuota', fresh, { metadata: { name: 'one-pod' }, spec: { hard: { pods: '1' } } });
+    await kube.waitForPodsRunning(fresh, ['linux1'], { timeoutMs: 10_000 });
+    await expect.poll(async () => (await kube.read('ResourceQuota', fresh, 'one-pod'))?.status?.used?.pods, { timeout: 10_000 }).toBe('1');
+    const overQuota = await kube.create('Pod', fresh, pod('linux2')).catch((error: unknown) => error);
+    expect((overQuota as KubeApiError).code).toBe(403);
+    expect((overQuota as KubeApiError).statusMessage).toContain('exceeded quota: one-pod');
+  });
+
   it('lists every page with continue tokens', async () => {
     for (let i = 0; i < 7; i++) await kube.create('Secret', ns, { metadata: { name: `s${i}`, labels: managed } });
     const before = kube.callCount();

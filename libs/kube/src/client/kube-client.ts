@@ -5,7 +5,7 @@ import { KubeWatchSource } from '../watch/kube-watch-source.js';
 import type { ListSnapshot } from '../watch/watch-source.js';
 import { watchUntil, type WaitVerdict } from '../watch/watch-until.js';
 import { jobState, podState } from '../watch/workload-status.js';
-import { isAlreadyExists, isNotFound, type KubeCallTarget, type KubeVerb } from './kube-api.error.js';
+import { isAlreadyExists, isNotFound, KubeApiError, type KubeCallTarget, type KubeVerb } from './kube-api.error.js';
 import { KubeCallRunner, type KubeCallEvent, type KubeCallRunnerOptions } from './kube-call.runner.js';
 import { kubeConfigFrom } from './kube-config.factory.js';
 import { silentLogger, type KubeLogger } from './kube-logger.js';
@@ -15,6 +15,18 @@ export interface KubeClientOptions extends Omit<KubeCallRunnerOptions, 'logger'>
   logger?: KubeLogger;
   /** Page size of paged lists. */
   pageSize?: number;
+  /** How long a pod create waits for its namespace's ServiceAccount (created by a controller just after the namespace). */
+  serviceAccountWaitMs?: number;
+}
+
+/** A pod create refused because the namespace's ServiceAccount does not exist yet (the real admission message). */
+const MISSING_SERVICE_ACCOUNT = /error looking up service account ([^/\s]+)\/([^:\s]+): serviceaccount "[^"]*" not found/;
+const SERVICE_ACCOUNT_ATTEMPTS = 3;
+
+export function missingServiceAccount(error: unknown): { namespace: string; name: string } | undefined {
+  if (!(error instanceof KubeApiError) || error.code !== 403) return undefined;
+  const match = MISSING_SERVICE_ACCOUNT.exec(error.statusMessage);
+  return match ? { namespace: match[1], name: match[2] } : undefined;
 }
 
 export interface WaitOptions {
@@ -81,8 +93,34 @@ export class KubeClient {
     return new KubeClient(this.kubeConfig, this.options);
   }
 
-  /** Creates the object; when it exists already and is ours (`antidoteManaged=yes`), adopts it. */
+  /**
+   * Creates the object; when it exists already and is ours (`antidoteManaged=yes`), adopts it. A pod
+   * refused only because its namespace's ServiceAccount is not there yet (403, right after the
+   * namespace) is sent again once a watch saw that ServiceAccount; every other 403 fails at once.
+   */
   async create<K extends KubeKind>(kind: K, namespace: string, body: KindTypes[K], signal?: AbortSignal): Promise<KindTypes[K]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.createOnce(kind, namespace, body, signal);
+      } catch (error) {
+        const account = missingServiceAccount(error);
+        if (!account || attempt >= SERVICE_ACCOUNT_ATTEMPTS) throw error;
+        this.logger.debug({ namespace, name: nameOf(body), serviceAccount: account.name }, 'waiting for the service account');
+        await this.waitForServiceAccount(account.namespace, account.name, { timeoutMs: this.options.serviceAccountWaitMs ?? 30_000, ...(signal ? { signal } : {}) });
+      }
+    }
+  }
+
+  /** Resolves once the ServiceAccount exists (a watch; no polling). */
+  waitForServiceAccount(namespace: string, name: string, options: WaitOptions): Promise<void> {
+    return watchUntil(
+      this.watchSource('ServiceAccount', namespace, { fieldSelector: `metadata.name=${name}` }),
+      (accounts): WaitVerdict<void> => (accounts.has(name) ? { state: 'done', value: undefined } : { state: 'waiting', progress: 'not created yet' }),
+      { ...options, logger: this.logger, what: `service account ${namespace}/${name}` },
+    );
+  }
+
+  private async createOnce<K extends KubeKind>(kind: K, namespace: string, body: KindTypes[K], signal?: AbortSignal): Promise<KindTypes[K]> {
     const ops = this.ops(kind);
     const name = nameOf(body);
     try {

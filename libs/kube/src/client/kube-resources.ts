@@ -20,6 +20,7 @@ import {
   type V1ResourceQuota,
   type V1Secret,
   type V1Service,
+  type V1ServiceAccount,
 } from '@kubernetes/client-node';
 
 /** The kinds this client handles, with their TypeScript types. */
@@ -36,6 +37,7 @@ export interface KindTypes {
   NetworkAttachmentDefinition: NetworkAttachmentDefinition;
   CustomResourceDefinition: V1CustomResourceDefinition;
   Lease: V1Lease;
+  ServiceAccount: V1ServiceAccount;
 }
 
 export type KubeKind = keyof KindTypes;
@@ -140,6 +142,16 @@ export function kindOperations(kubeConfig: KubeConfig): OperationsTable {
       replace: (namespace, name, body, o) => coreApi.replaceNamespacedResourceQuota({ namespace, name, body }, o),
       delete: (namespace, name, propagationPolicy, o) => coreApi.deleteNamespacedResourceQuota({ namespace, name, propagationPolicy }, o),
       list: (namespace, q, o) => coreApi.listNamespacedResourceQuota({ namespace, ...listParams(q) }, o),
+    },
+    ServiceAccount: {
+      resource: 'serviceaccounts',
+      namespaced: true,
+      collectionPath: core('serviceaccounts'),
+      create: (namespace, body, o) => coreApi.createNamespacedServiceAccount({ namespace, body }, o),
+      read: (namespace, name, o) => coreApi.readNamespacedServiceAccount({ namespace, name }, o),
+      replace: (namespace, name, body, o) => coreApi.replaceNamespacedServiceAccount({ namespace, name, body }, o),
+      delete: (namespace, name, propagationPolicy, o) => coreApi.deleteNamespacedServiceAccount({ namespace, name, propagationPolicy }, o),
+      list: (namespace, q, o) => coreApi.listNamespacedServiceAccount({ namespace, ...listParams(q) }, o),
     },
     LimitRange: {
       resource: 'limitranges',

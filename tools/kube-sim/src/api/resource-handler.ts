@@ -8,6 +8,8 @@ import { apiVersionOf, type ResourceRegistry, type ResourceType } from './resour
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors.js';
 import { alreadyExists, badRequest, conflict, forbidden, methodNotAllowed, notFound } from './status.js';
 import { resourceKey, type ObjectStore } from './store.js';
+import { checkBodyKind, decodeObject } from './decode.js';
+import { checkImmutable } from './immutable.js';
 import { validateObject } from './validation.js';
 
 export interface HandlerResult {
@@ -40,9 +42,9 @@ export class ResourceHandler {
       case 'list':
         return { code: 200, body: this.list(request) };
       case 'create':
-        return this.create(type, namespace, parseBody(rawBody, contentType));
+        return this.create(type, namespace, requestBody(request, rawBody, contentType));
       case 'update':
-        return { code: 200, body: this.update(request, parseBody(rawBody, contentType)) };
+        return { code: 200, body: this.update(request, requestBody(request, rawBody, contentType)) };
       case 'patch':
         return this.patch(request, rawBody, contentType);
       case 'delete':
@@ -100,6 +102,7 @@ export class ResourceHandler {
     for (const field of ['uid', 'resourceVersion', 'creationTimestamp', 'deletionTimestamp', 'generation'] as const) delete object.metadata[field];
     object.apiVersion = apiVersionOf(type);
     object.kind = type.kind;
+    decodeObject(type, object);
     validateObject(type, object);
     if (this.store.get(resourceKey(type), object.metadata.namespace, object.metadata.name!)) throw alreadyExists(type.plural, type.group, object.metadata.name!);
     const behaviour = this.behaviourOf(type);
@@ -135,7 +138,9 @@ export class ResourceHandler {
     next.metadata.generation = (previous.metadata.generation ?? 1) + (JSON.stringify(next.spec) === JSON.stringify(previous.spec) ? 0 : 1);
     next.apiVersion = apiVersionOf(type);
     next.kind = type.kind;
+    decodeObject(type, next);
     validateObject(type, next);
+    checkImmutable(type, previous, next);
     const behaviour = this.behaviourOf(type);
     behaviour.prepareUpdate?.(previous, next);
     const stored = this.store.replace(resourceKey(type), next);
@@ -203,6 +208,13 @@ function parseBody(raw: string, contentType: string): KubeObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('the request body must be an object');
   const object = value as KubeObject;
   object.metadata ??= {};
+  return object;
+}
+
+/** A create/update body: decoded, and of the path's kind and version. */
+function requestBody(request: ResourceRequest, raw: string, contentType: string): KubeObject {
+  const object = parseBody(raw, contentType);
+  if (!request.subresource) checkBodyKind(request.type, request.version, object);
   return object;
 }
 

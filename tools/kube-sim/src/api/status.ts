@@ -37,12 +37,34 @@ export const conflict = (plural: string, group: string, name: string): ApiError 
     group,
     kind: plural,
   });
-export const invalid = (kind: string, name: string, causes: { field: string; message: string }[]): ApiError =>
-  new ApiError(422, 'Invalid', `${kind} "${name}" is invalid: ${causes.map((cause) => `${cause.field}: ${cause.message}`).join(', ')}`, {
+export interface Cause {
+  field: string;
+  message: string;
+  /** FieldValueInvalid unless told (FieldValueRequired, FieldValueForbidden, FieldValueNotSupported …). */
+  reason?: string;
+}
+
+/** 422 as a real server words it: `Kind.group "name" is invalid: <cause>` — several causes in `[…]`. */
+export const invalid = (kind: string, name: string, causes: Cause[], group = ''): ApiError => {
+  const listed = causes.map((cause) => `${cause.field}: ${cause.message}`);
+  return new ApiError(422, 'Invalid', `${group ? `${kind}.${group}` : kind} "${name}" is invalid: ${listed.length === 1 ? listed[0] : `[${listed.join(', ')}]`}`, {
     name,
+    ...(group ? { group } : {}),
     kind,
-    causes: causes.map((cause) => ({ reason: 'FieldValueInvalid', ...cause })),
+    causes: causes.map((cause) => ({ reason: cause.reason ?? reasonOf(cause.message), message: cause.message, field: cause.field })),
   });
+};
+
+function reasonOf(message: string): string {
+  if (message.startsWith('Required value')) return 'FieldValueRequired';
+  if (message.startsWith('Forbidden')) return 'FieldValueForbidden';
+  if (message.startsWith('Unsupported value')) return 'FieldValueNotSupported';
+  return 'FieldValueInvalid';
+}
+
+/** 400 for a body the server cannot decode as the path's kind (`Kind in version "v1" cannot be handled as a Kind: …`). */
+export const undecodable = (bodyKind: string, version: string, pathKind: string, why: string): ApiError =>
+  new ApiError(400, 'BadRequest', `${bodyKind} in version "${version}" cannot be handled as a ${pathKind}: ${why}`);
 export const badRequest = (message: string): ApiError => new ApiError(400, 'BadRequest', message);
 export const gone = (message: string): ApiError => new ApiError(410, 'Expired', message);
 export const methodNotAllowed = (message: string): ApiError => new ApiError(405, 'MethodNotAllowed', message);

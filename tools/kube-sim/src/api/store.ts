@@ -11,6 +11,8 @@ export interface StoreEvent {
   resource: string;
   namespace?: string;
   object: KubeObject;
+  /** The object before a MODIFIED (filtered watches turn a change across their selector into ADDED/DELETED). */
+  previous?: KubeObject;
 }
 
 /** `group/plural` — how objects of one kind are grouped (versions share storage). */
@@ -111,8 +113,10 @@ export class ObjectStore extends EventEmitter<{ event: [StoreEvent] }> {
 
   private write(resource: string, object: KubeObject, type: WatchEventType): KubeObject {
     object.metadata.resourceVersion = String(++this.version);
-    this.bucket(resource).set(ObjectStore.id(object.metadata.namespace, object.metadata.name!), object);
-    this.record({ type, resourceVersion: this.version, resource, namespace: object.metadata.namespace, object: clone(object) });
+    const key = ObjectStore.id(object.metadata.namespace, object.metadata.name!);
+    const previous = type === 'MODIFIED' ? this.bucket(resource).get(key) : undefined;
+    this.bucket(resource).set(key, object);
+    this.record({ type, resourceVersion: this.version, resource, namespace: object.metadata.namespace, object: clone(object), ...(previous ? { previous } : {}) });
     return clone(object);
   }
 

@@ -1,34 +1,45 @@
 import type { KubeObject } from './object.js';
 import type { ResourceType } from './resources.js';
-import { invalid } from './status.js';
+import { invalid, type Cause } from './status.js';
+import { kindCauses } from './kind-validation.js';
 
 const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-/** Kinds whose names must be DNS-1123 labels (≤ 63); the rest take subdomains (≤ 253). */
-const LABEL_NAMED = new Set(['namespaces', 'services']);
 const LABEL_KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$/;
 
-/** The checks a real API server does that matter to a client: names, labels, required fields. */
+const DNS1035_MESSAGE =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+const LABEL_MESSAGE =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const SUBDOMAIN_MESSAGE =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
+/** Name rules per resource: Services are DNS-1035 labels, namespaces RFC 1123 labels, the rest subdomains. */
+const NAME_RULES: Record<string, { pattern: RegExp; max: number; message: string }> = {
+  services: { pattern: DNS1035, max: 63, message: DNS1035_MESSAGE },
+  namespaces: { pattern: LABEL, max: 63, message: LABEL_MESSAGE },
+};
+const SUBDOMAIN_RULE = { pattern: SUBDOMAIN, max: 253, message: SUBDOMAIN_MESSAGE };
+
+function nameCauses(type: ResourceType, name: string): Cause[] {
+  if (!name) return [{ field: 'metadata.name', message: 'Required value: name or generateName is required' }];
+  const rule = NAME_RULES[type.plural] ?? SUBDOMAIN_RULE;
+  const causes: Cause[] = [];
+  if (name.length > rule.max) causes.push({ field: 'metadata.name', message: `Invalid value: "${name}": must be no more than ${rule.max} characters` });
+  if (!rule.pattern.test(name)) causes.push({ field: 'metadata.name', message: `Invalid value: "${name}": ${rule.message}` });
+  return causes;
+}
+
+/** The checks a real API server does that matter to a client: names, labels, each kind's required and ranged fields (422). */
 export function validateObject(type: ResourceType, object: KubeObject): void {
   const name = object.metadata.name ?? '';
-  const causes: { field: string; message: string }[] = [];
-  if (!name) causes.push({ field: 'metadata.name', message: 'Required value: name or generateName is required' });
-  else if (LABEL_NAMED.has(type.plural)) {
-    if (name.length > 63 || !LABEL.test(name)) causes.push({ field: 'metadata.name', message: `Invalid value: "${name}": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (at most 63 characters)` });
-  } else if (name.length > 253 || !SUBDOMAIN.test(name)) {
-    causes.push({ field: 'metadata.name', message: `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.'` });
-  }
+  const causes = nameCauses(type, name);
   for (const [key, value] of Object.entries(object.metadata.labels ?? {})) {
     if (!LABEL_KEY.test(key)) causes.push({ field: 'metadata.labels', message: `Invalid value: "${key}": not a valid label key` });
     if (typeof value !== 'string' || !LABEL_VALUE.test(value)) causes.push({ field: 'metadata.labels', message: `Invalid value: "${String(value)}": not a valid label value` });
   }
-  if (type.plural === 'pods') {
-    const containers = (object.spec?.containers as unknown[] | undefined) ?? [];
-    if (containers.length === 0) causes.push({ field: 'spec.containers', message: 'Required value' });
-  }
-  if (type.plural === 'jobs' && !(object.spec?.template as { spec?: { containers?: unknown[] } } | undefined)?.spec?.containers?.length) {
-    causes.push({ field: 'spec.template.spec.containers', message: 'Required value' });
-  }
-  if (causes.length > 0) throw invalid(type.kind, name, causes);
+  causes.push(...kindCauses(type, object));
+  if (causes.length > 0) throw invalid(type.kind, name, causes, type.group);
 }

@@ -54,10 +54,14 @@ export class WatchHandler {
         response.end();
         return;
       }
-      for (const event of this.store.eventsSince(version, key)) if (matches(event.object)) send(event.type, this.resources.present(request.type, event.object));
+      for (const event of this.store.eventsSince(version, key)) {
+        const type = filteredType(event, matches);
+        if (type) send(type, this.resources.present(request.type, event.object));
+      }
     }
     const onEvent = (event: StoreEvent): void => {
-      if (event.resource === key && matches(event.object)) send(event.type, this.resources.present(request.type, event.object));
+      const type = event.resource === key ? filteredType(event, matches) : undefined;
+      if (type) send(type, this.resources.present(request.type, event.object));
     };
     this.store.on('event', onEvent);
     this.open.add(response);
@@ -76,4 +80,17 @@ export class WatchHandler {
     response.on('close', close);
     response.on('error', close);
   }
+}
+
+/**
+ * The event a filtered watch sees, as on a real server: an object that starts matching the selector is
+ * ADDED, one that stops matching is DELETED (with its new state), a change within it is MODIFIED.
+ */
+function filteredType(event: StoreEvent, matches: (object: KubeObject) => boolean): string | undefined {
+  const now = matches(event.object);
+  if (event.type !== 'MODIFIED' || !event.previous) return now ? event.type : undefined;
+  const before = matches(event.previous);
+  if (before && now) return 'MODIFIED';
+  if (now) return 'ADDED';
+  return before ? 'DELETED' : undefined;
 }

@@ -30,7 +30,7 @@ export function crdBehaviour(sim: SimContext): KindBehaviour {
   return {
     prepareCreate(crd) {
       const spec = crd.spec as unknown as CrdSpec | undefined;
-      if (!spec?.group || !spec.names?.plural || !spec.names.kind || !spec.versions?.length) throw invalid('CustomResourceDefinition', crd.metadata.name ?? '', [{ field: 'spec', message: 'Required value: group, names.plural, names.kind and versions' }]);
+      if (!spec?.group || !spec.names?.plural || !spec.names.kind || !spec.versions?.length) throw invalid('CustomResourceDefinition', crd.metadata.name ?? '', [{ field: 'spec', message: 'Required value: group, names.plural, names.kind and versions' }], 'apiextensions.k8s.io');
       crd.status = {
         acceptedNames: spec.names,
         storedVersions: spec.versions.filter((v) => v.storage).map((v) => v.name),

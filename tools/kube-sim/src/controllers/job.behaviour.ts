@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { KindBehaviour } from '../api/behaviour.js';
 import type { KubeObject } from '../api/object.js';
+import { ApiError } from '../api/status.js';
 import { JobFailures } from '../pods/pod-lifecycle.js';
 import type { PodHooks } from './pod.behaviour.js';
 import { now, type SimContext } from './sim-context.js';
+
+const JOB_RETRY_MS = 100;
 
 interface JobSpec {
   backoffLimit?: number;
@@ -26,7 +29,18 @@ export function jobBehaviour(sim: SimContext): { behaviour: KindBehaviour; podHo
     const uid = job.metadata.uid!;
     const name = job.metadata.name!;
     const labels = { ...spec.template.metadata?.labels, 'controller-uid': uid, 'job-name': name, 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': name };
-    sim.handler.create(
+    if (!createPod(job, labels)) return;
+    sim.mutate(type(), job.metadata.namespace, name, (object) => {
+      object.status = { ...object.status, active: 1, startTime: (object.status?.startTime) ?? now() };
+    });
+  };
+
+  /** False when admission refused the pod (no ServiceAccount yet, over quota): tried again later, as the job controller does. */
+  const createPod = (job: KubeObject, labels: Record<string, string>): boolean => {
+    const spec = job.spec as unknown as JobSpec;
+    const { name, uid } = job.metadata as { name: string; uid: string };
+    try {
+      sim.handler.create(
       podType(),
       job.metadata.namespace,
       {
@@ -39,10 +53,17 @@ export function jobBehaviour(sim: SimContext): { behaviour: KindBehaviour; podHo
         spec: { restartPolicy: 'Never', ...spec.template.spec },
       },
       { internal: true },
-    );
-    sim.mutate(type(), job.metadata.namespace, name, (object) => {
-      object.status = { ...object.status, active: 1, startTime: (object.status?.startTime) ?? now() };
-    });
+      );
+      return true;
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== 403) throw error;
+      sim.log(`job ${job.metadata.namespace}/${name}: ${error.message}; retrying`);
+      sim.later(JOB_RETRY_MS, () => {
+        const stored = sim.store.get('batch/jobs', job.metadata.namespace, name);
+        if (stored && stored.metadata.uid === uid && !stored.metadata.deletionTimestamp) startPod(stored);
+      });
+      return false;
+    }
   };
 
   const podHooks: PodHooks = {

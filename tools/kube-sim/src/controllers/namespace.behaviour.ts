@@ -17,15 +17,19 @@ export function namespaceBehaviour(sim: SimContext): KindBehaviour {
   const finish = (name: string): void => {
     pending.delete(name);
     const namespace = sim.store.get('/namespaces', undefined, name);
-    if (!namespace || !terminating.has(name)) return;
+    if (!namespace?.metadata.deletionTimestamp) return;
     const contents = sim.store.contentsOf(name);
     const finalizers = (namespace.spec?.finalizers as string[] | undefined) ?? [];
-    if (contents.length === 0 && finalizers.length === 0) {
+    // No finalizer left (the controller's, or a client's `finalize`): the namespace goes at once, and
+    // whatever is still in it stays behind, orphaned, as on a real server.
+    const controllerDone = terminating.has(name) && contents.length === 0 && !matchesAny(sim.faults.stuckNamespaces, name);
+    if (finalizers.length === 0 || controllerDone) {
       terminating.delete(name);
       reported.delete(name);
       sim.store.remove('/namespaces', undefined, name);
       return;
     }
+    if (!terminating.has(name)) return;
     const blocked = contents.filter(({ object }) => object.metadata.finalizers?.length);
     const summary = `${contents.length}/${blocked.length}/${finalizers.length}`;
     if (reported.get(name) === summary) return;
@@ -58,7 +62,7 @@ export function namespaceBehaviour(sim: SimContext): KindBehaviour {
     if (event.resource === '/namespaces') {
       const name = event.object.metadata.name!;
       const finalizers = (event.object.spec?.finalizers as string[] | undefined) ?? [];
-      if (terminating.has(name) && finalizers.length === 0) schedule(name);
+      if (event.object.metadata.deletionTimestamp && finalizers.length === 0) schedule(name);
     } else if (event.namespace && terminating.has(event.namespace)) {
       schedule(event.namespace);
     }
@@ -66,12 +70,22 @@ export function namespaceBehaviour(sim: SimContext): KindBehaviour {
 
   return {
     prepareCreate(object) {
-      object.spec = { finalizers: ['kubernetes'], ...object.spec };
+      object.spec = { ...object.spec, finalizers: ['kubernetes'] };
       object.status = { phase: 'Active' };
       object.metadata.labels = { ...object.metadata.labels, 'kubernetes.io/metadata.name': object.metadata.name! };
     },
     prepareUpdate(previous, next) {
       next.status = previous.status;
+    },
+    created(object) {
+      // The service account controller creates the namespace's `default` ServiceAccount a moment later;
+      // until then pods are refused (403), as on a real cluster.
+      const name = object.metadata.name!;
+      sim.later(sim.faults.serviceAccountDelayMs, () => {
+        const namespace = sim.store.get('/namespaces', undefined, name);
+        if (!namespace || namespace.metadata.uid !== object.metadata.uid || namespace.metadata.deletionTimestamp) return;
+        if (!sim.store.get('/serviceaccounts', name, 'default')) sim.handler.create(sim.type('', 'serviceaccounts'), name, { metadata: { name: 'default' } }, { internal: true });
+      });
     },
     deleting(object) {
       const name = object.metadata.name!;
@@ -87,11 +101,6 @@ export function namespaceBehaviour(sim: SimContext): KindBehaviour {
           } catch {
             // already gone
           }
-        }
-        if (!matchesAny(sim.faults.stuckNamespaces, name)) {
-          sim.mutate(type(), undefined, name, (ns) => {
-            ns.spec = { ...ns.spec, finalizers: [] };
-          });
         }
         schedule(name);
       });

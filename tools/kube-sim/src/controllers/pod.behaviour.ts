@@ -3,6 +3,7 @@ import type { KubeObject } from '../api/object.js';
 import { podExposure } from '../endpoints/endpoint-exposure.js';
 import { now, startPod, type JobFailures, type PodRuntime } from '../pods/pod-lifecycle.js';
 import type { PodLogs } from '../pods/pod-logs.js';
+import { admitLimitRanges, admitQuotas, admitServiceAccount } from './pod-admission.js';
 import type { SimContext } from './sim-context.js';
 
 /** A Job's reaction to its pods (kube-sim's job controller). */
@@ -38,6 +39,9 @@ export function podBehaviour(sim: SimContext, logs: PodLogs, hooks: PodHooks): K
 
   return {
     prepareCreate(pod) {
+      admitServiceAccount(sim.store, pod);
+      admitLimitRanges(sim.store, pod);
+      admitQuotas(sim.store, pod);
       pod.spec = { restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', ...pod.spec, nodeName: (pod.spec?.nodeName) ?? 'kube-sim-node' };
       pod.status = { phase: 'Pending', qosClass: 'BestEffort', conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: now() }] };
     },
