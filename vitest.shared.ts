@@ -36,9 +36,11 @@ export interface ProjectTestOptions {
 /** The vitest configuration every project uses: SWC for decorator metadata, a JSON report for CI. */
 export function projectConfig(projectDir: string, options: ProjectTestOptions = {}): ViteUserConfig {
   // `npm run test:faults` runs the `*.faults.spec.ts` suites (Kubernetes API errors, outages, dropped
-  // watches), `npm run bench` the `*.bench.spec.ts` ones (figures printed); `npm test` everything else.
+  // watches), `npm run bench` the `*.bench.spec.ts` ones (figures printed), `npm run test:conformance` the
+  // `*.conformance.spec.ts` ones (a real control plane, one per run); `npm test` everything else.
   const suite = process.env.ANTIDOTE_TEST_SUITE;
-  const faults = suite === 'faults' || suite === 'bench';
+  const conformance = suite === 'conformance';
+  const faults = suite === 'faults' || suite === 'bench' || conformance;
   const name = faults ? `${basename(projectDir)}-${suite}` : basename(projectDir);
   return defineConfig({
     plugins: [
@@ -56,15 +58,15 @@ export function projectConfig(projectDir: string, options: ProjectTestOptions = 
     test: {
       root: projectDir,
       include: faults ? [`src/**/*.${suite}.spec.ts`] : (options.include ?? ['src/**/*.spec.ts', 'test/**/*.spec.ts']),
-      exclude: [...(options.exclude ?? ['**/node_modules/**', '**/dist/**']), ...(faults ? [] : ['**/*.faults.spec.ts', '**/*.bench.spec.ts'])],
-      testTimeout: suite === 'bench' ? 600_000 : (options.testTimeoutMs ?? 30_000),
+      exclude: [...(options.exclude ?? ['**/node_modules/**', '**/dist/**']), ...(faults ? [] : ['**/*.faults.spec.ts', '**/*.bench.spec.ts', '**/*.conformance.spec.ts'])],
+      testTimeout: suite === 'bench' ? 600_000 : conformance ? 120_000 : (options.testTimeoutMs ?? 30_000),
       hookTimeout: 120_000,
       pool: 'forks',
-      fileParallelism: !options.serial,
-      maxWorkers: options.serial ? 1 : 2,
+      fileParallelism: !options.serial && !conformance,
+      maxWorkers: options.serial || conformance ? 1 : 2,
       reporters: ['default', ['json', { outputFile: join(root, 'reports', 'vitest', `${name}.json`) }]],
       passWithNoTests: faults,
-      globalSetup: options.postgres ? [join(root, 'libs', 'testing', 'src', 'postgres.global-setup.ts')] : [],
+      globalSetup: conformance ? [join(root, 'libs', 'testing', 'src', 'kcp.global-setup.ts')] : options.postgres ? [join(root, 'libs', 'testing', 'src', 'postgres.global-setup.ts')] : [],
     },
   });
 }

@@ -4,7 +4,11 @@ export { TEST_PG_URL_ENV, testNats, testPostgres, testPostgresDatabase } from '.
 export { DATABASE_KINDS, testDatabase, testDatabaseUrl } from './test-database.js';
 export type { DatabaseKind, TestDatabase } from './test-database.js';
 export { makeCollection, makeCurriculum, makeEndpoint, makeImage, makeLesson, makeLiveEndpoint, makeNewLiveLesson } from './model-fixtures.js';
-export { INSTANCE, startTestPlatform } from './test-platform.js';
-export type { TestPlatform, TestPlatformOptions } from './test-platform.js';
+export { INSTANCE, startPlatformOn, startTestPlatform } from './test-platform.js';
+export type { ClusterPlatform, TestPlatform, TestPlatformOptions } from './test-platform.js';
 export { BENCH_DIR, distribution, machine, NETWORK_AUTOMATION, referenceKubeCalls, writeBenchReport, writeHistogramSvg } from './bench-report.js';
 export type { Distribution, ReferenceLessonShape } from './bench-report.js';
+export { CLUSTER_ENV, conformanceCluster, KCP_ENV, KCP_KUBECONFIG_ENV, kcpDir, prepareCluster, startKcp } from './kcp.js';
+export type { ConformanceCluster } from './kcp.js';
+export { startClusterPlatform } from './cluster-platform.js';
+export type { ClusterTestPlatform } from './cluster-platform.js';

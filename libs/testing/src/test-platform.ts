@@ -31,17 +31,26 @@ export interface TestPlatformOptions<N extends string> {
  * client, a DataManager and the status events, for the test to act as the api does.
  */
 export async function startTestPlatform<N extends string>(kind: DatabaseKind, options: TestPlatformOptions<N>) {
-  const { faults = {}, overrides = {} } = options;
-  const nats = await testNats();
   const kubeconfig = join(mkdtempSync(join(tmpdir(), 'sched-')), 'kubeconfig');
   const sim = await startKubeSim({
     kubeconfigPath: kubeconfig,
-    faults: { podStartDelayMs: 50, jobRunDelayMs: 50, ...faults },
+    faults: { podStartDelayMs: 50, jobRunDelayMs: 50, ...options.faults },
     objects: [
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'prod' } },
       { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'tls-certificate', namespace: 'prod' }, type: 'kubernetes.io/tls', data: { 'tls.crt': 'Y3J0', 'tls.key': 'a2V5' } },
     ],
   });
+  const platform = await startPlatformOn(kind, options, () => kubeconfig);
+  return { ...platform, sim, config: { ...platform.config, k8sOutOfClusterConfigPath: kubeconfig }, stop: () => platform.stop(() => sim.stop()) };
+}
+
+/**
+ * The same platform on a cluster reached through a kubeconfig per service (e.g. a real control plane,
+ * each app with its own ServiceAccount token).
+ */
+export async function startPlatformOn<N extends string>(kind: DatabaseKind, options: Omit<TestPlatformOptions<N>, 'faults'>, kubeconfigOf: (service: N) => string) {
+  const { overrides = {} } = options;
+  const nats = await testNats();
   const url = options.databaseUrl ?? (await testDatabaseUrl(kind)).url;
   const config = {
     instanceId: INSTANCE,
@@ -50,7 +59,6 @@ export async function startTestPlatform<N extends string>(kind: DatabaseKind, op
     natsUrl: nats.url,
     database: { url },
     k8sInCluster: false,
-    k8sOutOfClusterConfigPath: kubeconfig,
     ops: { schedulerPort: 0, healthcheckerPort: 0, reaperPort: 0, host: '127.0.0.1' },
     logging: { level: process.env.ANTIDOTE_TEST_LOG ?? 'silent' },
     healthcheck: { probeTimeoutMs: 1000, intervalMs: 100 },
@@ -60,7 +68,7 @@ export async function startTestPlatform<N extends string>(kind: DatabaseKind, op
   };
   const running = new Map<string, RunningService[]>();
   const start = async (name: N): Promise<RunningService> => {
-    const service = await startService(options.services[name], { env: {}, argv: [], overrides: config });
+    const service = await startService(options.services[name], { env: {}, argv: [], overrides: { k8sOutOfClusterConfigPath: kubeconfigOf(name), ...config } });
     running.set(name, [...(running.get(name) ?? []), service]);
     return service;
   };
@@ -85,7 +93,6 @@ export async function startTestPlatform<N extends string>(kind: DatabaseKind, op
   return {
     /** The nats-server: `restart()` keeps its port, so the services' clients reconnect to it. */
     nats,
-    sim,
     data,
     bus,
     connection,
@@ -105,14 +112,16 @@ export async function startTestPlatform<N extends string>(kind: DatabaseKind, op
       return data.liveLessons.create(liveLessonRecord(lesson, { id, sessionId, instanceId: INSTANCE, hepsDomain: 'heps.test', stage, imageOf: (s) => images.get(s) }));
     },
     eventsOf: (id: string) => events.filter((event) => event.liveLessonId === id),
-    async stop() {
+    /** Stops the services, then `cluster` (the cluster's own stop), then the database and nats-server. */
+    async stop(cluster: () => Promise<void> = () => Promise.resolve()) {
       await connection.close().catch(() => undefined);
       for (const name of [...running.keys()].reverse()) await stopService(name as N);
       await data.close();
-      await sim.stop();
+      await cluster();
       await nats.stop();
     },
   };
 }
 
 export type TestPlatform<N extends string = string> = Awaited<ReturnType<typeof startTestPlatform<N>>>;
+export type ClusterPlatform<N extends string = string> = Awaited<ReturnType<typeof startPlatformOn<N>>>;

@@ -26,6 +26,8 @@ export interface Faults {
   unreachable: string[];
   /** Jobs whose name matches `pattern` have their first `times` pods fail. */
   jobFailures: { pattern: string; times: number }[];
+  /** Image pull time before a pod's containers start (ContainerCreating meanwhile). */
+  imagePullDelayMs: number;
   podStartDelayMs: number;
   jobRunDelayMs: number;
   namespaceDeleteDelayMs: number;
@@ -46,6 +48,7 @@ export const defaultFaults = (): Faults => ({
   initFailure: [],
   unreachable: [],
   jobFailures: [],
+  imagePullDelayMs: 0,
   podStartDelayMs: 0,
   jobRunDelayMs: 0,
   namespaceDeleteDelayMs: 0,

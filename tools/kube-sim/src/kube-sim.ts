@@ -25,6 +25,7 @@ import { AddressPool } from './endpoints/address-pool.js';
 import { claimAddressRanges, type AddressRanges } from './endpoints/address-ranges.js';
 import { EndpointExposure } from './endpoints/endpoint-exposure.js';
 import { EndpointListeners } from './endpoints/endpoint-listeners.js';
+import { PodLogs } from './pods/pod-logs.js';
 import { defaultFaults, injectedError, latencyFor, seededRandom, type Faults } from './faults.js';
 
 export interface KubeSimOptions {
@@ -54,7 +55,7 @@ export class KubeSim {
   private readonly context: SimContext;
   private readonly listeners: EndpointListeners;
   private readonly endpoints: EndpointExposure;
-  private readonly podLogs = new Map<string, string[]>();
+  private readonly podLogs = new PodLogs();
   private readonly random: () => number;
   private readonly sockets = new Set<Socket>();
   private server?: Server;
@@ -72,7 +73,7 @@ export class KubeSim {
     this.watches = new WatchHandler(this.store, this.handler);
     this.listeners = new EndpointListeners({ users: options.sshUsers ?? {} });
     const log = options.log ?? (() => undefined);
-    this.endpoints = new EndpointExposure(this.store, this.faults, this.listeners, log);
+    this.endpoints = new EndpointExposure((resource) => this.store.list(resource), this.faults, this.listeners, log);
     this.context = new SimContext(this.store, this.registry, this.handler, this.faults, this.endpoints, new AddressPool(this.ranges.pods), new AddressPool(this.ranges.services), log);
     const jobs = jobBehaviour(this.context);
     behaviours.set('/namespaces', namespaceBehaviour(this.context));
@@ -241,12 +242,9 @@ export class KubeSim {
 
   private servePodLog(request: ResourceRequest, response: ServerResponse): number {
     const pod = this.handler.mustGet(request.type, request.namespace, request.name!);
-    const container = request.query.get('container');
-    let lines = (this.podLogs.get(pod.metadata.uid!) ?? []).filter((line) => !container || line.includes(`[${container}]`));
-    const tail = Number(request.query.get('tailLines') ?? 0);
-    if (tail > 0) lines = lines.slice(-tail);
+    const log = this.podLogs.read(pod.metadata.uid!, request.query.get('container'), Number(request.query.get('tailLines') ?? 0));
     response.writeHead(200, { 'Content-Type': 'text/plain' });
-    response.end(lines.length > 0 ? `${lines.join('\n')}\n` : '');
+    response.end(log);
     return 200;
   }
 }

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { KindBehaviour } from '../api/behaviour.js';
 import type { KubeObject } from '../api/object.js';
 import { ApiError } from '../api/status.js';
-import { matchesPattern } from '../faults.js';
-
-const JOB_RETRY_MS = 100;
+import { JobFailures } from '../pods/pod-lifecycle.js';
 import type { PodHooks } from './pod.behaviour.js';
 import { now, type SimContext } from './sim-context.js';
+
+const JOB_RETRY_MS = 100;
 
 interface JobSpec {
   backoffLimit?: number;
@@ -22,8 +22,7 @@ interface JobSpec {
 export function jobBehaviour(sim: SimContext): { behaviour: KindBehaviour; podHooks: PodHooks } {
   const type = () => sim.type('batch', 'jobs');
   const podType = () => sim.type('', 'pods');
-  /** Pods failed so far per job uid (for the job-failure fault). */
-  const failuresByJob = new Map<string, number>();
+  const jobFailures = new JobFailures(sim.faults);
 
   const startPod = (job: KubeObject): void => {
     const spec = job.spec as unknown as JobSpec;
@@ -68,16 +67,7 @@ export function jobBehaviour(sim: SimContext): { behaviour: KindBehaviour; podHo
   };
 
   const podHooks: PodHooks = {
-    shouldFail(pod) {
-      const jobName = pod.metadata.labels?.['job-name'] ?? '';
-      const uid = pod.metadata.labels?.['controller-uid'] ?? '';
-      const rule = sim.faults.jobFailures.find((candidate) => matchesPattern(candidate.pattern, jobName));
-      if (!rule) return false;
-      const failed = failuresByJob.get(uid) ?? 0;
-      if (failed >= rule.times) return false;
-      failuresByJob.set(uid, failed + 1);
-      return true;
-    },
+    jobFailures,
     finished(pod, succeeded) {
       const owner = pod.metadata.ownerReferences?.find((reference) => reference.kind === 'Job');
       if (!owner) return;
@@ -117,7 +107,7 @@ export function jobBehaviour(sim: SimContext): { behaviour: KindBehaviour; podHo
       });
     },
     deleted(job, options) {
-      failuresByJob.delete(job.metadata.uid!);
+      jobFailures.forget(job.metadata.uid!);
       const pods = sim.store.list('/pods', job.metadata.namespace).filter((pod) => pod.metadata.labels?.['controller-uid'] === job.metadata.uid);
       for (const pod of pods) {
         if (options.propagationPolicy === 'Background' || options.propagationPolicy === 'Foreground') {

@@ -6,7 +6,7 @@ import type { AddressPool } from '../endpoints/address-pool.js';
 import type { EndpointExposure } from '../endpoints/endpoint-exposure.js';
 import type { Faults } from '../faults.js';
 
-export const now = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+export { now } from '../pods/pod-lifecycle.js';
 
 /** What the simulated controllers share. */
 export class SimContext {

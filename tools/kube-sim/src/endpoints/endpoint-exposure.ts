@@ -1,5 +1,4 @@
 import type { KubeObject } from '../api/object.js';
-import type { ObjectStore } from '../api/store.js';
 import { matchesAny, type Faults } from '../faults.js';
 import type { EndpointListeners } from './endpoint-listeners.js';
 
@@ -41,7 +40,8 @@ const EXPOSED: readonly [string, ExposureOf][] = [
 /** Opens and closes the real listeners of pods and services, honouring the `unreachable` fault. */
 export class EndpointExposure {
   constructor(
-    private readonly store: ObjectStore,
+    /** The objects of a resource (`/pods`, `/services`) this exposure answers for. */
+    private readonly objects: (resource: string) => KubeObject[],
     private readonly faults: Faults,
     private readonly listeners: EndpointListeners,
     private readonly log: (message: string) => void,
@@ -60,7 +60,7 @@ export class EndpointExposure {
   /** After the faults changed: objects now unreachable stop listening, the others (re)start. */
   refresh(): void {
     for (const [resource, exposureOf] of EXPOSED) {
-      for (const object of this.store.list(resource)) {
+      for (const object of this.objects(resource)) {
         const exposure = exposureOf(object);
         if (!exposure) continue;
         const listening = this.listeners.isListening(object.metadata.uid!);

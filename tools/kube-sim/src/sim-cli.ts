@@ -1,0 +1,99 @@
+import { parseArgs } from 'node:util';
+import { startKubeSim } from './kube-sim.js';
+
+const HELP = `kube-sim — a Kubernetes API simulator
+
+  kube-sim [--port 0] [--host 127.0.0.1] [--kubeconfig <file>] [options]
+  kube-sim nodes --kubeconfig <real cluster> [options]   simulated nodes for a real control plane (see --help there)
+
+  --port <p>                 listen port (0: a free one; the URL is printed)
+  --kubeconfig <file>        write a kubeconfig for the simulator there
+  --ssh-user <user:password> accept only this SSH login on endpoints (repeatable; default: any)
+  --pod-start-delay <ms>     Pending → Running delay          --job-run-delay <ms>   config job duration
+  --namespace-delete-delay <ms>                                --seed <n>             error injection seed
+  --image-pull-failure <pattern>  --crash <pattern>  --init-failure <pattern>  --stuck-namespace <pattern>
+  --job-failure <pattern:times>   --error <verb:resource:code:rate>   --latency <key:ms>
+  --unreachable <pattern>    pods/services of that name (or podName label) refuse every connection
+  --secret <namespace/name>  create an (empty TLS) secret at start, e.g. prod/tls-certificate
+
+Admin API on the same port: /_sim/faults (GET, PATCH), /_sim/counters, /_sim/requests, /_sim/stats,
+POST /_sim/watches/drop, /_sim/history/compact, /_sim/outage {"ms":30000}, /_sim/counters/reset.`;
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '0' },
+    host: { type: 'string', default: '127.0.0.1' },
+    kubeconfig: { type: 'string' },
+    'ssh-user': { type: 'string', multiple: true, default: [] },
+    'pod-start-delay': { type: 'string', default: '0' },
+    'job-run-delay': { type: 'string', default: '0' },
+    'namespace-delete-delay': { type: 'string', default: '0' },
+    seed: { type: 'string', default: '42' },
+    'image-pull-failure': { type: 'string', multiple: true, default: [] },
+    crash: { type: 'string', multiple: true, default: [] },
+    'init-failure': { type: 'string', multiple: true, default: [] },
+    'stuck-namespace': { type: 'string', multiple: true, default: [] },
+    unreachable: { type: 'string', multiple: true, default: [] },
+    'job-failure': { type: 'string', multiple: true, default: [] },
+    error: { type: 'string', multiple: true, default: [] },
+    latency: { type: 'string', multiple: true, default: [] },
+    secret: { type: 'string', multiple: true, default: [] },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (values.help) {
+  process.stdout.write(`${HELP}\n`);
+  process.exit(0);
+}
+
+const number = (text: string, name: string): number => {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0) {
+    process.stderr.write(`kube-sim: --${name} must be a non-negative number\n`);
+    process.exit(2);
+  }
+  return value;
+};
+
+const secrets = values.secret.flatMap((spec) => {
+  const [namespace, name] = spec.split('/');
+  if (!namespace || !name) return [];
+  return [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } },
+    { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace }, type: 'kubernetes.io/tls', data: { 'tls.crt': '', 'tls.key': '' } },
+  ];
+});
+const uniqueObjects = secrets.filter((object, index) => secrets.findIndex((other) => other.kind === object.kind && other.metadata.name === object.metadata.name && other.metadata.namespace === object.metadata.namespace) === index);
+
+const sim = await startKubeSim({
+  port: number(values.port, 'port'),
+  host: values.host,
+  kubeconfigPath: values.kubeconfig,
+  seed: number(values.seed, 'seed'),
+  sshUsers: Object.fromEntries(values['ssh-user'].map((pair) => [pair.split(':')[0], pair.split(':').slice(1).join(':')])),
+  objects: uniqueObjects,
+  faults: {
+    podStartDelayMs: number(values['pod-start-delay'], 'pod-start-delay'),
+    jobRunDelayMs: number(values['job-run-delay'], 'job-run-delay'),
+    namespaceDeleteDelayMs: number(values['namespace-delete-delay'], 'namespace-delete-delay'),
+    imagePullFailure: values['image-pull-failure'],
+    crash: values.crash,
+    initFailure: values['init-failure'],
+    stuckNamespaces: values['stuck-namespace'],
+    unreachable: values.unreachable,
+    jobFailures: values['job-failure'].map((spec) => ({ pattern: spec.split(':')[0], times: Number(spec.split(':')[1] ?? 1) })),
+    errors: values.error.map((spec) => {
+      const [verb, resource, code, rate] = spec.split(':');
+      return { ...(verb && verb !== '*' ? { verb } : {}), ...(resource && resource !== '*' ? { resource } : {}), code: Number(code ?? 500) as 500, rate: Number(rate ?? 1) };
+    }),
+    latencyMs: Object.fromEntries(values.latency.map((spec) => [spec.split(':').slice(0, -1).join(':'), Number(spec.split(':').pop())])),
+  },
+  log: (message) => process.stderr.write(`kube-sim: ${message}\n`),
+});
+process.stdout.write(`kube-sim listening on ${sim.url}${sim.kubeconfigPath ? ` (kubeconfig ${sim.kubeconfigPath})` : ''}\n`);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void sim.stop().then(() => process.exit(0));
+  });
+}
