@@ -25,6 +25,7 @@ import { claimAddressRanges, type AddressRanges } from './endpoints/address-rang
 import { EndpointExposure } from './endpoints/endpoint-exposure.js';
 import { EndpointListeners } from './endpoints/endpoint-listeners.js';
 import { defaultFaults, injectedError, latencyFor, seededRandom, type Faults } from './faults.js';
+import { printerOf, toTable, wantsTable } from './table/table.js';
 
 export interface KubeSimOptions {
   /** 0 or absent: a free port. */
@@ -229,8 +230,15 @@ export class KubeSim {
     if (resourceRequest.subresource === 'log') return this.servePodLog(resourceRequest, response);
     const body = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method ?? '') ? await readBody(request) : '';
     const result = this.handler.handle(resourceRequest, body, request.headers['content-type'] ?? 'application/json');
-    send(response, result.code, result.body);
+    send(response, result.code, this.asRequested(resourceRequest, result.body, request.headers.accept));
     return result.code;
+  }
+
+  /** A Table when the client asked for one (`kubectl get`), else the object or list. */
+  private asRequested(request: ResourceRequest, body: unknown, accept: string | undefined): unknown {
+    if ((request.verb !== 'get' && request.verb !== 'list') || request.subresource || !wantsTable(accept)) return body;
+    const crd = this.store.get('apiextensions.k8s.io/customresourcedefinitions', undefined, `${request.type.plural}.${request.type.group}`);
+    return toTable(printerOf(request.type, crd), body, request.query);
   }
 
   private servePodLog(request: ResourceRequest, response: ServerResponse): number {
