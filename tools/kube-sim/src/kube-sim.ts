@@ -25,6 +25,8 @@ import { claimAddressRanges, type AddressRanges } from './endpoints/address-rang
 import { EndpointExposure } from './endpoints/endpoint-exposure.js';
 import { EndpointListeners } from './endpoints/endpoint-listeners.js';
 import { defaultFaults, injectedError, latencyFor, seededRandom, type Faults } from './faults.js';
+import { validateFields } from './openapi/field-validation.js';
+import { openApi } from './openapi/openapi.js';
 import { printerOf, toTable, wantsTable } from './table/table.js';
 
 export interface KubeSimOptions {
@@ -215,7 +217,7 @@ export class KubeSim {
 
   private async dispatch(target: ReturnType<typeof route>, request: IncomingMessage, response: ServerResponse, url: URL): Promise<number> {
     if (target.kind === 'discovery') {
-      const body = discovery(url.pathname, this.registry, `${request.socket.localAddress}:${this.port}`);
+      const body = openApi(url.pathname, request.headers.accept, this.registry, this.store) ?? discovery(url.pathname, this.registry, `${request.socket.localAddress}:${this.port}`);
       if (body === undefined) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
       send(response, 200, body);
       return 200;
@@ -228,9 +230,10 @@ export class KubeSim {
       return 200;
     }
     if (resourceRequest.subresource === 'log') return this.servePodLog(resourceRequest, response);
-    const body = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method ?? '') ? await readBody(request) : '';
-    const result = this.handler.handle(resourceRequest, body, request.headers['content-type'] ?? 'application/json');
-    send(response, result.code, this.asRequested(resourceRequest, result.body, request.headers.accept));
+    const raw = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method ?? '') ? await readBody(request) : '';
+    const { body, contentType, warnings } = validateFields(resourceRequest, raw, request.headers['content-type'] ?? 'application/json', this.store);
+    const result = this.handler.handle(resourceRequest, body, contentType);
+    send(response, result.code, this.asRequested(resourceRequest, result.body, request.headers.accept), warnings.length > 0 ? { Warning: warnings.join(', ') } : {});
     return result.code;
   }
 

@@ -30,30 +30,30 @@ describe('kubectl get output from kube-sim', () => {
     expect(byName.get('web')?.slice(0, 5)).toEqual(['table', 'web', '1/1', 'Running', '0']);
     expect(byName.get('broken')?.slice(2, 4)).toEqual(['0/1', 'CrashLoopBackOff']);
     expect(byName.get('broken')?.[4]).toMatch(/^3 \(\d+s ago\)$/);
-  });
+  }, 60_000);
 
   it('get pods -o wide adds the IP and NODE columns', async () => {
     const table = rows(await kubectl('get', 'pods', '-n', 'table', '-o', 'wide', '--field-selector', 'metadata.name=web'));
     expect(table[0]).toEqual(['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE', 'IP', 'NODE', 'NOMINATED NODE', 'READINESS GATES']);
     const ip = (await fixture.core.readNamespacedPod({ namespace: 'table', name: 'web' })).status?.podIP;
     expect(table[1].slice(5, 7)).toEqual([ip, 'kube-sim-node']);
-  });
+  }, 60_000);
 
   it('get namespaces and services show their columns', async () => {
     expect(rows(await kubectl('get', 'namespaces', 'table'))).toEqual([['NAME', 'STATUS', 'AGE'], ['table', 'Active', expect.stringMatching(/^\d+s$/)]]);
     const services = rows(await kubectl('get', 'services', '-n', 'table'));
     expect(services[0]).toEqual(['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE']);
     expect(services[1].slice(0, 5)).toEqual(['web', 'ClusterIP', expect.stringMatching(/^127\./), '<none>', '80/TCP']);
-  });
+  }, 60_000);
 
   it('get all lists the pods, services and jobs of a namespace', async () => {
     const output = await kubectl('get', 'all', '-n', 'table', '-o', 'name');
     const names = output.trim().split('\n');
     expect(names.filter((name) => !name.startsWith('pod/config-')).sort()).toEqual(['job.batch/config', 'pod/broken', 'pod/web', 'service/web']);
-  });
+  }, 60_000);
 
   it('client-node still gets plain lists', async () => {
     const list = await fixture.core.listNamespacedPod({ namespace: 'table' });
     expect(list.items.map((item) => item.metadata?.name)).toEqual(expect.arrayContaining(['web', 'broken']));
-  });
+  }, 60_000);
 });
