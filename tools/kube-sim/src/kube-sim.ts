@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { stringify } from 'yaml';
 import { handleAdmin } from './admin.js';
@@ -10,8 +11,8 @@ import type { KubeObject } from './api/object.js';
 import { readBody, route, type ResourceRequest } from './api/request.js';
 import { ResourceHandler } from './api/resource-handler.js';
 import { ResourceRegistry } from './api/resources.js';
-import { ApiError } from './api/status.js';
-import { ObjectStore } from './api/store.js';
+import { ApiError, badRequest } from './api/status.js';
+import { ObjectStore, resourceKey } from './api/store.js';
 import { WatchHandler } from './api/watch-handler.js';
 import { crdBehaviour } from './controllers/crd.behaviour.js';
 import { jobBehaviour } from './controllers/job.behaviour.js';
@@ -24,6 +25,7 @@ import { AddressPool } from './endpoints/address-pool.js';
 import { claimAddressRanges, type AddressRanges } from './endpoints/address-ranges.js';
 import { EndpointExposure } from './endpoints/endpoint-exposure.js';
 import { EndpointListeners } from './endpoints/endpoint-listeners.js';
+import { PodExec, refuseUpgrade } from './exec/exec-upgrade.js';
 import { defaultFaults, injectedError, latencyFor, seededRandom, type Faults } from './faults.js';
 import { validateFields } from './openapi/field-validation.js';
 import { openApi } from './openapi/openapi.js';
@@ -59,6 +61,7 @@ export class KubeSim {
   private readonly podLogs = new Map<string, string[]>();
   private readonly random: () => number;
   private readonly sockets = new Set<Socket>();
+  private readonly exec = new PodExec();
   private server?: Server;
   url = '';
   port = 0;
@@ -153,6 +156,7 @@ export class KubeSim {
   async stop(): Promise<void> {
     this.context.stop();
     this.watches.dropAll();
+    this.exec.close();
     this.listeners.closeAll();
     this.ranges.release();
     for (const socket of this.sockets) socket.destroy();
@@ -161,6 +165,7 @@ export class KubeSim {
 
   private async listen(port: number, host: string): Promise<void> {
     this.server = createServer((request, response) => void this.serve(request, response));
+    this.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(request, socket, head));
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -204,6 +209,26 @@ export class KubeSim {
     }
   }
 
+  /** Connection upgrades: `pods/<name>/exec` over WebSocket. */
+  private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(request.url ?? '/', 'http://kube-sim');
+    const record = { verb: 'create', group: '', resource: 'pods', subresource: 'exec' as string | undefined, namespace: undefined as string | undefined };
+    let code = 101;
+    try {
+      const target = route(request.method ?? 'GET', url, this.registry);
+      if (target.kind !== 'resource' || resourceKey(target.request.type) !== '/pods' || target.request.subresource !== 'exec' || !target.request.name) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+      record.namespace = target.request.namespace;
+      const pod = this.handler.mustGet(target.request.type, target.request.namespace, target.request.name);
+      this.exec.upgrade(request, socket, head, target.request, pod);
+    } catch (error) {
+      const apiError = error instanceof ApiError ? error : new ApiError(500, 'InternalError', String(error));
+      code = apiError.code;
+      refuseUpgrade(socket, apiError);
+    } finally {
+      this.counters.record({ at: new Date().toISOString(), method: request.method ?? 'GET', path: url.pathname, userAgent: request.headers['user-agent'] ?? '', code, ...record });
+    }
+  }
+
   private async applyFaults(verb: string, resource: string): Promise<void> {
     if (Date.now() < this.faults.outageUntil) throw new ApiError(503, 'ServiceUnavailable', 'the API server is unavailable (simulated outage)');
     const latency = latencyFor(this.faults, verb, resource);
@@ -230,6 +255,7 @@ export class KubeSim {
       return 200;
     }
     if (resourceRequest.subresource === 'log') return this.servePodLog(resourceRequest, response);
+    if (resourceRequest.subresource === 'exec') throw badRequest('Upgrade request required');
     const raw = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method ?? '') ? await readBody(request) : '';
     const { body, contentType, warnings } = validateFields(resourceRequest, raw, request.headers['content-type'] ?? 'application/json', this.store);
     const result = this.handler.handle(resourceRequest, body, contentType);
