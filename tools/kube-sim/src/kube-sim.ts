@@ -14,6 +14,9 @@ import { ResourceRegistry } from './api/resources.js';
 import { ApiError, badRequest } from './api/status.js';
 import { ObjectStore, resourceKey } from './api/store.js';
 import { WatchHandler } from './api/watch-handler.js';
+import { AuthGate, type AuthOptions } from './auth/auth-gate.js';
+import { bootstrapPolicy } from './auth/bootstrap-policy.js';
+import type { RequestAttributes } from './auth/rbac.js';
 import { crdBehaviour } from './controllers/crd.behaviour.js';
 import { jobBehaviour } from './controllers/job.behaviour.js';
 import { namespaceBehaviour } from './controllers/namespace.behaviour.js';
@@ -42,6 +45,8 @@ export interface KubeSimOptions {
   seed?: number;
   /** Write a kubeconfig pointing at the simulator here. */
   kubeconfigPath?: string;
+  /** Bearer-token authentication and RBAC (off: any token, or none, may do anything). */
+  auth?: AuthOptions;
   /** Objects created at start (e.g. the secrets namespace and its TLS secret). */
   objects?: KubeObject[];
   log?: (message: string) => void;
@@ -62,6 +67,8 @@ export class KubeSim {
   private readonly random: () => number;
   private readonly sockets = new Set<Socket>();
   private readonly exec = new PodExec();
+  private readonly gate?: AuthGate;
+  private readonly kubeconfigToken: string;
   private server?: Server;
   url = '';
   port = 0;
@@ -72,6 +79,9 @@ export class KubeSim {
   private constructor(options: KubeSimOptions) {
     this.faults = { ...defaultFaults(), ...options.faults };
     this.random = seededRandom(options.seed ?? 42);
+    if (options.auth) this.gate = new AuthGate(options.auth, this.store);
+    const admin = options.auth?.tokens.find((entry) => entry.groups.includes('system:masters')) ?? options.auth?.tokens[0];
+    this.kubeconfigToken = admin?.token ?? 'kube-sim';
     const behaviours = new Map<string, KindBehaviour>();
     this.handler = new ResourceHandler(this.store, this.registry, behaviours);
     this.watches = new WatchHandler(this.store, this.handler);
@@ -90,6 +100,7 @@ export class KubeSim {
   static async start(options: KubeSimOptions = {}): Promise<KubeSim> {
     const sim = new KubeSim(options);
     for (const name of ['default', 'kube-system', 'kube-public']) sim.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    if (options.auth?.rbac) for (const object of bootstrapPolicy()) sim.create(object);
     for (const object of options.objects ?? []) sim.create(object);
     await sim.listen(options.port ?? 0, options.host ?? '127.0.0.1');
     if (options.kubeconfigPath) sim.writeKubeconfig(options.kubeconfigPath);
@@ -115,7 +126,7 @@ export class KubeSim {
       kind: 'Config',
       // Plain HTTP: client-node only allows it with TLS verification off.
       clusters: [{ name: 'kube-sim', cluster: { server: this.url, 'insecure-skip-tls-verify': true } }],
-      users: [{ name: 'kube-sim', user: { token: 'kube-sim' } }],
+      users: [{ name: 'kube-sim', user: { token: this.kubeconfigToken } }],
       contexts: [{ name: 'kube-sim', context: { cluster: 'kube-sim', user: 'kube-sim', namespace: 'default' } }],
       'current-context': 'kube-sim',
     };
@@ -196,6 +207,7 @@ export class KubeSim {
         const { verb, type, subresource, namespace } = target.request;
         record = { verb: subresource === 'log' ? 'get' : verb, group: type.group, resource: type.plural, subresource, namespace };
       }
+      this.admit(request, target.kind === 'resource' ? { ...record, name: target.request.name } : undefined, url.pathname);
       await this.applyFaults(record.verb, record.resource);
       code = await this.dispatch(target, request, response, url);
     } catch (error) {
@@ -209,6 +221,14 @@ export class KubeSim {
     }
   }
 
+  /** Authentication and authorization, when enabled: throws 401/403 Status errors. */
+  private admit(request: IncomingMessage, attributes: RequestAttributes | undefined, path: string): void {
+    if (!this.gate) return;
+    const user = this.gate.authenticate(request);
+    if (attributes) this.gate.authorize(user, attributes);
+    else this.gate.authorizePath(user, request.method ?? 'GET', path);
+  }
+
   /** Connection upgrades: `pods/<name>/exec` over WebSocket. */
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(request.url ?? '/', 'http://kube-sim');
@@ -218,6 +238,7 @@ export class KubeSim {
       const target = route(request.method ?? 'GET', url, this.registry);
       if (target.kind !== 'resource' || resourceKey(target.request.type) !== '/pods' || target.request.subresource !== 'exec' || !target.request.name) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
       record.namespace = target.request.namespace;
+      this.admit(request, { ...record, name: target.request.name }, url.pathname);
       const pod = this.handler.mustGet(target.request.type, target.request.namespace, target.request.name);
       this.exec.upgrade(request, socket, head, target.request, pod);
     } catch (error) {

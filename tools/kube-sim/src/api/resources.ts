@@ -23,6 +23,8 @@ const core = (kind: string, plural: string, namespaced: boolean, extra: Partial<
   ...extra,
 });
 
+const rbac = (kind: string, plural: string, namespaced: boolean): ResourceType => ({ group: 'rbac.authorization.k8s.io', version: 'v1', kind, plural, singular: kind.toLowerCase(), namespaced });
+
 /** Built-in kinds; CRDs add more at run time. */
 export const BUILTIN_RESOURCES: ResourceType[] = [
   core('Namespace', 'namespaces', false, { shortNames: ['ns'], subresources: ['status', 'finalize'] }),
@@ -39,6 +41,10 @@ export const BUILTIN_RESOURCES: ResourceType[] = [
   { group: 'networking.k8s.io', version: 'v1', kind: 'NetworkPolicy', plural: 'networkpolicies', singular: 'networkpolicy', namespaced: true, shortNames: ['netpol'] },
   { group: 'networking.k8s.io', version: 'v1', kind: 'Ingress', plural: 'ingresses', singular: 'ingress', namespaced: true, shortNames: ['ing'], subresources: ['status'] },
   { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', singular: 'lease', namespaced: true },
+  rbac('Role', 'roles', true),
+  rbac('ClusterRole', 'clusterroles', false),
+  rbac('RoleBinding', 'rolebindings', true),
+  rbac('ClusterRoleBinding', 'clusterrolebindings', false),
   {
     group: 'apiextensions.k8s.io',
     version: 'v1',

@@ -14,7 +14,10 @@ export function validateObject(type: ResourceType, object: KubeObject): void {
   const name = object.metadata.name ?? '';
   const causes: { field: string; message: string }[] = [];
   if (!name) causes.push({ field: 'metadata.name', message: 'Required value: name or generateName is required' });
-  else if (LABEL_NAMED.has(type.plural)) {
+  else if (type.group === 'rbac.authorization.k8s.io') {
+    // RBAC objects take path segment names (`system:discovery`).
+    if (name === '.' || name === '..' || /[/%]/.test(name)) causes.push({ field: 'metadata.name', message: `Invalid value: "${name}": may not contain '/' or '%' and may not be '.' or '..'` });
+  } else if (LABEL_NAMED.has(type.plural)) {
     if (name.length > 63 || !LABEL.test(name)) causes.push({ field: 'metadata.name', message: `Invalid value: "${name}": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (at most 63 characters)` });
   } else if (name.length > 253 || !SUBDOMAIN.test(name)) {
     causes.push({ field: 'metadata.name', message: `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.'` });
