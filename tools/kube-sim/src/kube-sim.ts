@@ -272,7 +272,7 @@ export class KubeSim {
     const resourceRequest = target.request;
     if (resourceRequest.verb === 'watch') {
       if (request.method !== 'GET') throw new ApiError(405, 'MethodNotAllowed', 'watch needs GET');
-      this.watches.serve(resourceRequest, response);
+      this.watches.serve(resourceRequest, response, (object) => this.asRequested({ ...resourceRequest, verb: 'get' }, object, request.headers.accept));
       return 200;
     }
     if (resourceRequest.subresource === 'log') return this.servePodLog(resourceRequest, response);

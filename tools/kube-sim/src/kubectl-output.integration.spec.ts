@@ -52,6 +52,18 @@ describe('kubectl get output from kube-sim', () => {
     expect(names.filter((name) => !name.startsWith('pod/config-')).sort()).toEqual(['job.batch/config', 'pod/broken', 'pod/web', 'service/web']);
   }, 60_000);
 
+  it('watches asked as Table get a Table per event (kubectl get -w)', async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${fixture.sim.url}/api/v1/namespaces/table/pods?watch=1&fieldSelector=metadata.name%3Dweb`, { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' }, signal: controller.signal });
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!text.includes('\n')) text += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    const event = JSON.parse(text.split('\n')[0]) as { type: string; object: { kind: string; rows: { cells: unknown[] }[] } };
+    expect(event).toMatchObject({ type: 'ADDED', object: { kind: 'Table' } });
+    expect(event.object.rows[0].cells.slice(0, 3)).toEqual(['web', '1/1', 'Running']);
+  }, 60_000);
+
   it('client-node still gets plain lists', async () => {
     const list = await fixture.core.listNamespacedPod({ namespace: 'table' });
     expect(list.items.map((item) => item.metadata?.name)).toEqual(expect.arrayContaining(['web', 'broken']));
