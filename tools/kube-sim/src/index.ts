@@ -8,3 +8,6 @@ export { SimNodes, startSimNodes } from './nodes/node-agent.js';
 export type { SimNodesOptions } from './nodes/node-agent.js';
 export { microTime } from './nodes/node-registry.js';
 export { KubeApi } from './nodes/kube-api.js';
+export type { AuthOptions } from './auth/auth-gate.js';
+export { parseTokenFile } from './auth/tokens.js';
+export type { TokenEntry, UserInfo } from './auth/tokens.js';

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { stringify } from 'yaml';
 import { handleAdmin } from './admin.js';
@@ -10,9 +11,12 @@ import type { KubeObject } from './api/object.js';
 import { readBody, route, type ResourceRequest } from './api/request.js';
 import { ResourceHandler } from './api/resource-handler.js';
 import { ResourceRegistry } from './api/resources.js';
-import { ApiError } from './api/status.js';
-import { ObjectStore } from './api/store.js';
+import { ApiError, badRequest } from './api/status.js';
+import { ObjectStore, resourceKey } from './api/store.js';
 import { WatchHandler } from './api/watch-handler.js';
+import { AuthGate, type AuthOptions } from './auth/auth-gate.js';
+import { bootstrapPolicy } from './auth/bootstrap-policy.js';
+import type { RequestAttributes } from './auth/rbac.js';
 import { crdBehaviour } from './controllers/crd.behaviour.js';
 import { jobBehaviour } from './controllers/job.behaviour.js';
 import { namespaceBehaviour } from './controllers/namespace.behaviour.js';
@@ -25,8 +29,12 @@ import { AddressPool } from './endpoints/address-pool.js';
 import { claimAddressRanges, type AddressRanges } from './endpoints/address-ranges.js';
 import { EndpointExposure } from './endpoints/endpoint-exposure.js';
 import { EndpointListeners } from './endpoints/endpoint-listeners.js';
+import { PodExec, refuseUpgrade } from './exec/exec-upgrade.js';
 import { PodLogs } from './pods/pod-logs.js';
 import { defaultFaults, injectedError, latencyFor, seededRandom, type Faults } from './faults.js';
+import { validateFields } from './openapi/field-validation.js';
+import { openApi } from './openapi/openapi.js';
+import { printerOf, toTable, wantsTable } from './table/table.js';
 
 export interface KubeSimOptions {
   /** 0 or absent: a free port. */
@@ -39,6 +47,8 @@ export interface KubeSimOptions {
   seed?: number;
   /** Write a kubeconfig pointing at the simulator here. */
   kubeconfigPath?: string;
+  /** Bearer-token authentication and RBAC (off: any token, or none, may do anything). */
+  auth?: AuthOptions;
   /** Objects created at start (e.g. the secrets namespace and its TLS secret). */
   objects?: KubeObject[];
   log?: (message: string) => void;
@@ -58,6 +68,9 @@ export class KubeSim {
   private readonly podLogs = new PodLogs();
   private readonly random: () => number;
   private readonly sockets = new Set<Socket>();
+  private readonly exec = new PodExec();
+  private readonly gate?: AuthGate;
+  private readonly kubeconfigToken: string;
   private server?: Server;
   url = '';
   port = 0;
@@ -68,6 +81,9 @@ export class KubeSim {
   private constructor(options: KubeSimOptions) {
     this.faults = { ...defaultFaults(), ...options.faults };
     this.random = seededRandom(options.seed ?? 42);
+    if (options.auth) this.gate = new AuthGate(options.auth, this.store);
+    const admin = options.auth?.tokens.find((entry) => entry.groups.includes('system:masters')) ?? options.auth?.tokens[0];
+    this.kubeconfigToken = admin?.token ?? 'kube-sim';
     const behaviours = new Map<string, KindBehaviour>();
     this.handler = new ResourceHandler(this.store, this.registry, behaviours);
     this.watches = new WatchHandler(this.store, this.handler);
@@ -91,6 +107,7 @@ export class KubeSim {
       // Ready, like a real control plane, once its built-in namespaces have their ServiceAccount.
       sim.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: name } });
     }
+    if (options.auth?.rbac) for (const object of bootstrapPolicy()) sim.create(object);
     for (const object of options.objects ?? []) sim.create(object);
     await sim.listen(options.port ?? 0, options.host ?? '127.0.0.1');
     if (options.kubeconfigPath) sim.writeKubeconfig(options.kubeconfigPath);
@@ -116,7 +133,7 @@ export class KubeSim {
       kind: 'Config',
       // Plain HTTP: client-node only allows it with TLS verification off.
       clusters: [{ name: 'kube-sim', cluster: { server: this.url, 'insecure-skip-tls-verify': true } }],
-      users: [{ name: 'kube-sim', user: { token: 'kube-sim' } }],
+      users: [{ name: 'kube-sim', user: { token: this.kubeconfigToken } }],
       contexts: [{ name: 'kube-sim', context: { cluster: 'kube-sim', user: 'kube-sim', namespace: 'default' } }],
       'current-context': 'kube-sim',
     };
@@ -157,6 +174,7 @@ export class KubeSim {
   async stop(): Promise<void> {
     this.context.stop();
     this.watches.dropAll();
+    this.exec.close();
     this.listeners.closeAll();
     this.ranges.release();
     for (const socket of this.sockets) socket.destroy();
@@ -165,6 +183,7 @@ export class KubeSim {
 
   private async listen(port: number, host: string): Promise<void> {
     this.server = createServer((request, response) => void this.serve(request, response));
+    this.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(request, socket, head));
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -195,6 +214,7 @@ export class KubeSim {
         const { verb, type, subresource, namespace } = target.request;
         record = { verb: subresource === 'log' ? 'get' : verb, group: type.group, resource: type.plural, subresource, namespace };
       }
+      this.admit(request, target.kind === 'resource' ? { ...record, name: target.request.name } : undefined, url.pathname);
       await this.applyFaults(record.verb, record.resource);
       code = await this.dispatch(target, request, response, url);
     } catch (error) {
@@ -203,6 +223,35 @@ export class KubeSim {
       const headers: Record<string, string> = apiError.details?.retryAfterSeconds ? { 'Retry-After': String(apiError.details.retryAfterSeconds) } : {};
       if (!response.headersSent) send(response, code, apiError.toStatus(), headers);
       else response.destroy();
+    } finally {
+      this.counters.record({ at: new Date().toISOString(), method: request.method ?? 'GET', path: url.pathname, userAgent: request.headers['user-agent'] ?? '', code, ...record });
+    }
+  }
+
+  /** Authentication and authorization, when enabled: throws 401/403 Status errors. */
+  private admit(request: IncomingMessage, attributes: RequestAttributes | undefined, path: string): void {
+    if (!this.gate) return;
+    const user = this.gate.authenticate(request);
+    if (attributes) this.gate.authorize(user, attributes);
+    else this.gate.authorizePath(user, request.method ?? 'GET', path);
+  }
+
+  /** Connection upgrades: `pods/<name>/exec` over WebSocket. */
+  private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(request.url ?? '/', 'http://kube-sim');
+    const record = { verb: 'create', group: '', resource: 'pods', subresource: 'exec' as string | undefined, namespace: undefined as string | undefined };
+    let code = 101;
+    try {
+      const target = route(request.method ?? 'GET', url, this.registry);
+      if (target.kind !== 'resource' || resourceKey(target.request.type) !== '/pods' || target.request.subresource !== 'exec' || !target.request.name) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+      record.namespace = target.request.namespace;
+      this.admit(request, { ...record, name: target.request.name }, url.pathname);
+      const pod = this.handler.mustGet(target.request.type, target.request.namespace, target.request.name);
+      this.exec.upgrade(request, socket, head, target.request, pod);
+    } catch (error) {
+      const apiError = error instanceof ApiError ? error : new ApiError(500, 'InternalError', String(error));
+      code = apiError.code;
+      refuseUpgrade(socket, apiError);
     } finally {
       this.counters.record({ at: new Date().toISOString(), method: request.method ?? 'GET', path: url.pathname, userAgent: request.headers['user-agent'] ?? '', code, ...record });
     }
@@ -221,7 +270,7 @@ export class KubeSim {
 
   private async dispatch(target: ReturnType<typeof route>, request: IncomingMessage, response: ServerResponse, url: URL): Promise<number> {
     if (target.kind === 'discovery') {
-      const body = discovery(url.pathname, this.registry, `${request.socket.localAddress}:${this.port}`);
+      const body = openApi(url.pathname, request.headers.accept, this.registry, this.store) ?? discovery(url.pathname, this.registry, `${request.socket.localAddress}:${this.port}`);
       if (body === undefined) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
       send(response, 200, body);
       return 200;
@@ -230,14 +279,23 @@ export class KubeSim {
     const resourceRequest = target.request;
     if (resourceRequest.verb === 'watch') {
       if (request.method !== 'GET') throw new ApiError(405, 'MethodNotAllowed', 'watch needs GET');
-      this.watches.serve(resourceRequest, response);
+      this.watches.serve(resourceRequest, response, (object) => this.asRequested({ ...resourceRequest, verb: 'get' }, object, request.headers.accept));
       return 200;
     }
     if (resourceRequest.subresource === 'log') return this.servePodLog(resourceRequest, response);
-    const body = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method ?? '') ? await readBody(request) : '';
-    const result = this.handler.handle(resourceRequest, body, request.headers['content-type'] ?? 'application/json');
-    send(response, result.code, result.body);
+    if (resourceRequest.subresource === 'exec') throw badRequest('Upgrade request required');
+    const raw = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method ?? '') ? await readBody(request) : '';
+    const { body, contentType, warnings } = validateFields(resourceRequest, raw, request.headers['content-type'] ?? 'application/json', this.store);
+    const result = this.handler.handle(resourceRequest, body, contentType);
+    send(response, result.code, this.asRequested(resourceRequest, result.body, request.headers.accept), warnings.length > 0 ? { Warning: warnings.join(', ') } : {});
     return result.code;
+  }
+
+  /** A Table when the client asked for one (`kubectl get`), else the object or list. */
+  private asRequested(request: ResourceRequest, body: unknown, accept: string | undefined): unknown {
+    if ((request.verb !== 'get' && request.verb !== 'list') || request.subresource || !wantsTable(accept)) return body;
+    const crd = this.store.get('apiextensions.k8s.io/customresourcedefinitions', undefined, `${request.type.plural}.${request.type.group}`);
+    return toTable(printerOf(request.type, crd), body, request.query);
   }
 
   private servePodLog(request: ResourceRequest, response: ServerResponse): number {

@@ -25,14 +25,14 @@ describe('kubectl against kube-sim', () => {
       manifest,
       ['apiVersion: v1', 'kind: Pod', 'metadata:', '  name: web', '  namespace: kubectl-test', '  labels: {app: web}', 'spec:', '  containers:', '  - name: web', '    image: nginx', '    ports: [{containerPort: 80}]', ''].join('\n'),
     );
-    await kubectl('apply', '--validate=false', '-f', manifest);
+    await kubectl('apply', '-f', manifest);
     await until(async () => {
       const pod = JSON.parse(await kubectl('get', 'pod', 'web', '-n', 'kubectl-test', '-o', 'json')) as { status?: { phase?: string } };
       return pod.status?.phase === 'Running' || undefined;
     }, 10_000);
     const pods = JSON.parse(await kubectl('get', 'pods', '-n', 'kubectl-test', '-l', 'app=web', '-o', 'json')) as { items: { metadata: { name: string } }[] };
     expect(pods.items.map((item) => item.metadata.name)).toEqual(['web']);
-    await kubectl('apply', '--validate=false', '-f', manifest);
+    await kubectl('apply', '-f', manifest);
     await kubectl('delete', 'pod', 'web', '-n', 'kubectl-test');
     expect(await kubectl('get', 'pods', '-n', 'kubectl-test', '-o', 'name')).toBe('');
     await kubectl('delete', 'namespace', 'kubectl-test', '--wait=true', '--timeout=20s');

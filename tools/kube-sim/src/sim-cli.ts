@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { parseTokenFile } from './auth/tokens.js';
 import { startKubeSim } from './kube-sim.js';
 
 const HELP = `kube-sim — a Kubernetes API simulator
@@ -15,6 +17,8 @@ const HELP = `kube-sim — a Kubernetes API simulator
   --job-failure <pattern:times>   --error <verb:resource:code:rate>   --latency <key:ms>
   --unreachable <pattern>    pods/services of that name (or podName label) refuse every connection
   --secret <namespace/name>  create an (empty TLS) secret at start, e.g. prod/tls-certificate
+  --token-auth-file <csv>    bearer tokens (token,user,uid,"group1,group2"); unknown tokens get 401
+  --authorization-mode <m>   AlwaysAllow (default) or RBAC (Roles and bindings stored in kube-sim)
 
 Admin API on the same port: /_sim/faults (GET, PATCH), /_sim/counters, /_sim/requests, /_sim/stats,
 POST /_sim/watches/drop, /_sim/history/compact, /_sim/outage {"ms":30000}, /_sim/counters/reset.`;
@@ -38,6 +42,8 @@ const { values } = parseArgs({
     error: { type: 'string', multiple: true, default: [] },
     latency: { type: 'string', multiple: true, default: [] },
     secret: { type: 'string', multiple: true, default: [] },
+    'token-auth-file': { type: 'string' },
+    'authorization-mode': { type: 'string', default: 'AlwaysAllow' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -66,7 +72,15 @@ const secrets = values.secret.flatMap((spec) => {
 });
 const uniqueObjects = secrets.filter((object, index) => secrets.findIndex((other) => other.kind === object.kind && other.metadata.name === object.metadata.name && other.metadata.namespace === object.metadata.namespace) === index);
 
+if (!['AlwaysAllow', 'RBAC'].includes(values['authorization-mode'])) {
+  process.stderr.write('kube-sim: --authorization-mode must be AlwaysAllow or RBAC\n');
+  process.exit(2);
+}
+const rbac = values['authorization-mode'] === 'RBAC';
+const tokens = values['token-auth-file'] ? parseTokenFile(readFileSync(values['token-auth-file'], 'utf8')) : [];
+
 const sim = await startKubeSim({
+  auth: rbac || values['token-auth-file'] ? { tokens, rbac } : undefined,
   port: number(values.port, 'port'),
   host: values.host,
   kubeconfigPath: values.kubeconfig,

@@ -6,7 +6,7 @@ const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', '
 
 function resourceList(types: ResourceType[], groupVersion: string): unknown {
   const resources = types.flatMap((type) => [
-    { name: type.plural, singularName: type.singular, namespaced: type.namespaced, kind: type.kind, verbs: VERBS, ...(type.shortNames ? { shortNames: type.shortNames } : {}) },
+    { name: type.plural, singularName: type.singular, namespaced: type.namespaced, kind: type.kind, verbs: VERBS, ...(type.shortNames ? { shortNames: type.shortNames } : {}), ...(type.categories ? { categories: type.categories } : {}) },
     ...(type.subresources ?? []).map((sub) => ({ name: `${type.plural}/${sub}`, singularName: '', namespaced: type.namespaced, kind: sub === 'log' ? 'Pod' : type.kind, verbs: sub === 'log' ? ['get'] : ['get', 'patch', 'update'] })),
   ]);
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion, resources };

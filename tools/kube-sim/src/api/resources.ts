@@ -9,6 +9,8 @@ export interface ResourceType {
   shortNames?: string[];
   /** Subresources served (`status`, `log`, `finalize`). */
   subresources?: string[];
+  /** Discovery categories (`all`: what `kubectl get all` lists). */
+  categories?: string[];
 }
 
 const core = (kind: string, plural: string, namespaced: boolean, extra: Partial<ResourceType> = {}): ResourceType => ({
@@ -21,11 +23,13 @@ const core = (kind: string, plural: string, namespaced: boolean, extra: Partial<
   ...extra,
 });
 
+const rbac = (kind: string, plural: string, namespaced: boolean): ResourceType => ({ group: 'rbac.authorization.k8s.io', version: 'v1', kind, plural, singular: kind.toLowerCase(), namespaced });
+
 /** Built-in kinds; CRDs add more at run time. */
 export const BUILTIN_RESOURCES: ResourceType[] = [
   core('Namespace', 'namespaces', false, { shortNames: ['ns'], subresources: ['status', 'finalize'] }),
-  core('Pod', 'pods', true, { shortNames: ['po'], subresources: ['status', 'log'] }),
-  core('Service', 'services', true, { shortNames: ['svc'], subresources: ['status'] }),
+  core('Pod', 'pods', true, { shortNames: ['po'], subresources: ['status', 'log'], categories: ['all'] }),
+  core('Service', 'services', true, { shortNames: ['svc'], subresources: ['status'], categories: ['all'] }),
   core('Secret', 'secrets', true),
   core('ConfigMap', 'configmaps', true, { shortNames: ['cm'] }),
   core('Event', 'events', true, { shortNames: ['ev'] }),
@@ -33,10 +37,14 @@ export const BUILTIN_RESOURCES: ResourceType[] = [
   core('LimitRange', 'limitranges', true, { shortNames: ['limits'] }),
   core('ServiceAccount', 'serviceaccounts', true, { shortNames: ['sa'] }),
   core('Node', 'nodes', false, { shortNames: ['no'], subresources: ['status'] }),
-  { group: 'batch', version: 'v1', kind: 'Job', plural: 'jobs', singular: 'job', namespaced: true, subresources: ['status'] },
+  { group: 'batch', version: 'v1', kind: 'Job', plural: 'jobs', singular: 'job', namespaced: true, subresources: ['status'], categories: ['all'] },
   { group: 'networking.k8s.io', version: 'v1', kind: 'NetworkPolicy', plural: 'networkpolicies', singular: 'networkpolicy', namespaced: true, shortNames: ['netpol'] },
   { group: 'networking.k8s.io', version: 'v1', kind: 'Ingress', plural: 'ingresses', singular: 'ingress', namespaced: true, shortNames: ['ing'], subresources: ['status'] },
   { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', singular: 'lease', namespaced: true },
+  rbac('Role', 'roles', true),
+  rbac('ClusterRole', 'clusterroles', false),
+  rbac('RoleBinding', 'rolebindings', true),
+  rbac('ClusterRoleBinding', 'clusterrolebindings', false),
   {
     group: 'apiextensions.k8s.io',
     version: 'v1',

@@ -25,6 +25,10 @@ const SUBDOMAIN_RULE = { pattern: SUBDOMAIN, max: 253, message: SUBDOMAIN_MESSAG
 
 function nameCauses(type: ResourceType, name: string): Cause[] {
   if (!name) return [{ field: 'metadata.name', message: 'Required value: name or generateName is required' }];
+  // RBAC objects take path segment names (`system:discovery`).
+  if (type.group === 'rbac.authorization.k8s.io') {
+    return name === '.' || name === '..' || /[/%]/.test(name) ? [{ field: 'metadata.name', message: `Invalid value: "${name}": may not contain '/' or '%' and may not be '.' or '..'` }] : [];
+  }
   const rule = NAME_RULES[type.plural] ?? SUBDOMAIN_RULE;
   const causes: Cause[] = [];
   if (name.length > rule.max) causes.push({ field: 'metadata.name', message: `Invalid value: "${name}": must be no more than ${rule.max} characters` });

@@ -32,7 +32,8 @@ export class WatchHandler {
     this.open.clear();
   }
 
-  serve(request: ResourceRequest, response: ServerResponse): void {
+  /** `present` turns objects into what the client asked for (a Table row for kubectl). */
+  serve(request: ResourceRequest, response: ServerResponse, present: (object: KubeObject) => unknown = (object) => object): void {
     const labels = parseLabelSelector(request.query.get('labelSelector'));
     const fields = parseFieldSelector(request.query.get('fieldSelector'));
     const key = resourceKey(request.type);
@@ -42,7 +43,7 @@ export class WatchHandler {
     response.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache' });
     response.flushHeaders();
     const send = (type: string, object: unknown): void => {
-      response.write(`${JSON.stringify({ type, object })}\n`);
+      response.write(`${JSON.stringify({ type, object: ['ADDED', 'MODIFIED', 'DELETED'].includes(type) ? present(object as KubeObject) : object })}\n`);
     };
     const since = request.query.get('resourceVersion');
     if (!since || since === '0') {

@@ -7,7 +7,7 @@ import { now, type SimContext } from './sim-context.js';
 interface CrdSpec {
   group: string;
   scope: 'Namespaced' | 'Cluster';
-  names: { plural: string; singular?: string; kind: string; shortNames?: string[] };
+  names: { plural: string; singular?: string; kind: string; shortNames?: string[]; categories?: string[] };
   versions: { name: string; served: boolean; storage?: boolean }[];
 }
 
@@ -24,6 +24,7 @@ export function crdBehaviour(sim: SimContext): KindBehaviour {
         singular: spec.names.singular ?? spec.names.kind.toLowerCase(),
         namespaced: spec.scope === 'Namespaced',
         shortNames: spec.names.shortNames,
+        categories: spec.names.categories,
       });
     }
   };

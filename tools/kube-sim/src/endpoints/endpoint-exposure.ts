@@ -50,7 +50,16 @@ export class EndpointExposure {
   /** Starts answering for the object (a no-op when it has nothing to expose or is unreachable on purpose). */
   open(object: KubeObject, exposure: Exposure | undefined): void {
     if (!exposure || isUnreachable(this.faults, object)) return;
-    void this.listeners.listen(object.metadata.uid!, exposure.address, exposure.ports, this.log);
+    void this.listeners.listen(object.metadata.uid!, exposure.address, exposure.ports, this.log, { hostname: object.metadata.name!, address: exposure.address, image: this.imageOf(object) });
+  }
+
+  /** The image a shell on the object answers as: a pod's first container, or that of the first pod a Service selects. */
+  private imageOf(object: KubeObject): string | undefined {
+    const first = (pod: KubeObject | undefined): string | undefined => (pod?.spec?.containers as { image?: string }[] | undefined)?.[0]?.image;
+    if (object.kind !== 'Service') return first(object);
+    const selector = Object.entries((object.spec?.selector as Record<string, string> | undefined) ?? {});
+    if (selector.length === 0) return undefined;
+    return first(this.store.list('/pods', object.metadata.namespace).find((pod) => selector.every(([key, value]) => pod.metadata.labels?.[key] === value)));
   }
 
   close(object: KubeObject): void {

@@ -1,6 +1,8 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import ssh2 from 'ssh2';
+import { serveSshSession } from './ssh-session.js';
+import type { ShellIdentity } from './sim-shell.js';
 
 export type Protocol = 'ssh' | 'http' | 'tcp';
 
@@ -22,7 +24,7 @@ export interface SshCredentials {
 export class EndpointListeners {
   private readonly byOwner = new Map<string, { servers: Server[]; sockets: Set<Socket> }>();
   private readonly http: HttpServer;
-  private readonly ssh: ssh2.Server;
+  private readonly hostKey: string;
 
   constructor(private readonly credentials: SshCredentials) {
     this.http = createHttpServer((request, response) => {
@@ -30,20 +32,23 @@ export class EndpointListeners {
       response.writeHead(200, { 'Content-Type': 'text/html' });
       response.end(`<html><body>kube-sim endpoint ${request.socket.localAddress}:${request.socket.localPort}</body></html>\n`);
     });
-    const hostKey = ssh2.utils.generateKeyPairSync('ed25519').private;
-    this.ssh = new ssh2.Server({ hostKeys: [hostKey], banner: undefined }, (client) => this.sshClient(client));
+    this.hostKey = ssh2.utils.generateKeyPairSync('ed25519').private;
   }
 
-  /** Starts listening for an object (pod or service uid) on address:ports; failures are reported, not thrown. */
-  async listen(owner: string, address: string, ports: readonly number[], onError: (message: string) => void): Promise<void> {
+  /**
+   * Starts listening for an object (pod or service uid) on address:ports; failures are reported, not thrown.
+   * SSH logins get a shell answering as `host` (the object's name and image).
+   */
+  async listen(owner: string, address: string, ports: readonly number[], onError: (message: string) => void, host: Omit<ShellIdentity, 'user'> = { hostname: address, address }): Promise<void> {
     const entry = this.byOwner.get(owner) ?? { servers: [], sockets: new Set<Socket>() };
+    const ssh = new ssh2.Server({ hostKeys: [this.hostKey] }, (client) => this.sshClient(client, host));
     this.byOwner.set(owner, entry);
     await Promise.all(
       [...new Set(ports)].map(
         (port) =>
           new Promise<void>((resolve) => {
             const protocol = protocolOf(port);
-            const server = createServer((socket) => this.accept(protocol, socket, entry.sockets));
+            const server = createServer((socket) => this.accept(protocol, socket, entry.sockets, ssh));
             server.once('error', (error) => {
               onError(`cannot listen on ${address}:${port}: ${error.message}`);
               resolve();
@@ -78,39 +83,24 @@ export class EndpointListeners {
     return count;
   }
 
-  private accept(protocol: Protocol, socket: Socket, sockets: Set<Socket>): void {
+  private accept(protocol: Protocol, socket: Socket, sockets: Set<Socket>, ssh: ssh2.Server): void {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
     if (protocol === 'http') this.http.emit('connection', socket);
-    else if (protocol === 'ssh') this.ssh.injectSocket(socket);
+    else if (protocol === 'ssh') ssh.injectSocket(socket);
     else socket.on('data', () => undefined);
   }
 
-  private sshClient(client: ssh2.Connection): void {
+  private sshClient(client: ssh2.Connection, host: Omit<ShellIdentity, 'user'>): void {
+    let user = 'antidote';
     client.on('error', () => client.end());
     client.on('authentication', (context) => {
       const users = this.credentials.users;
-      if (Object.keys(users).length === 0) return context.accept();
-      if (context.method === 'password' && users[context.username] === context.password) return context.accept();
-      return context.reject(['password']);
+      if (Object.keys(users).length > 0 && !(context.method === 'password' && users[context.username] === context.password)) return context.reject(['password']);
+      user = context.username || user;
+      return context.accept();
     });
-    client.on('ready', () => {
-      client.on('session', (accept) => {
-        const session = accept();
-        session.on('exec', (acceptExec, _reject, info) => {
-          const stream = acceptExec();
-          stream.write(`kube-sim: ${info.command}\n`);
-          stream.exit(0);
-          stream.end();
-        });
-        session.on('pty', (acceptPty) => acceptPty?.());
-        session.on('shell', (acceptShell) => {
-          const stream = acceptShell();
-          stream.write('kube-sim shell\r\n$ ');
-          stream.on('data', () => undefined);
-        });
-      });
-    });
+    client.on('ready', () => client.on('session', (accept) => serveSshSession(accept(), { ...host, user })));
   }
 }
