@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { curriculumLimitsSchema } from './curriculum-limits.schema.js';
 
 /**
  * The Antidote configuration file, as operators write it.
@@ -292,6 +293,7 @@ export const rawConfigSchema = z
       message: 'CurriculumDir has no default and must be provided',
     }),
     curriculumVersion: z.string().min(1).default('latest'),
+    curriculumLimits: curriculumLimitsSchema.default(curriculumLimitsSchema.parse({})),
     enabledServices: z.array(z.string()).default(['scheduler', 'api', 'stats']),
     k8sInCluster: z.boolean().optional(),
     k8sOutOfClusterConfigPath: z.string().optional(),

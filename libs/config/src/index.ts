@@ -3,6 +3,8 @@ export { configPathFrom, DEFAULT_CONFIG_PATH, loadConfig, parseConfig, resolveCo
 export type { LoadConfigOptions, LoadedConfig } from './config.loader.js';
 export { DNS_LABEL, LIVE_LESSON_ID_LENGTH, MAX_INSTANCE_ID_LENGTH, rawConfigSchema } from './config.schema.js';
 export type { RawConfig } from './config.schema.js';
+export { curriculumLimitsSchema, DEFAULT_CURRICULUM_LIMITS } from './curriculum-limits.schema.js';
+export type { CurriculumLimits } from './curriculum-limits.schema.js';
 export type { AntidoteConfig, KubernetesConfig, PlatformImages } from './config.types.js';
 export { CONFIG_PATH_ENV, envNameOf } from './env-overrides.js';
 export { ANTIDOTE_CONFIG, ConfigModule, InjectConfig } from './config.module.js';
