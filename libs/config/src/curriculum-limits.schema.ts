@@ -15,17 +15,17 @@ export const curriculumLimitsSchema = z
     /** Largest lesson guide (`guide.md`, `guide.ipynb`). */
     guideBytes: count(256 * MiB).default(5 * MiB),
     /** Bytes read from the whole curriculum. */
-    totalBytes: count(16 * 1024 * MiB).default(128 * MiB),
+    totalBytes: count(16 * 1024 * MiB).default(64 * MiB),
     /** Folder levels below `lessons/`, `collections/`, `images/` and a stage's `configs/`. */
     folderDepth: count(256).default(16),
     /** Folder entries listed in the whole curriculum. */
     entries: count(10_000_000).default(50_000),
     /** Nesting of a YAML document (mappings, lists, flow collections), checked before it is parsed. */
-    yamlDepth: count(100_000).default(64),
+    yamlDepth: count(1_000_000).default(64),
     /** Alias expansions (`*name`) in one YAML document: an alias bomb stops here. */
     yamlAliases: count(1_000_000).default(100),
     /** Wall time of one read. */
-    seconds: z.number().positive().max(3600).default(20),
+    seconds: z.number().positive().max(3600).default(15),
     /** Heap of the worker thread a read runs in. */
     memoryMb: count(64 * 1024).default(1024),
   })

@@ -1,3 +1,4 @@
+import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { CurriculumLimits } from '@antidote/config';
@@ -122,9 +123,9 @@ export class SafeFs {
       walk.onUnsafe(new UnsafePathError(dir, `is the same folder as ${this.relative(first)} (read already); not read twice`));
       return [];
     }
-    let names: string[];
+    let entries: Dirent[];
     try {
-      names = (await readdir(dir)).sort();
+      entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch (error) {
       // An absent folder is an empty one (reference §2.1); anything else (a file, no permission) is reported.
       const code = (error as NodeJS.ErrnoException).code;
@@ -134,25 +135,24 @@ export class SafeFs {
     walk.ancestors.add(real);
     walk.listed.set(real, dir);
     const found: string[] = [];
-    for (const name of names) found.push(...(await this.visit(join(dir, name), name, depth, walk)));
+    for (const entry of entries) found.push(...(await this.visit(join(dir, entry.name), entry, depth, walk)));
     walk.ancestors.delete(real);
     return found;
   }
 
-  private async visit(path: string, name: string, depth: number, walk: Walk): Promise<string[]> {
+  private async visit(path: string, entry: Dirent, depth: number, walk: Walk): Promise<string[]> {
     this.checkTime(path);
     if (++this.entries > this.limits.entries) throw new LimitError(path, `the curriculum has more than ${this.limits.entries} folder entries; the limit is ${this.limits.entries}`);
     try {
-      const info = await lstat(path);
-      let target = info;
-      if (info.isSymbolicLink()) {
+      let target: Dirent | Stats = entry;
+      if (entry.isSymbolicLink()) {
         target = await stat(path);
         // A linked file that is never read is not followed either; folders and wanted files must stay inside.
-        if (target.isFile() && !walk.accept(name)) return [];
+        if (target.isFile() && !walk.accept(entry.name)) return [];
         await this.contained(path);
       }
       if (target.isDirectory()) return await this.walk(path, depth + 1, walk);
-      if (target.isFile() && walk.accept(name)) return [path];
+      if (target.isFile() && walk.accept(entry.name)) return [path];
     } catch (error) {
       if (error instanceof UnsafePathError) walk.onUnsafe(error);
       else if (error instanceof LimitError) throw error;

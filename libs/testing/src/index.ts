@@ -8,3 +8,5 @@ export { INSTANCE, startTestPlatform } from './test-platform.js';
 export type { TestPlatform, TestPlatformOptions } from './test-platform.js';
 export { BENCH_DIR, distribution, machine, NETWORK_AUTOMATION, referenceKubeCalls, writeBenchReport, writeHistogramSvg } from './bench-report.js';
 export type { Distribution, ReferenceLessonShape } from './bench-report.js';
+export { HOSTILE_CURRICULA, SAMPLE_CURRICULUM, writeHostileCurriculum } from './hostile-curricula.js';
+export type { HostileCurriculum } from './hostile-curricula.js';
