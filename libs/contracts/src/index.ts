@@ -1,3 +1,4 @@
+export * from './dns.js';
 export * from './health.js';
 export * from './ids.js';
 export * from './live-lesson.events.js';

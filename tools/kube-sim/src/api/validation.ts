@@ -1,9 +1,8 @@
+import { isDnsLabel, isDnsSubdomain } from '@antidote/contracts';
 import type { KubeObject } from './object.js';
 import type { ResourceType } from './resources.js';
 import { invalid } from './status.js';
 
-const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 /** Kinds whose names must be DNS-1123 labels (≤ 63); the rest take subdomains (≤ 253). */
 const LABEL_NAMED = new Set(['namespaces', 'services']);
 const LABEL_KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
@@ -15,8 +14,8 @@ export function validateObject(type: ResourceType, object: KubeObject): void {
   const causes: { field: string; message: string }[] = [];
   if (!name) causes.push({ field: 'metadata.name', message: 'Required value: name or generateName is required' });
   else if (LABEL_NAMED.has(type.plural)) {
-    if (name.length > 63 || !LABEL.test(name)) causes.push({ field: 'metadata.name', message: `Invalid value: "${name}": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (at most 63 characters)` });
-  } else if (name.length > 253 || !SUBDOMAIN.test(name)) {
+    if (!isDnsLabel(name)) causes.push({ field: 'metadata.name', message: `Invalid value: "${name}": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (at most 63 characters)` });
+  } else if (!isDnsSubdomain(name)) {
     causes.push({ field: 'metadata.name', message: `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.'` });
   }
   for (const [key, value] of Object.entries(object.metadata.labels ?? {})) {
