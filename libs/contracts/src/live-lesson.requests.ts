@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SchedulerRejections } from './error-codes.js';
 import { liveLessonIdSchema } from './ids.js';
 
 /**
@@ -41,8 +42,8 @@ export type KeepAliveLiveLessonRequest = z.infer<typeof keepAliveLiveLessonReque
 export const schedulerReplySchema = z
   .object({
     accepted: z.boolean(),
-    /** Machine-readable rejection: NOT_FOUND, BUSY, ADMISSION_LIMIT, INVALID_STATE… */
-    code: z.string().optional(),
+    /** Machine-readable rejection (`SchedulerRejections`). */
+    code: z.enum(SchedulerRejections).optional(),
     reason: z.string().optional(),
   })
   .strict();
