@@ -9,7 +9,7 @@ const GRACE_SECONDS = 5;
 /**
  * `readCurriculum` in a worker thread: the caller's event loop stays free (the api keeps answering
  * `/healthz` during an import), the worker's heap is capped at `limits.memoryMb`, and a read still
- * running `limits.seconds` + 5 s after it started is stopped. Each of those ends is one problem naming
+ * running `limits.seconds` + 5 s after its worker started is stopped. Each of those ends is one problem naming
  * the limit, never a crash. `signal` stops the read (the api shutting down).
  *
  * The worker runs the compiled `curriculum.worker.js` next to this module (or, when this module runs
@@ -33,7 +33,8 @@ export async function readCurriculumIsolated(dir: string, options: ReadOptions, 
   try {
     return await new Promise<ReadResult>((resolve, reject) => {
       const limit = `reading the curriculum took longer than ${limits.seconds} s; the limit is ${limits.seconds} s`;
-      timer = setTimeout(() => resolve(stopped(limit)), (limits.seconds + GRACE_SECONDS) * 1000);
+      // Counted from the worker's start, so that loading its modules on a busy machine is not held against the read.
+      worker.once('online', () => (timer = setTimeout(() => resolve(stopped(limit)), (limits.seconds + GRACE_SECONDS) * 1000)));
       onAbort = () => resolve(stopped('the read was stopped: the process is shutting down'));
       if (signal?.aborted) onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
