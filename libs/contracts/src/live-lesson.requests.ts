@@ -6,11 +6,14 @@ import { liveLessonIdSchema } from './ids.js';
  * Requests to the scheduler. The database row is the source of truth (what the api wrote); a request
  * only says "act on this live lesson now", so redelivered or duplicated requests are harmless.
  */
-export const createLiveLessonRequestSchema = z
+/** A request that names one live lesson and nothing more (create, keep-alive). */
+const liveLessonOnlySchema = z
   .object({
     liveLessonId: liveLessonIdSchema,
   })
   .strict();
+
+export const createLiveLessonRequestSchema = liveLessonOnlySchema;
 export type CreateLiveLessonRequest = z.infer<typeof createLiveLessonRequestSchema>;
 
 export const modifyLiveLessonRequestSchema = z
@@ -31,11 +34,7 @@ export const deleteLiveLessonRequestSchema = z
   .strict();
 export type DeleteLiveLessonRequest = z.infer<typeof deleteLiveLessonRequestSchema>;
 
-export const keepAliveLiveLessonRequestSchema = z
-  .object({
-    liveLessonId: liveLessonIdSchema,
-  })
-  .strict();
+export const keepAliveLiveLessonRequestSchema = liveLessonOnlySchema;
 export type KeepAliveLiveLessonRequest = z.infer<typeof keepAliveLiveLessonRequestSchema>;
 
 /** Reply to every scheduler request: accepted (queued or done) or rejected with a reason. */
