@@ -35,9 +35,12 @@ try {
 
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
+const appPackage = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8'));
+// The curriculum is read in a worker thread that loads `curriculum.worker.js` from beside the bundle.
+const workers = appPackage.dependencies?.['@antidote/curriculum'] ? { 'curriculum.worker': join(root, 'libs', 'curriculum', 'dist', 'curriculum.worker.js') } : {};
 await build({
-  entryPoints: [join(appDir, 'dist', 'main.js')],
-  outfile: join(outDir, 'main.js'),
+  entryPoints: { main: join(appDir, 'dist', 'main.js'), ...workers },
+  outdir: outDir,
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -53,7 +56,6 @@ await build({
 });
 
 const rootPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const appPackage = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8'));
 const dependencies = Object.fromEntries(runtimeDependencies.map((name) => [name, rootPackage.dependencies[name]]));
 writeFileSync(
   join(outDir, 'package.json'),

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
-import { EventSubjects, type EndpointHealth, type HealthCheckReply, type HealthCheckRequest, type HealthTarget, type WaitReachableReply, type WaitReachableRequest } from '@antidote/contracts';
+import { ErrorCodes, EventSubjects, type EndpointHealth, type ErrorCode, type HealthCheckReply, type HealthCheckRequest, type HealthTarget, type WaitReachableReply, type WaitReachableRequest } from '@antidote/contracts';
 import { DataManager, NotFoundError, type LiveLesson } from '@antidote/data';
 import { BusClient } from '@antidote/messaging';
 import { HealthMetrics } from './health.metrics.js';
@@ -22,7 +22,7 @@ export function targetsOf(lesson: LiveLesson): HealthTarget[] {
 /** Errors with a code the bus turns into replies. */
 class HealthRequestError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
   ) {
     super(message);
@@ -58,7 +58,7 @@ export class HealthService implements BeforeApplicationShutdown {
     const lesson = await this.liveLesson(request.liveLessonId);
     const targets = targetsOf(lesson);
     const missing = targets.filter((target) => !target.host).map((target) => target.name);
-    if (missing.length > 0) throw new HealthRequestError('INVALID_STATE', `endpoints without an address yet: ${missing.join(', ')}`);
+    if (missing.length > 0) throw new HealthRequestError(ErrorCodes.invalidState, `endpoints without an address yet: ${missing.join(', ')}`);
     await this.data.liveLessons.updateTests(lesson.id, 0, targets.length);
     const reply = await waitUntilReachable(this.runner, targets, {
       deadlineMs: request.deadlineMs ?? this.config.timeouts.reachabilitySeconds * 1000,
@@ -71,7 +71,7 @@ export class HealthService implements BeforeApplicationShutdown {
     });
     for (const endpoint of reply.endpoints) this.metrics.observe(endpoint);
     // Stopped by our own shutdown, not by the endpoints: say so, so the scheduler asks another replica.
-    if (this.shutdown.signal.aborted && !reply.reachable) throw new HealthRequestError('UNAVAILABLE', 'the healthchecker is shutting down');
+    if (this.shutdown.signal.aborted && !reply.reachable) throw new HealthRequestError(ErrorCodes.unavailable, 'the healthchecker is shutting down');
     return reply;
   }
 

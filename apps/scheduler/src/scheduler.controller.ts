@@ -6,13 +6,14 @@ import {
   type DeleteLiveLessonRequest,
   type KeepAliveLiveLessonRequest,
   type ModifyLiveLessonRequest,
+  SchedulerRejections,
   type SchedulerReply,
 } from '@antidote/contracts';
 import { DataManager } from '@antidote/data';
 import { OnRequest, RequestPayload } from '@antidote/messaging';
 import { LessonScheduler } from './lesson-scheduler.service.js';
 
-const notFound = (id: string): SchedulerReply => ({ accepted: false, code: 'NOT_FOUND', reason: `Unable to find liveLesson ${id}` });
+const notFound = (id: string): SchedulerReply => ({ accepted: false, code: SchedulerRejections.notFound, reason: `Unable to find liveLesson ${id}` });
 
 /**
  * The scheduler's requests. Each reply says only "accepted" (queued, or already done or underway) or
@@ -30,7 +31,7 @@ export class SchedulerController {
   async create(@RequestPayload(RequestSubjects.liveLessonCreate) request: CreateLiveLessonRequest): Promise<SchedulerReply> {
     const lesson = await this.data.liveLessons.find(request.liveLessonId);
     if (!lesson) return notFound(request.liveLessonId);
-    if (lesson.error) return { accepted: false, code: 'FAILED', reason: lesson.failureReason ?? 'the live lesson failed' };
+    if (lesson.error) return { accepted: false, code: SchedulerRejections.failed, reason: lesson.failureReason ?? 'the live lesson failed' };
     this.scheduler.submit('create', lesson.id);
     return { accepted: true };
   }
@@ -39,7 +40,7 @@ export class SchedulerController {
   async modify(@RequestPayload(RequestSubjects.liveLessonModify) request: ModifyLiveLessonRequest): Promise<SchedulerReply> {
     const lesson = await this.data.liveLessons.find(request.liveLessonId);
     if (!lesson) return notFound(request.liveLessonId);
-    if (lesson.error) return { accepted: false, code: 'FAILED', reason: lesson.failureReason ?? 'the live lesson failed' };
+    if (lesson.error) return { accepted: false, code: SchedulerRejections.failed, reason: lesson.failureReason ?? 'the live lesson failed' };
     this.scheduler.submit('modify', lesson.id);
     return { accepted: true };
   }

@@ -1,4 +1,6 @@
+import { DNS1123_LABEL, DNS1123_LABEL_MAX, ID_LENGTH } from '@antidote/contracts';
 import { z } from 'zod';
+import { curriculumLimitsSchema } from './curriculum-limits.schema.js';
 
 /**
  * The Antidote configuration file, as operators write it.
@@ -8,12 +10,8 @@ import { z } from 'zod';
  * grouped in nested blocks. `resolveConfig` turns this raw shape into the typed `AntidoteConfig`.
  */
 
-/** A DNS-1123 label: lower-case alphanumerics and `-`, starting and ending alphanumeric. */
-export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-/** Live lesson ids: 10 characters of `[a-z0-9]` (see `@antidote/contracts`). */
-export const LIVE_LESSON_ID_LENGTH = 10;
-/** Longest instanceId for which `<instanceId>-<10-char id>` still fits a 63-character label. */
-export const MAX_INSTANCE_ID_LENGTH = 63 - 1 - LIVE_LESSON_ID_LENGTH;
+/** Longest instanceId for which `<instanceId>-<id>` still fits a 63-character label. */
+export const MAX_INSTANCE_ID_LENGTH = DNS1123_LABEL_MAX - 1 - ID_LENGTH;
 
 const port = z.number().int().min(0).max(65535);
 const positiveSeconds = z.number().positive();
@@ -269,9 +267,9 @@ export const rawConfigSchema = z
     instanceId: z
       .string({ error: 'InstanceID has no default and must be provided' })
       .max(MAX_INSTANCE_ID_LENGTH, {
-        message: `must be at most ${MAX_INSTANCE_ID_LENGTH} characters so that "<instanceId>-<${LIVE_LESSON_ID_LENGTH}-char id>" fits a 63-character namespace name`,
+        message: `must be at most ${MAX_INSTANCE_ID_LENGTH} characters so that "<instanceId>-<${ID_LENGTH}-char id>" fits a 63-character namespace name`,
       })
-      .regex(DNS_LABEL, {
+      .regex(DNS1123_LABEL, {
         message: 'must be a DNS-1123 label (lower-case letters, digits and "-", starting and ending with a letter or digit)',
       }),
     tier: tier.default('prod'),
@@ -293,6 +291,7 @@ export const rawConfigSchema = z
       message: 'CurriculumDir has no default and must be provided',
     }),
     curriculumVersion: z.string().min(1).default('latest'),
+    curriculumLimits: curriculumLimitsSchema.default(curriculumLimitsSchema.parse({})),
     enabledServices: z.array(z.string()).default(['scheduler', 'api', 'stats']),
     k8sInCluster: z.boolean().optional(),
     k8sOutOfClusterConfigPath: z.string().optional(),

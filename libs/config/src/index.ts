@@ -1,8 +1,10 @@
 export { ConfigError } from './config.error.js';
 export { configPathFrom, DEFAULT_CONFIG_PATH, loadConfig, parseConfig, resolveConfig } from './config.loader.js';
 export type { LoadConfigOptions, LoadedConfig } from './config.loader.js';
-export { DNS_LABEL, LIVE_LESSON_ID_LENGTH, MAX_INSTANCE_ID_LENGTH, rawConfigSchema } from './config.schema.js';
+export { MAX_INSTANCE_ID_LENGTH, rawConfigSchema } from './config.schema.js';
 export type { RawConfig } from './config.schema.js';
+export { curriculumLimitsSchema, DEFAULT_CURRICULUM_LIMITS } from './curriculum-limits.schema.js';
+export type { CurriculumLimits } from './curriculum-limits.schema.js';
 export type { AntidoteConfig, KubernetesConfig, PlatformImages } from './config.types.js';
 export { CONFIG_PATH_ENV, envNameOf } from './env-overrides.js';
 export { ANTIDOTE_CONFIG, ConfigModule, InjectConfig } from './config.module.js';

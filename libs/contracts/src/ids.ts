@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DNS1123_LABEL } from './dns.js';
 
 /** Live lesson and live session ids: 10 characters of `[a-z0-9]`, as the original generates them. */
 export const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -14,7 +15,7 @@ export const liveLessonIdSchema = z
   .string()
   .min(1)
   .max(40)
-  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be lower-case letters, digits and "-"');
+  .regex(DNS1123_LABEL, 'must be lower-case letters, digits and "-"');
 export const sessionIdSchema = z
   .string()
   .min(1)

@@ -1,3 +1,5 @@
+export * from './dns.js';
+export * from './error-codes.js';
 export * from './health.js';
 export * from './ids.js';
 export * from './live-lesson.events.js';

@@ -1,15 +1,19 @@
 import { z } from 'zod';
+import { SchedulerRejections } from './error-codes.js';
 import { liveLessonIdSchema } from './ids.js';
 
 /**
  * Requests to the scheduler. The database row is the source of truth (what the api wrote); a request
  * only says "act on this live lesson now", so redelivered or duplicated requests are harmless.
  */
-export const createLiveLessonRequestSchema = z
+/** A request that names one live lesson and nothing more (create, keep-alive). */
+const liveLessonOnlySchema = z
   .object({
     liveLessonId: liveLessonIdSchema,
   })
   .strict();
+
+export const createLiveLessonRequestSchema = liveLessonOnlySchema;
 export type CreateLiveLessonRequest = z.infer<typeof createLiveLessonRequestSchema>;
 
 export const modifyLiveLessonRequestSchema = z
@@ -30,19 +34,15 @@ export const deleteLiveLessonRequestSchema = z
   .strict();
 export type DeleteLiveLessonRequest = z.infer<typeof deleteLiveLessonRequestSchema>;
 
-export const keepAliveLiveLessonRequestSchema = z
-  .object({
-    liveLessonId: liveLessonIdSchema,
-  })
-  .strict();
+export const keepAliveLiveLessonRequestSchema = liveLessonOnlySchema;
 export type KeepAliveLiveLessonRequest = z.infer<typeof keepAliveLiveLessonRequestSchema>;
 
 /** Reply to every scheduler request: accepted (queued or done) or rejected with a reason. */
 export const schedulerReplySchema = z
   .object({
     accepted: z.boolean(),
-    /** Machine-readable rejection: NOT_FOUND, BUSY, ADMISSION_LIMIT, INVALID_STATE… */
-    code: z.string().optional(),
+    /** Machine-readable rejection (`SchedulerRejections`). */
+    code: z.enum(SchedulerRejections).optional(),
     reason: z.string().optional(),
   })
   .strict();

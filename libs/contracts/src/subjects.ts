@@ -80,11 +80,3 @@ export const Headers = {
 export interface ErrorReplyBody {
   error: { code: string; message: string; issues?: { path: string; message: string }[] };
 }
-
-export const ErrorCodes = {
-  invalidPayload: 'INVALID_PAYLOAD',
-  notFound: 'NOT_FOUND',
-  internal: 'INTERNAL',
-  unavailable: 'UNAVAILABLE',
-  timeout: 'TIMEOUT',
-} as const;

@@ -1,9 +1,10 @@
 import { dirname, join } from 'node:path';
+import { DEFAULT_CURRICULUM_LIMITS, type CurriculumLimits } from '@antidote/config';
 import type { Collection, Curriculum, CurriculumMeta, Image, Lesson, Tier } from './curriculum.model.js';
 import { ProblemList, type Problem, type Warning } from './problem.js';
 import { checkLesson } from './rules/lesson.rules.js';
 import { checkReferences, type Located } from './rules/reference.rules.js';
-import { SafeFs, type UnsafePathError } from './safe-fs.js';
+import { LimitError, SafeFs, type UnsafePathError } from './safe-fs.js';
 import { collectionSchema, curriculumMetaSchema, imageSchema, lessonPartsSchema, lessonSchema } from './schemas/curriculum.schemas.js';
 import { parseWith, warnUnknownKeys } from './schemas/parse.js';
 import { includedAt } from './tier.js';
@@ -14,6 +15,8 @@ export interface ReadOptions {
   tier: Tier;
   /** When given, every `<instanceId>-<id>-<endpoint>-<presentation>` HEP label is checked against 63 characters. */
   instanceId?: string;
+  /** Bounds of the read; any not given is the default (`curriculumLimits` of the configuration). */
+  limits?: Partial<CurriculumLimits>;
 }
 
 export interface CurriculumCounts {
@@ -46,18 +49,30 @@ interface Found<T> {
 /**
  * Reads an Antidote curriculum directory (layout of reference §2.1) and checks every rule, reporting
  * all problems of all files in one pass. Never throws on bad input: broken YAML, missing files, wrong
- * types and hostile paths all become problems.
+ * types and hostile paths all become problems; every read is bounded by `options.limits` (`clock` is
+ * the time source of the time limit).
  */
-export async function readCurriculum(dir: string, options: ReadOptions): Promise<ReadResult> {
+export async function readCurriculum(dir: string, options: ReadOptions, clock: () => number = Date.now): Promise<ReadResult> {
   const problems = new ProblemList();
   const counts: CurriculumCounts = { collections: 0, images: 0, lessons: 0, skippedCollections: 0, skippedLessons: 0 };
   let fs: SafeFs;
   try {
-    fs = await SafeFs.open(dir);
+    fs = await SafeFs.open(dir, { ...DEFAULT_CURRICULUM_LIMITS, ...options.limits }, clock);
   } catch (error) {
     problems.add(dir, 'file', `cannot open the curriculum directory: ${(error as Error).message}`);
     return { problems: problems.problems, warnings: problems.warnings, counts };
   }
+  try {
+    return await readWithin(fs, options, problems, counts);
+  } catch (error) {
+    if (!(error instanceof LimitError)) throw error;
+    // A limit of the whole read: what was found so far stands, and this one problem says where it stopped.
+    problems.add(fs.relative(error.path), 'limit', error.message);
+    return { problems: problems.problems, warnings: problems.warnings, counts };
+  }
+}
+
+async function readWithin(fs: SafeFs, options: ReadOptions, problems: ProblemList, counts: CurriculumCounts): Promise<ReadResult> {
   const onUnsafe = (error: UnsafePathError): void => problems.add(fs.relative(error.path), 'unsafe-path', error.message);
   const meta = await readOne(fs, join(fs.root, 'curriculum.meta.yaml'), 'curriculum', curriculumMetaSchema, problems);
   const collections = await readAll<Collection>(fs, 'collections', 'collection.meta.yaml', 'collection', collectionSchema, problems, onUnsafe);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { endpointsOf, LESSON_FILE, validFiles, withLesson, writeCurriculum, type CurriculumFiles } from '../test/curriculum-builder.js';
 import { readCurriculum, type Problem } from './index.js';
-import { LIMITS } from './safe-fs.js';
+import { DEFAULT_CURRICULUM_LIMITS as LIMITS } from '@antidote/config';
 
 const read = (files: CurriculumFiles) => readCurriculum(writeCurriculum(files), { tier: 'local' });
 const only = (problems: Problem[]) => problems.map(({ file, field, message }) => ({ file, field, message }));
@@ -52,7 +52,7 @@ describe('readCurriculum: broken input is a report, never a crash', () => {
     files['lessons/types/lesson.meta.yaml'] = { ...(files[LESSON_FILE] as object), slug: 'types', stages: 'all of them', readyDelay: [1] };
     const result = await read(files);
     expect(only(result.problems)).toEqual([
-      { file: 'lessons/bomb/lesson.meta.yaml', field: undefined, message: 'not valid YAML: Excessive alias count indicates a resource exhaustion attack' },
+      { file: 'lessons/bomb/lesson.meta.yaml', field: undefined, message: `its aliases expand to more than ${LIMITS.yamlAliases} nodes (an alias bomb); the limit is ${LIMITS.yamlAliases}` },
       { file: 'lessons/dupkeys/lesson.meta.yaml', field: undefined, message: expect.stringMatching(/^not valid YAML: Map keys must be unique at line 2, column 1$/) },
       { file: 'lessons/list/lesson.meta.yaml', field: undefined, message: 'must be a YAML mapping of keys' },
       { file: 'lessons/types/lesson.meta.yaml', field: 'stages', message: 'must be a list' },
@@ -68,6 +68,69 @@ describe('readCurriculum: broken input is a report, never a crash', () => {
       { file: 'lessons/big/lesson.meta.yaml', field: undefined, message: `the file is ${LIMITS.metaFileBytes + 7} bytes; the limit is ${LIMITS.metaFileBytes}` },
       { file: LESSON_FILE, field: 'stages[0].guideType', message: `Couldn't find/read lesson guide: stage0/guide.md is ${LIMITS.guideBytes + 1} bytes; the limit is ${LIMITS.guideBytes}` },
     ]);
+  });
+});
+
+describe('readCurriculum: every read is bounded', () => {
+  const half = 400 * 1024;
+  const deeply = {
+    'flow lists': `name: ${'['.repeat(half)}${']'.repeat(half)}\n`,
+    'flow mappings': `name: ${'{a: '.repeat(half / 4)}1${'}'.repeat(half / 4)}\n`,
+    'lists on one line': `name:\n${'- '.repeat(half)}x\n`,
+    'indentation, comments between': Array.from({ length: 900 }, (_, i) => `${' '.repeat(i)}a${i}:\n#\n`).join(''),
+  };
+
+  it.each(Object.entries(deeply))('refuses a document nested past the limit before parsing it (%s)', async (_, text) => {
+    const result = await read({ ...validFiles(), 'lessons/deep/lesson.meta.yaml': text });
+    expect(only(result.problems)).toEqual([
+      { file: 'lessons/deep/lesson.meta.yaml', field: undefined, message: expect.stringMatching(new RegExp(`^nests deeper than ${LIMITS.yamlDepth} levels \\(line \\d+\\); the limit is ${LIMITS.yamlDepth}; not parsed$`)) },
+    ]);
+  });
+
+  it('parses a valid document up to the nesting limit, and a mapping with many keys in one pass', async () => {
+    const nested = `name: x\nextra: ${'['.repeat(LIMITS.yamlDepth - 1)}${']'.repeat(LIMITS.yamlDepth - 1)}\n`;
+    const manyKeys = `name: x\n${Array.from({ length: 20_000 }, (_, i) => `k${i}: ${i}`).join('\n')}\nk7: again\n`;
+    const result = await read({ ...validFiles(), 'lessons/nested/lesson.meta.yaml': nested, 'lessons/keys/lesson.meta.yaml': manyKeys });
+    expect(result.problems.filter((p) => p.rule.startsWith('yaml'))).toEqual([
+      { file: 'lessons/keys/lesson.meta.yaml', rule: 'yaml', message: 'not valid YAML: Map keys must be unique at line 20002, column 1' },
+    ]);
+  });
+
+  it('names an alias used before its anchor', async () => {
+    const result = await read({ ...validFiles(), 'lessons/alias/lesson.meta.yaml': 'name: *n\nother: &n x\n' });
+    expect(only(result.problems)).toEqual([{ file: 'lessons/alias/lesson.meta.yaml', field: undefined, message: 'not valid YAML: the alias *n has no anchor &n before it' }]);
+  });
+
+  it('reports a symlink cycle inside the curriculum by name, and reads every folder once', async () => {
+    const root = writeCurriculum(validFiles());
+    symlinkSync(join(root, 'lessons'), join(root, 'lessons/one/stage0/up'));
+    symlinkSync(join(root, 'lessons/one'), join(root, 'lessons/zz-alias'));
+    symlinkSync('self', join(root, 'lessons/self'));
+    const result = await readCurriculum(root, { tier: 'prod' });
+    expect(only(result.problems)).toEqual([
+      { file: 'lessons/one/stage0/up', field: undefined, message: 'is a symlink cycle: it leads back to lessons; not followed' },
+      { file: 'lessons/self', field: undefined, message: 'is a symlink that leads to itself; not followed' },
+      { file: 'lessons/zz-alias', field: undefined, message: 'is the same folder as lessons/one (read already); not read twice' },
+    ]);
+    expect(result.counts.lessons).toBe(1);
+  });
+
+  it('stops at the total bytes, the entries and the time of one read, with one problem naming the limit', async () => {
+    const files = withLesson(() => undefined, { 'lessons/one/stage0/guide.md': 'x'.repeat(2000) });
+    const bytes = await readCurriculum(writeCurriculum(files), { tier: 'local', limits: { totalBytes: 1500 } });
+    expect(only(bytes.problems)).toEqual([
+      { file: 'lessons/one/stage0/guide.md', field: undefined, message: 'the curriculum holds more than 1500 bytes to read (reached at this file); the limit is 1500' },
+    ]);
+
+    const many: CurriculumFiles = validFiles();
+    for (let i = 0; i < 30; i++) many[`lessons/many/f${i}.txt`] = '';
+    const entries = await readCurriculum(writeCurriculum(many), { tier: 'local', limits: { entries: 20 } });
+    expect(only(entries.problems)).toEqual([{ file: expect.stringMatching(/^lessons\/many\/f/), field: undefined, message: 'the curriculum has more than 20 folder entries; the limit is 20' }]);
+    expect(entries.curriculum).toBeUndefined();
+
+    let now = 0;
+    const time = await readCurriculum(writeCurriculum(validFiles()), { tier: 'local', limits: { seconds: 5 } }, () => (now += 1000));
+    expect(only(time.problems)).toEqual([{ file: expect.any(String), field: undefined, message: expect.stringMatching(/^reading the curriculum took longer than 5 s \(stopped at this file\); the limit is 5 s$/) }]);
   });
 });
 
@@ -112,9 +175,9 @@ describe('readCurriculum: hostile paths and names are refused', () => {
   });
 
   it('stops walking past the depth limit', async () => {
-    const deep = ['lessons', ...Array.from({ length: LIMITS.depth + 1 }, (_, i) => `d${i}`)].join('/');
+    const deep = ['lessons', ...Array.from({ length: LIMITS.folderDepth + 1 }, (_, i) => `d${i}`)].join('/');
     const result = await read({ ...validFiles(), [`${deep}/lesson.meta.yaml`]: 'name: deep' });
-    expect(only(result.problems)).toEqual([{ file: deep, field: undefined, message: `is nested deeper than ${LIMITS.depth} levels; not read` }]);
+    expect(only(result.problems)).toEqual([{ file: deep, field: undefined, message: `is nested deeper than ${LIMITS.folderDepth} levels; not read` }]);
   });
 
   it('refuses very long, unicode and path-like endpoint names through the label rules', async () => {

@@ -5,3 +5,4 @@ export { formatProblem } from './problem.js';
 export type { Problem, Warning } from './problem.js';
 export { configFileMatches, NAPALM_DRIVERS } from './rules/lesson.rules.js';
 export { includedAt } from './tier.js';
+export { readCurriculumIsolated } from './curriculum.isolated.js';

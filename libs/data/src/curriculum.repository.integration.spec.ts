@@ -1,4 +1,4 @@
-import { DATABASE_KINDS, makeCollection, makeCurriculum, makeImage, makeLesson, testDatabase, type TestDatabase } from '@antidote/testing';
+import { DATABASE_KINDS, makeCollection, makeCurriculum, makeEndpoint, makeImage, makeLesson, testDatabase, type TestDatabase } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError } from './index.js';
 
@@ -27,6 +27,18 @@ describe.each(DATABASE_KINDS)('curriculum on %s', (kind) => {
     await db.data.curriculum.insertCollections([makeCollection({ slug: 'foobar', title: 'B' })]);
     expect((await db.data.curriculum.getCollection('foobar')).title).toBe('B');
     await expect(db.data.curriculum.getCollection('nope')).rejects.toThrow('Unable to find collection nope');
+  });
+
+  it("finds a lesson's images in one lookup and names the endpoints whose image is missing", async () => {
+    await db.data.curriculum.insertImages([makeImage({ slug: 'img-a' }), makeImage({ slug: 'img-b' })]);
+    const endpoints = [makeEndpoint({ name: 'e1', image: 'img-a' }), makeEndpoint({ name: 'e2', image: 'img-a' }), makeEndpoint({ name: 'e3', image: 'img-b' })];
+    const found = await db.data.curriculum.imagesOf({ endpoints });
+    expect([...found.images.keys()].sort()).toEqual(['img-a', 'img-b']);
+    expect(found.images.get('img-b')?.slug).toBe('img-b');
+    expect(found.missing).toEqual([]);
+    const partly = await db.data.curriculum.imagesOf({ endpoints: [...endpoints, makeEndpoint({ name: 'e4', image: 'gone' })] });
+    expect(partly.missing).toEqual([{ endpoint: 'e4', image: 'gone' }]);
+    expect(await db.data.curriculum.imagesOf({ endpoints: [] })).toEqual({ images: new Map(), missing: [] });
   });
 
   it('round-trips a full lesson exactly', async () => {

@@ -1,7 +1,9 @@
+import { DataErrorCodes, type DataErrorCode } from '@antidote/contracts';
+
 /** Base of the data layer's domain errors; `code` is what transports map to replies. */
 export class DataError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: DataErrorCode,
     message: string,
   ) {
     super(message);
@@ -12,14 +14,17 @@ export class DataError extends Error {
 /** The record does not exist (messages as the original's DataManager). */
 export class NotFoundError extends DataError {
   constructor(message: string) {
-    super('NOT_FOUND', message);
+    super(DataErrorCodes.notFound, message);
   }
 }
 
-/** A record with that key (or that unique combination) already exists. */
+/** A record with that id (`idTaken`) or that unique combination (`duplicate`) already exists. */
 export class DuplicateError extends DataError {
-  constructor(message: string) {
-    super('DUPLICATE', message);
+  constructor(
+    message: string,
+    override readonly code: typeof DataErrorCodes.idTaken | typeof DataErrorCodes.duplicate,
+  ) {
+    super(code, message);
   }
 }
 

@@ -1,6 +1,7 @@
+import { DataErrorCodes } from '@antidote/contracts';
 import { DATABASE_KINDS, makeLiveEndpoint, makeNewLiveLesson, testDatabase, type TestDatabase } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DuplicateError, NotFoundError } from './index.js';
+import { NotFoundError } from './index.js';
 
 describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
   let db: TestDatabase;
@@ -15,7 +16,7 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
     await lessons.create(makeNewLiveLesson({ id: '10-abcdef', sessionId: 'abcdef', lessonSlug: 'one' }));
     await lessons.create(makeNewLiveLesson({ id: '11-abcdef', sessionId: 'abcdef', lessonSlug: 'two' }));
     await lessons.create(makeNewLiveLesson({ id: '10-ghijk', sessionId: 'ghijk', currentStage: 1 }));
-    await expect(lessons.create(makeNewLiveLesson({ id: '10-ghijk', sessionId: 'other' }))).rejects.toThrow(new DuplicateError('Livelesson 10-ghijk already exists'));
+    await expect(lessons.create(makeNewLiveLesson({ id: '10-ghijk', sessionId: 'other' }))).rejects.toMatchObject({ code: DataErrorCodes.idTaken, message: 'Livelesson 10-ghijk already exists' });
     expect(await lessons.list()).toHaveLength(3);
     expect((await lessons.get('10-abcdef')).sessionId).toBe('abcdef');
     await expect(lessons.get('foobar')).rejects.toThrow(new NotFoundError('Unable to find liveLesson foobar'));
@@ -50,7 +51,7 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
 
   it('refuses a second live lesson of the same lesson in one session', async () => {
     await db.data.liveLessons.create(makeNewLiveLesson({ id: 'dup-1', sessionId: 'dupsession', lessonSlug: 'x' }));
-    await expect(db.data.liveLessons.create(makeNewLiveLesson({ id: 'dup-2', sessionId: 'dupsession', lessonSlug: 'x' }))).rejects.toBeInstanceOf(DuplicateError);
+    await expect(db.data.liveLessons.create(makeNewLiveLesson({ id: 'dup-2', sessionId: 'dupsession', lessonSlug: 'x' }))).rejects.toMatchObject({ code: DataErrorCodes.duplicate });
     expect(await db.data.liveLessons.find('dup-2')).toBeUndefined();
   });
 

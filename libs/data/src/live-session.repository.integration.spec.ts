@@ -1,6 +1,7 @@
+import { DataErrorCodes } from '@antidote/contracts';
 import { DATABASE_KINDS, makeNewLiveLesson, testDatabase, type TestDatabase } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DuplicateError, NotFoundError } from './index.js';
+import { NotFoundError } from './index.js';
 
 describe.each(DATABASE_KINDS)('live sessions on %s', (kind) => {
   let db: TestDatabase;
@@ -15,7 +16,7 @@ describe.each(DATABASE_KINDS)('live sessions on %s', (kind) => {
     await sessions.create({ id: 'abcdef', sourceIp: '1.1.1.1' });
     await sessions.create({ id: 'ghijkl', sourceIp: '2.2.2.2' });
     await sessions.create({ id: 'mnopqr', sourceIp: '3.3.3.3' });
-    await expect(sessions.create({ id: 'abcdef', sourceIp: '9.9.9.9' })).rejects.toThrow(new DuplicateError('LiveSession abcdef already exists'));
+    await expect(sessions.create({ id: 'abcdef', sourceIp: '9.9.9.9' })).rejects.toMatchObject({ code: DataErrorCodes.idTaken, message: 'LiveSession abcdef already exists' });
     expect(await sessions.list()).toHaveLength(3);
     expect((await sessions.get('abcdef')).persistent).toBe(false);
     await expect(sessions.get('foobar')).rejects.toThrow(new NotFoundError('Unable to find liveSession foobar'));

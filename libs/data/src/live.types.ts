@@ -50,19 +50,13 @@ export interface LiveLesson {
   endpoints: LiveEndpoint[];
 }
 
-export interface NewLiveLesson {
-  id: string;
-  sessionId: string;
-  antidoteId: string;
-  lessonSlug: string;
-  currentStage: number;
-  guideType: GuideType;
-  guideContents: string;
-  guideDomain: string;
-  endpoints: LiveEndpoint[];
+/** What a caller supplies to create a live lesson; the rest (status, tests, times, claims) the repository sets. */
+export type NewLiveLesson = Pick<
+  LiveLesson,
+  'id' | 'sessionId' | 'antidoteId' | 'lessonSlug' | 'currentStage' | 'guideType' | 'guideContents' | 'guideDomain' | 'endpoints'
+> &
   /** Defaults to now. */
-  createdAt?: Date;
-}
+  Partial<Pick<LiveLesson, 'createdAt'>>;
 
 export interface LiveSession {
   id: string;
@@ -72,12 +66,8 @@ export interface LiveSession {
   lastActiveAt: Date;
 }
 
-export interface NewLiveSession {
-  id: string;
-  sourceIp: string;
-  persistent?: boolean;
-  createdAt?: Date;
-}
+/** What a caller supplies to create a live session; `persistent` defaults to false, `createdAt` to now. */
+export type NewLiveSession = Pick<LiveSession, 'id' | 'sourceIp'> & Partial<Pick<LiveSession, 'persistent' | 'createdAt'>>;
 
 export interface LiveLessonFilter {
   sessionId?: string;

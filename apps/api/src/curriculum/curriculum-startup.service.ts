@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
-import { readCurriculum } from '@antidote/curriculum';
+import { formatProblem, readCurriculumIsolated } from '@antidote/curriculum';
 import { DatabaseLifecycle, DataManager } from '@antidote/data';
 import { ReadinessRegistry } from '@antidote/runtime';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -41,9 +41,13 @@ export class CurriculumStartup implements OnModuleInit, OnApplicationBootstrap, 
   async importIfEmpty(): Promise<void> {
     while (!(await this.database.isReady())) await sleep(200, undefined, { signal: this.stopping.signal });
     if (await this.data.curriculum.getCurriculum()) return;
-    const result = await readCurriculum(this.config.curriculumDir, { tier: this.config.tier, instanceId: this.config.instanceId });
+    // In a worker thread, bounded by `curriculumLimits`: the api keeps answering (`/healthz`) while it reads.
+    const { curriculumDir, tier, instanceId, curriculumLimits: limits } = this.config;
+    this.logger.log(`reading curriculum ${curriculumDir}`);
+    const result = await readCurriculumIsolated(curriculumDir, { tier, instanceId, limits }, this.stopping.signal);
+    if (this.stopping.signal.aborted) return;
     if (!result.curriculum) {
-      for (const problem of result.problems) this.logger.error(`${problem.file}${problem.field ? `: ${problem.field}` : ''}: ${problem.message}`);
+      for (const problem of result.problems) this.logger.error(formatProblem(problem));
       this.logger.error(`curriculum ${this.config.curriculumDir} has ${result.problems.length} problems; nothing imported`);
       return;
     }

@@ -1,5 +1,6 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
+import { DataErrorCodes } from '@antidote/contracts';
 import { DataError } from '@antidote/data';
 import { GatewayError, GrpcCode, internal, invalidArgument, notFound } from './gateway.error.js';
 
@@ -30,7 +31,7 @@ export class GatewayExceptionFilter implements ExceptionFilter {
 
   private translate(exception: unknown): GatewayError {
     if (exception instanceof GatewayError) return exception;
-    if (exception instanceof DataError) return exception.code === 'NOT_FOUND' ? notFound(exception.message) : new GatewayError(GrpcCode.AlreadyExists, exception.message);
+    if (exception instanceof DataError) return exception.code === DataErrorCodes.notFound ? notFound(exception.message) : new GatewayError(GrpcCode.AlreadyExists, exception.message);
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (exception.name === 'PayloadTooLargeException' || status === 413) return fromHttpException(413, '');

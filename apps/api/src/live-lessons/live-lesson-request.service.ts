@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { LiveLessonStatus, RequestSubjects, type SchedulerReply } from '@antidote/contracts';
-import type { Image, Lesson } from '@antidote/curriculum';
+import type { Lesson } from '@antidote/curriculum';
 import { DataManager, DuplicateError, type LiveLesson } from '@antidote/data';
 import { liveLessonRecord } from '@antidote/lesson-objects';
 import { BusClient, BusRequestError } from '@antidote/messaging';
@@ -62,7 +62,8 @@ export class LiveLessonRequestService {
     if (scheduler.maxLiveLessons > 0 && (await this.data.liveLessons.count({ statuses: PROVISIONED, error: false })) >= scheduler.maxLiveLessons) {
       throw unavailable(`Antidote is at capacity (${scheduler.maxLiveLessons} live lessons); please try again later`);
     }
-    const images = await this.imagesOf(lesson);
+    const { images, missing } = await this.data.curriculum.imagesOf(lesson);
+    if (missing.length > 0) throw internal('Unable to initialize new livelesson');
     let created: LiveLesson;
     try {
       created = await withFreshId(
@@ -81,16 +82,6 @@ export class LiveLessonRequestService {
     }
     await this.tell(created.id, () => this.bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: created.id }, { correlationId: created.id, timeoutMs: 5000 }));
     return created.id;
-  }
-
-  private async imagesOf(lesson: Lesson): Promise<Map<string, Image>> {
-    const images = new Map<string, Image>();
-    for (const slug of new Set(lesson.endpoints.map((endpoint) => endpoint.image))) {
-      const image = await this.data.curriculum.getImage(slug).catch(() => undefined);
-      if (!image) throw internal('Unable to initialize new livelesson');
-      images.set(slug, image);
-    }
-    return images;
   }
 
   /**

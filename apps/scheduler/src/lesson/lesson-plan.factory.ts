@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
-import { usesJupyterGuide, type Image } from '@antidote/curriculum';
+import { usesJupyterGuide } from '@antidote/curriculum';
 import { DataManager, type LiveEndpoint, type LiveLesson } from '@antidote/data';
 import { JUPYTER_ENDPOINT, JUPYTER_PORT, namespaceName } from '@antidote/lesson-objects';
 import type { LessonPlan } from '../cluster/lesson-cluster.port.js';
@@ -17,13 +17,8 @@ export class LessonPlanFactory {
   async build(liveLesson: LiveLesson): Promise<LessonPlan> {
     const lesson = await this.data.curriculum.findLesson(liveLesson.lessonSlug);
     if (!lesson) throw new LessonFailure(`Lesson ${liveLesson.lessonSlug} is not in the curriculum any more`);
-    const images = new Map<string, Image>();
-    for (const endpoint of lesson.endpoints) {
-      if (images.has(endpoint.image)) continue;
-      const image = await this.data.curriculum.getImage(endpoint.image).catch(() => undefined);
-      if (!image) throw new LessonFailure(`Image ${endpoint.image} of endpoint ${endpoint.name} is not in the curriculum`);
-      images.set(endpoint.image, image);
-    }
+    const { images, missing } = await this.data.curriculum.imagesOf(lesson);
+    if (missing[0]) throw new LessonFailure(`Image ${missing[0].image} of endpoint ${missing[0].endpoint} is not in the curriculum`);
     let current = liveLesson;
     if (usesJupyterGuide(lesson) && !current.endpoints.some((endpoint) => endpoint.name === JUPYTER_ENDPOINT)) {
       // Persisted explicitly (the original got this by pointer aliasing): it is health-checked and counted.

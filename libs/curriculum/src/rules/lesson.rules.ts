@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { LessonEndpoint } from '../curriculum.model.js';
 import type { ProblemList } from '../problem.js';
 import type { SafeFs } from '../safe-fs.js';
-import { LIMITS, UnsafePathError } from '../safe-fs.js';
+import { LimitError, UnsafePathError } from '../safe-fs.js';
 import type { lessonSchema } from '../schemas/curriculum.schemas.js';
 
 /** The endpoint the scheduler adds for Jupyter guides (pod, Service and ingress names): a lesson may not use it. */
@@ -84,8 +84,9 @@ export async function checkLesson(
   for (const [stage, definition] of lesson.stages.entries()) {
     const guide = join(lessonDir, `stage${stage}`, definition.guideType === 'jupyter' ? 'guide.ipynb' : 'guide.md');
     try {
-      guides.push(await fs.readText(guide, LIMITS.guideBytes));
+      guides.push(await fs.readText(guide, fs.limits.guideBytes));
     } catch (error) {
+      if (error instanceof LimitError) throw error;
       const why = error instanceof UnsafePathError ? error.message : 'is missing or unreadable';
       problems.add(file, 'guide', `Couldn't find/read lesson guide: stage${stage}/${basename(guide)} ${why}`, `stages[${stage}].guideType`);
       guides.push('');

@@ -1,3 +1,4 @@
+import { DNS1123_LABEL_MAX, ID_LENGTH } from '@antidote/contracts';
 import type { Collection, Image, Lesson, Tier } from '../curriculum.model.js';
 import type { ProblemList } from '../problem.js';
 
@@ -21,10 +22,7 @@ export interface ReferenceInput {
   instanceId?: string;
 }
 
-/** Generated live lesson ids are 10 characters (`LIVE_LESSON_ID_LENGTH` of @antidote/config, not imported to keep this lib pure). */
-export const LIVE_LESSON_ID_LENGTH = 10;
 /** Kubernetes' limit for a DNS label, which a HEP domain's first label must fit. */
-export const DNS_LABEL_MAX = 63;
 
 function duplicates<T>(items: readonly T[], slugOf: (item: T) => string, fileOf: (item: T) => string, kind: string, problems: ProblemList): void {
   const first = new Map<string, string>();
@@ -74,12 +72,12 @@ export function checkReferences(input: ReferenceInput, problems: ProblemList): v
 /** `<instanceId>-<10-char id>-<endpoint>-<presentation>` is the first label of the presentation's HEP domain (reference §5.1). */
 function checkHepLabels(instanceId: string, endpoint: Lesson['endpoints'][number], file: string, index: number, problems: ProblemList): void {
   endpoint.presentations.forEach((presentation, j) => {
-    const length = `${instanceId}-${'x'.repeat(LIVE_LESSON_ID_LENGTH)}-${endpoint.name}-${presentation.name}`.length;
-    if (length <= DNS_LABEL_MAX) return;
+    const length = `${instanceId}-${'x'.repeat(ID_LENGTH)}-${endpoint.name}-${presentation.name}`.length;
+    if (length <= DNS1123_LABEL_MAX) return;
     problems.add(
       file,
       'hep-label-length',
-      `the HEP domain label "${instanceId}-<${LIVE_LESSON_ID_LENGTH}-char id>-${endpoint.name}-${presentation.name}" would be ${length} characters; the limit for a DNS label is ${DNS_LABEL_MAX}`,
+      `the HEP domain label "${instanceId}-<${ID_LENGTH}-char id>-${endpoint.name}-${presentation.name}" would be ${length} characters; the limit for a DNS label is ${DNS1123_LABEL_MAX}`,
       `endpoints[${index}].presentations[${j}].name`,
     );
   });

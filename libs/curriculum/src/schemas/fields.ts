@@ -1,3 +1,4 @@
+import { DNS1035_LABEL, DNS1123_LABEL } from '@antidote/contracts';
 import { z } from 'zod';
 
 /** YAML gives `0.7` for an unquoted version; the original's Go decoder made such scalars strings. */
@@ -18,7 +19,7 @@ export const SLUG = /^[a-z-]*$/;
 /** The original's image slug pattern. */
 export const IMAGE_SLUG = /^[A-Za-z0-9-]*$/;
 /** Endpoint names become pod, container and Service names and DNS labels: DNS-1035 labels. */
-export const ENDPOINT_NAME = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+export const ENDPOINT_NAME = DNS1035_LABEL;
 /** Presentation names end up inside DNS labels (HEP domains, ingress names): DNS-1123 labels. */
-export const PRESENTATION_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+export const PRESENTATION_NAME = DNS1123_LABEL;
 export const TIERS = ['prod', 'ptr', 'local'] as const;

@@ -1,5 +1,5 @@
 import { inTransaction } from '../transaction.js';
-import type { DataSource, EntityManager } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import type { Collection, Curriculum, CurriculumMeta, Image, Lesson } from '@antidote/curriculum';
 import { NotFoundError } from '../data.errors.js';
 import { CollectionEntity, CurriculumEntity, ImageEntity, LessonEntity } from '../entities/index.js';
@@ -43,6 +43,18 @@ export class CurriculumRepository {
     const image = await this.dataSource.manager.findOneBy(ImageEntity, { slug });
     if (!image) throw new NotFoundError(`Unable to find image ${slug}`);
     return plain(image) as Image;
+  }
+
+  /**
+   * The images of a lesson's endpoints by slug, in one query, and the endpoints whose image is not in
+   * the curriculum (the api refuses such a lesson, the scheduler fails it).
+   */
+  async imagesOf(lesson: Pick<Lesson, 'endpoints'>): Promise<{ images: Map<string, Image>; missing: { endpoint: string; image: string }[] }> {
+    const slugs = [...new Set(lesson.endpoints.map((endpoint) => endpoint.image))];
+    const found = slugs.length > 0 ? await this.dataSource.manager.findBy(ImageEntity, { slug: In(slugs) }) : [];
+    const images = new Map(found.map((image) => [image.slug, plain(image) as Image]));
+    const missing = lesson.endpoints.filter((endpoint) => !images.has(endpoint.image)).map((endpoint) => ({ endpoint: endpoint.name, image: endpoint.image }));
+    return { images, missing };
   }
 
   async getCollection(slug: string): Promise<Collection> {

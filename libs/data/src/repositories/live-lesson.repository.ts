@@ -1,6 +1,6 @@
 import { inTransaction } from '../transaction.js';
 import { In, type DataSource, type FindOptionsWhere } from 'typeorm';
-import { LiveLessonStatus, phaseTimeKeyOf } from '@antidote/contracts';
+import { DataErrorCodes, LiveLessonStatus, phaseTimeKeyOf } from '@antidote/contracts';
 import type { GuideType } from '@antidote/curriculum';
 import { DuplicateError, isUniqueViolation, NotFoundError } from '../data.errors.js';
 import { LiveEndpointEntity, LiveLessonEntity } from '../entities/index.js';
@@ -47,9 +47,9 @@ export class LiveLessonRepository {
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       const existing = await this.find(lesson.id);
-      throw new DuplicateError(
-        existing ? `Livelesson ${lesson.id} already exists` : `Session ${lesson.sessionId} already has a live lesson of ${lesson.lessonSlug}`,
-      );
+      throw existing
+        ? new DuplicateError(`Livelesson ${lesson.id} already exists`, DataErrorCodes.idTaken)
+        : new DuplicateError(`Session ${lesson.sessionId} already has a live lesson of ${lesson.lessonSlug}`, DataErrorCodes.duplicate);
     }
     return this.get(lesson.id);
   }

@@ -1,3 +1,4 @@
+import { DataErrorCodes } from '@antidote/contracts';
 import { LessThan, type DataSource } from 'typeorm';
 import { DuplicateError, isUniqueViolation, NotFoundError } from '../data.errors.js';
 import { LiveSessionEntity } from '../entities/index.js';
@@ -24,7 +25,7 @@ export class LiveSessionRepository {
     try {
       await this.dataSource.manager.insert(LiveSessionEntity, entity);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new DuplicateError(`LiveSession ${session.id} already exists`);
+      if (isUniqueViolation(error)) throw new DuplicateError(`LiveSession ${session.id} already exists`, DataErrorCodes.idTaken);
       throw error;
     }
     return toSession(entity);

@@ -1,11 +1,7 @@
 import { createHash } from 'node:crypto';
+import { DNS1123_LABEL_MAX, DNS1123_SUBDOMAIN_MAX, isDns1035Label, isDnsLabel, isDnsSubdomain } from '@antidote/contracts';
 
-/** Kubernetes name rules (apimachinery `validation.go`). */
-export const DNS1123_LABEL_MAX = 63;
-export const DNS1123_SUBDOMAIN_MAX = 253;
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+export { DNS1123_LABEL_MAX, DNS1123_SUBDOMAIN_MAX, isDns1035Label, isDnsLabel, isDnsSubdomain } from '@antidote/contracts';
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 export const LABEL_VALUE_MAX = 63;
 
@@ -31,10 +27,6 @@ export function shortHash(input: string, length = HASH_SUFFIX_LENGTH): string {
   return out;
 }
 
-export const isDnsLabel = (name: string): boolean => name.length <= DNS1123_LABEL_MAX && DNS1123_LABEL.test(name);
-/** DNS-1035 label: a DNS-1123 label starting with a letter (Service names). */
-export const isDns1035Label = (name: string): boolean => name.length <= DNS1123_LABEL_MAX && DNS1035_LABEL.test(name);
-export const isDnsSubdomain = (name: string): boolean => name.length <= DNS1123_SUBDOMAIN_MAX && DNS1123_SUBDOMAIN.test(name);
 export const isLabelValue = (value: string): boolean => value.length <= LABEL_VALUE_MAX && LABEL_VALUE.test(value);
 
 const trimDashes = (text: string): string => text.replace(/^-+/, '').replace(/-+$/, '');

@@ -1,5 +1,6 @@
 import { Catch, Logger, type ArgumentsHost, type RpcExceptionFilter } from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
+import { ErrorCodes } from '@antidote/contracts';
 import { throwError, type Observable } from 'rxjs';
 import { toErrorReply } from '../bus.codec.js';
 
@@ -16,7 +17,7 @@ export class BusExceptionFilter implements RpcExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): Observable<never> {
     const reply = errorReplyOf(exception);
-    if (reply.error.code === 'INTERNAL') {
+    if (reply.error.code === ErrorCodes.internal) {
       const subject = host.switchToRpc().getContext<{ getSubject?: () => string }>().getSubject?.();
       this.logger.error(`handler failed on ${subject ?? 'unknown subject'}: ${exception instanceof Error ? (exception.stack ?? exception.message) : String(exception)}`);
     }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '@antidote/config';
-import { formatProblem, readCurriculum } from '@antidote/curriculum';
+import { formatProblem, readCurriculumIsolated } from '@antidote/curriculum';
 import { createDataSource, DataManager, runMigrations } from '@antidote/data';
 import { CliError, type Output } from '../output.js';
 
@@ -14,7 +14,7 @@ export function curriculumCommand(program: Command, output: () => Output): void 
     .option('--instance-id <id>', 'instanceId the namespaces are named with', 'antidote-local')
     .action(async (dir: string, flags: { tier: string; instanceId: string }) => {
       if (!['prod', 'ptr', 'local'].includes(flags.tier)) throw new CliError(`--tier must be prod, ptr or local, not "${flags.tier}"`, 2);
-      const result = await readCurriculum(dir, { tier: flags.tier as 'prod' | 'ptr' | 'local', instanceId: flags.instanceId });
+      const result = await readCurriculumIsolated(dir, { tier: flags.tier as 'prod' | 'ptr' | 'local', instanceId: flags.instanceId });
       output().data({ valid: result.problems.length === 0, counts: result.counts, problems: result.problems, warnings: result.warnings }, () => [
         ...result.problems.map((problem) => `error: ${formatProblem(problem)}`),
         ...result.warnings.map((warning) => `warning: ${formatProblem(warning)}`),
@@ -30,7 +30,7 @@ export function curriculumCommand(program: Command, output: () => Output): void 
     .action(async (dir: string, flags: { config?: string }) => {
       const out = output();
       const { config } = loadConfig({ ...(flags.config ? { path: flags.config } : {}), overrides: { curriculumDir: dir } });
-      const result = await readCurriculum(dir, { tier: config.tier, instanceId: config.instanceId });
+      const result = await readCurriculumIsolated(dir, { tier: config.tier, instanceId: config.instanceId, limits: config.curriculumLimits });
       if (!result.curriculum || result.problems.length > 0) {
         for (const problem of result.problems) out.line(`error: ${formatProblem(problem)}`);
         throw new CliError(`${dir}: ${result.problems.length} problem(s); nothing imported, the current curriculum is unchanged`);

@@ -1,11 +1,9 @@
+import { DNS1035_LABEL, DNS1123_LABEL, DNS1123_LABEL_MAX, DNS1123_SUBDOMAIN, DNS1123_SUBDOMAIN_MAX } from '@antidote/contracts';
 import type { KubeObject } from './object.js';
 import type { ResourceType } from './resources.js';
 import { invalid, type Cause } from './status.js';
 import { kindCauses } from './kind-validation.js';
 
-const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const LABEL_KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$/;
 
@@ -18,10 +16,10 @@ const SUBDOMAIN_MESSAGE =
 
 /** Name rules per resource: Services are DNS-1035 labels, namespaces RFC 1123 labels, the rest subdomains. */
 const NAME_RULES: Record<string, { pattern: RegExp; max: number; message: string }> = {
-  services: { pattern: DNS1035, max: 63, message: DNS1035_MESSAGE },
-  namespaces: { pattern: LABEL, max: 63, message: LABEL_MESSAGE },
+  services: { pattern: DNS1035_LABEL, max: DNS1123_LABEL_MAX, message: DNS1035_MESSAGE },
+  namespaces: { pattern: DNS1123_LABEL, max: DNS1123_LABEL_MAX, message: LABEL_MESSAGE },
 };
-const SUBDOMAIN_RULE = { pattern: SUBDOMAIN, max: 253, message: SUBDOMAIN_MESSAGE };
+const SUBDOMAIN_RULE = { pattern: DNS1123_SUBDOMAIN, max: DNS1123_SUBDOMAIN_MAX, message: SUBDOMAIN_MESSAGE };
 
 function nameCauses(type: ResourceType, name: string): Cause[] {
   if (!name) return [{ field: 'metadata.name', message: 'Required value: name or generateName is required' }];

@@ -1,0 +1,29 @@
+/** Codes of bus error replies (`{ "error": { code, message } }`): what a requester may branch on. */
+export const ErrorCodes = {
+  invalidPayload: 'INVALID_PAYLOAD',
+  notFound: 'NOT_FOUND',
+  internal: 'INTERNAL',
+  unavailable: 'UNAVAILABLE',
+  timeout: 'TIMEOUT',
+  /** The request does not fit the record's state (endpoints without an address yet). */
+  invalidState: 'INVALID_STATE',
+} as const;
+export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
+
+/** Why the scheduler did not accept a request (`SchedulerReply.code`). */
+export const SchedulerRejections = {
+  notFound: ErrorCodes.notFound,
+  /** The live lesson has failed: only a delete is accepted. */
+  failed: 'FAILED',
+} as const;
+export type SchedulerRejection = (typeof SchedulerRejections)[keyof typeof SchedulerRejections];
+
+/** Codes of the data layer's errors, which the api maps to HTTP answers. */
+export const DataErrorCodes = {
+  notFound: ErrorCodes.notFound,
+  /** The record's id is taken: a fresh id may succeed. */
+  idTaken: 'ID_TAKEN',
+  /** Another record holds the same unique combination (a session's live lesson of one lesson). */
+  duplicate: 'DUPLICATE',
+} as const;
+export type DataErrorCode = (typeof DataErrorCodes)[keyof typeof DataErrorCodes];
