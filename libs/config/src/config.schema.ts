@@ -51,7 +51,9 @@ const database = z
 
 const nats = z
   .object({
-    user: z.string().optional(),
+    /** This app's own NATS user (each app has one; see docs/security.md). One subject token: it names the app's reply inbox. */
+    user: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "_" or "-"').optional(),
+    /** Secret: read from the file or ANTIDOTE_NATS_PASSWORD, never logged. */
     password: z.string().optional(),
     token: z.string().optional(),
     tls: z

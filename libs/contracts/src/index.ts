@@ -1,3 +1,4 @@
+export * from './bus-permissions.js';
 export * from './health.js';
 export * from './ids.js';
 export * from './live-lesson.events.js';
