@@ -213,6 +213,12 @@ const healthcheck = z
     maxConcurrentProbes: z.number().int().min(1).default(256),
     /** HTTP responses with a status below this count as reachable. */
     httpHealthyBelow: z.number().int().min(100).max(600).default(500),
+    /**
+     * The only addresses probed: the cluster's pod and service ranges (CIDRs). The defaults cover the
+     * private ranges clusters use (kubeadm, k3s, EKS, GKE, AKS, Calico) and loopback (kube-sim);
+     * link-local and metadata addresses are refused whatever this says. Narrow it to your cluster's.
+     */
+    probeRanges: z.array(z.string()).default(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '127.0.0.0/8', 'fd00::/8']),
   })
   .strict();
 
