@@ -173,8 +173,8 @@ const network = z
     /** Cluster DNS (the only DNS egress allowed from lesson pods). */
     dnsNamespace: z.string().default('kube-system'),
     dnsPodLabels: z.record(z.string(), z.string()).default({ 'k8s-app': 'kube-dns' }),
-    /** Addresses lesson pods may never reach (cloud metadata). */
-    blockedCidrs: z.array(z.string()).default(['169.254.169.254/32']),
+    /** Addresses lesson pods may never reach with `allowEgress` (cloud metadata, IPv4 and IPv6, and IPv6 link-local). */
+    blockedCidrs: z.array(z.string()).default(['169.254.169.254/32', 'fd00:ec2::254/128', 'fe80::/10']),
     /** Namespaces allowed to reach lesson pods (ingress controller, the platform's own). */
     ingressFromNamespaces: z.array(z.string()).default(['ingress-nginx', 'antidote']),
     /** `spec.ingressClassName` of lesson Ingresses (the original used the legacy `ingress.class` annotation). */
