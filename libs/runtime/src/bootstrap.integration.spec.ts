@@ -15,7 +15,7 @@ describe('startService', () => {
     nats = await testNats();
     service = await startService(
       { name: 'probe', module: emptyModule, port: () => 0, host: () => '127.0.0.1', consumesBus: true },
-      { env: {}, argv: [], overrides: { instanceId: 'test', curriculumDir: '/c', natsUrl: nats.url, logging: { level: 'silent' } } },
+      { env: {}, argv: [], overrides: { instanceId: 'test', curriculumDir: '/c', ...nats.loginAs('scheduler'), logging: { level: 'silent' } } },
     );
   });
 
@@ -31,6 +31,12 @@ describe('startService', () => {
     expect(await ready.json()).toEqual({ ready: true, checks: { nats: true } });
     const metrics = await (await fetch(`${service.url}/metrics`)).text();
     expect(metrics).toContain('process_resident_memory_bytes{service="probe"}');
+  });
+
+  it('answers an unknown ops route with a plain 404 at once (a bus consumer, whose filter sees HTTP too)', async () => {
+    const response = await fetch(`${service.url}/no-such-route`, { signal: AbortSignal.timeout(10_000) });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ statusCode: 404 });
   });
 
   it('reports not-ready while NATS is down and ready again after it returns', async () => {

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { DynamicModule, INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { BaseExceptionFilter, NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import { ConfigError, ConfigModule, loadConfig, type AntidoteConfig, type LoadConfigOptions } from '@antidote/config';
 import { migrate } from '@antidote/data';
@@ -52,7 +52,7 @@ export async function startService(definition: ServiceDefinition, options: LoadC
     },
     { logger: new PinoNestLogger(logger), abortOnError: false },
   );
-  if (definition.consumesBus) app.useGlobalFilters(new BusExceptionFilter());
+  if (definition.consumesBus) app.useGlobalFilters(new BusExceptionFilter(new BaseExceptionFilter(app.getHttpAdapter())));
   const metrics = app.get(MetricsService);
   app.useGlobalInterceptors(new TracingInterceptor(definition.name), new BusHandledMetricsInterceptor(metrics));
   observeBusRequests(app.get(BusClient), metrics);
