@@ -56,6 +56,13 @@ describe('startService', () => {
     expect(await statusUntil(200)).toBe(200);
   });
 
+  it('stops at start with the reason when NATS refuses its credentials, or their absence', async () => {
+    const start = (login: Record<string, unknown>) =>
+      startService({ name: 'probe', module: emptyModule, port: () => 0, host: () => '127.0.0.1', consumesBus: true }, { env: {}, argv: [], overrides: { instanceId: 'test', curriculumDir: '/c', natsUrl: nats.url, nats: login, logging: { level: 'silent' } } });
+    await expect(start({})).rejects.toThrow(/refused the connection of probe\S* \(no credentials\): Authorization Violation/);
+    await expect(start({ user: 'scheduler', password: 'not-the-password' })).rejects.toThrow(/refused the connection of probe\S* \(user "scheduler" with a password\)/);
+  });
+
   it('refuses to start on an invalid configuration, naming the key', async () => {
     await expect(
       startService({ name: 'bad', module: emptyModule, port: () => 0, consumesBus: false }, { env: {}, argv: [], overrides: { instanceId: 'Bad_Id', curriculumDir: '/c' } }),
