@@ -32,7 +32,7 @@ export async function startApi(kind: DatabaseKind, overrides: Record<string, unk
     overrides: {
       instanceId: 'apitest',
       curriculumDir: SAMPLE_CURRICULUM,
-      natsUrl: server.url,
+      ...server.loginAs('api'),
       httpPort: 0,
       database: { url: databaseUrl },
       logging: { level: 'silent' },
@@ -44,7 +44,8 @@ export async function startApi(kind: DatabaseKind, overrides: Record<string, unk
   await dataSource.initialize();
   const data = new DataManager(dataSource);
   for (let i = 0; i < 100 && !(await data.curriculum.getCurriculum()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  const nats = await connect({ servers: server.url });
+  // The stand-in scheduler logs in as the scheduler: the only one allowed to serve these requests and publish status.
+  const nats = await connect({ servers: server.url, user: server.credentials.scheduler.user, pass: server.credentials.scheduler.password });
   const received: Record<string, unknown[]> = {};
   for (const subject of [RequestSubjects.liveLessonCreate, RequestSubjects.liveLessonModify, RequestSubjects.liveLessonDelete]) {
     nats.subscribe(subject, {

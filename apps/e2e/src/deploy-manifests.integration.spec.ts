@@ -54,6 +54,19 @@ describe.each(['base', 'overlays/single-node', 'overlays/production'])('Kubernet
     const { warnings } = parseConfig(parse(configMap.data['antidote-config.yml']) as Record<string, unknown>, { env });
     expect(warnings).toEqual([]);
   });
+
+  it('give each app its own NATS login, required, and let only Antidote pods reach NATS', () => {
+    for (const deployment of deploymentsOf(manifests)) {
+      const env = (deployment.spec.template.spec.containers[0].env ?? []) as { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } } }[];
+      const app = deployment.metadata.name.replace('antidote-', '');
+      expect(env.find((entry) => entry.name === 'ANTIDOTE_NATS_USER')?.value, app).toBe(app);
+      expect(env.find((entry) => entry.name === 'ANTIDOTE_NATS_PASSWORD')?.valueFrom?.secretKeyRef, app).toEqual({ name: 'antidote-nats', key: `${app}-password` });
+    }
+    const nats = manifests.find((m) => m.kind === 'NetworkPolicy' && m.metadata.name === 'antidote-nats') as unknown as { spec: { podSelector: unknown; ingress: { from: unknown[]; ports: unknown[] }[] } };
+    expect(nats.spec.podSelector).toEqual({ matchLabels: { 'app.kubernetes.io/name': 'nats' } });
+    expect(nats.spec.ingress[0]).toEqual({ from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'antidote' } } }], ports: [{ port: 4222 }] });
+    expect(manifests.some((m) => m.kind === 'ConfigMap' && m.metadata.name === 'antidote-nats-authorization')).toBe(true);
+  });
 });
 
 describe('overlays', () => {

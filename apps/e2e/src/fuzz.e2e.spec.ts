@@ -1,4 +1,4 @@
-import { ErrorCodes, requestContracts, RequestSubjects, type RequestSubject } from '@antidote/contracts';
+import { ErrorCodes, inboxPrefixOf, requestContracts, requestRoutes, RequestSubjects, type BusIdentity, type RequestSubject } from '@antidote/contracts';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { antictlUp, type UpPlatform } from './support/antictl-up.js';
@@ -40,17 +40,23 @@ const HOSTILE_SEGMENTS = HOSTILE_VALUES.filter(([, value]) => typeof value === '
  */
 describe('hostile input on every NATS subject and HTTP route (real processes)', () => {
   let platform: UpPlatform;
-  let nats: NatsConnection;
+  /** A connection per identity: each subject is fed by a login allowed to ask it. */
+  const logins = new Map<BusIdentity, NatsConnection>();
+  const natsFor = async (subject: RequestSubject): Promise<NatsConnection> => {
+    const identity: BusIdentity = requestRoutes[subject].askedBy[0];
+    const { user, password } = platform.credentials[identity];
+    if (!logins.has(identity)) logins.set(identity, await connect({ servers: platform.nats, user, pass: password, inboxPrefix: inboxPrefixOf(user) }));
+    return logins.get(identity)!;
+  };
   const pids = new Map<string, number>();
 
   beforeAll(async () => {
     platform = await antictlUp({ config: { api: { adminToken: ADMIN_TOKEN, rateLimitPerMinute: 0 } } });
-    nats = await connect({ servers: platform.nats });
     for (const app of APPS) pids.set(app, platform.pidOf(app));
   }, LONG);
 
   afterAll(async () => {
-    await nats?.close();
+    for (const connection of logins.values()) await connection.close();
     expect(await platform?.stop()).toBe(0);
   });
 
@@ -62,6 +68,7 @@ describe('hostile input on every NATS subject and HTTP route (real processes)', 
       ...mutations(NATS_SAMPLES[subject]).map(([name, body]): [string, string, boolean] => [name, JSON.stringify(body), schema.safeParse(body).success]),
     ];
     const failures: string[] = [];
+    const nats = await natsFor(subject);
     for (const [name, body, valid] of inputs) {
       const reply = await nats.request(subject, typeof body === 'string' ? encoder.encode(body) : body, { timeout: 10_000 }).then(
         (message) => message.json<{ error?: { code: string; message: string } }>(),

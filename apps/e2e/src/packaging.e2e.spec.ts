@@ -49,7 +49,7 @@ describe('packaged apps', () => {
     expect(readdirSync(out).some((name) => name.endsWith('.ts'))).toBe(false);
     expect(existsSync(join(out, 'node_modules', '@antidote')), 'workspace packages are bundled, not installed').toBe(false);
     const config = join(work, `${app}-config.yml`);
-    const settings = { instanceId: 'pkg', curriculumDir: '/none', natsUrl: nats!.url, database: { url: `sqlite:${join(work, `${app}.sqlite`)}` }, logging: { level: 'info' }, ...appConfig(app, kubeconfig) };
+    const settings = { instanceId: 'pkg', curriculumDir: '/none', ...nats!.loginAs(app), database: { url: `sqlite:${join(work, `${app}.sqlite`)}` }, logging: { level: 'info' }, ...appConfig(app, kubeconfig) };
     writeFileSync(config, stringify(settings));
     const child = spawn(process.execPath, [join(out, 'main.js')], { cwd: work, env: { PATH: process.env.PATH ?? '', ANTIDOTE_CONFIG: config }, stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
@@ -61,10 +61,13 @@ describe('packaged apps', () => {
       const port = listening.exec(log)![1];
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
       await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status, { timeout: 60_000 }).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/no-such-route`, { signal: AbortSignal.timeout(10_000) })).status).toBe(404);
     } finally {
       child.kill('SIGTERM');
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
       expect(code, log).toBe(0);
+      expect(log, 'an unknown route logs no stack trace').not.toMatch(/NotFoundException|\n\s+at /);
+      expect(log, 'the NATS password is never logged').not.toContain(nats!.credentials[app].password);
     }
   });
 });

@@ -41,7 +41,7 @@ describe('antictl up: the whole platform in processes', () => {
     expect(Object.values(lab.LiveEndpoints).every((endpoint) => endpoint.Host && endpoint.SSHUser)).toBe(true);
     const staged = await antictl('lesson', 'stage', lab.ID, '1', '--api', api);
     expect(staged).toMatchObject({ code: 0, stdout: expect.stringMatching(/READY at stage 1/) });
-    const dryRun = await antictl('reap', '--dry-run', '--nats', nats);
+    const dryRun = await antictl('reap', '--dry-run', '--nats', nats, '--credentials', join(platform.dir, 'nats-credentials.json'));
     expect(dryRun).toMatchObject({ code: 0, stdout: expect.stringMatching(/action\(s\); 1 Kubernetes call/) });
     expect((await antictl('lesson', 'kill', lab.ID, '--api', api)).code).toBe(0);
     await expect.poll(async () => (await fetch(`${api}/exp/livelesson/${lab.ID}`)).status, { timeout: 20_000 }).toBe(404);

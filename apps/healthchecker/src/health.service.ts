@@ -4,7 +4,11 @@ import { ErrorCodes, EventSubjects, type EndpointHealth, type ErrorCode, type He
 import { DataManager, NotFoundError, type LiveLesson } from '@antidote/data';
 import { BusClient } from '@antidote/messaging';
 import { HealthMetrics } from './health.metrics.js';
+import { AddressRanges } from './probes/address-ranges.js';
 import { ProbeRunner } from './probes/probe-runner.js';
+
+/** A live lesson's endpoint address lies outside `healthcheck.probeRanges` (or is link-local/metadata): nothing is probed. */
+export const ADDRESS_NOT_ALLOWED = ErrorCodes.addressNotAllowed;
 import { waitUntilReachable } from './reachability/wait-until-reachable.js';
 
 /** The endpoints of a live lesson as probe targets (hosts are the Service addresses the scheduler wrote). */
@@ -31,11 +35,13 @@ class HealthRequestError extends Error {
 
 /**
  * Probing for the scheduler (wait until reachable, updating HealthyTests/TotalTests and publishing
- * progress) and for anyone (check once). One ProbeRunner, so one concurrency limit, for everything.
+ * progress) and check-once, always for a live lesson in the database and only at addresses inside the
+ * probe ranges. One ProbeRunner, so one concurrency limit, for everything.
  */
 @Injectable()
 export class HealthService implements BeforeApplicationShutdown {
   readonly runner: ProbeRunner;
+  private readonly ranges: AddressRanges;
   private readonly shutdown = new AbortController();
 
   constructor(
@@ -45,11 +51,18 @@ export class HealthService implements BeforeApplicationShutdown {
     @InjectConfig() private readonly config: AntidoteConfig,
   ) {
     this.runner = new ProbeRunner(config.healthcheck);
+    this.ranges = new AddressRanges(config.healthcheck.probeRanges);
   }
 
   async check(request: HealthCheckRequest): Promise<HealthCheckReply> {
-    const targets = 'endpoints' in request ? request.endpoints : targetsOf(await this.liveLesson(request.liveLessonId));
-    const endpoints = await Promise.all(targets.map((target) => (target.host ? this.runner.check(target, { timeoutMs: request.timeoutMs, signal: this.shutdown.signal }) : Promise.resolve(unaddressed(target)))));
+    const targets = targetsOf(await this.liveLesson(request.liveLessonId));
+    const endpoints = await Promise.all(
+      targets.map((target) => {
+        if (!target.host) return unprobed(target, 'no address yet');
+        const refusal = this.ranges.refusal(target.host);
+        return refusal ? unprobed(target, `not probed: ${refusal}`) : this.runner.check(target, { timeoutMs: request.timeoutMs, signal: this.shutdown.signal });
+      }),
+    );
     for (const endpoint of endpoints) this.metrics.observe(endpoint);
     return { endpoints };
   }
@@ -59,6 +72,8 @@ export class HealthService implements BeforeApplicationShutdown {
     const targets = targetsOf(lesson);
     const missing = targets.filter((target) => !target.host).map((target) => target.name);
     if (missing.length > 0) throw new HealthRequestError(ErrorCodes.invalidState, `endpoints without an address yet: ${missing.join(', ')}`);
+    const refused = targets.flatMap((target) => this.ranges.refusal(target.host) ?? []);
+    if (refused.length > 0) throw new HealthRequestError(ErrorCodes.addressNotAllowed, `not probed: ${refused.join('; ')}`);
     await this.data.liveLessons.updateTests(lesson.id, 0, targets.length);
     const reply = await waitUntilReachable(this.runner, targets, {
       deadlineMs: request.deadlineMs ?? this.config.timeouts.reachabilitySeconds * 1000,
@@ -86,4 +101,4 @@ export class HealthService implements BeforeApplicationShutdown {
   }
 }
 
-const unaddressed = (target: HealthTarget): EndpointHealth => ({ name: target.name, host: '', reachable: false, latencyMs: 0, probes: [], error: 'no address yet' });
+const unprobed = (target: HealthTarget, error: string): EndpointHealth => ({ name: target.name, host: target.host, reachable: false, latencyMs: 0, probes: [], error });

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import * as k8s from '@kubernetes/client-node';
 import { EventSubjects, RequestSubjects, type HealthProgressEvent } from '@antidote/contracts';
 import { createDataSource, DataManager, type LiveEndpoint } from '@antidote/data';
@@ -7,6 +8,7 @@ import { startService, type RunningService } from '@antidote/runtime';
 import { makeNewLiveLesson, testDatabaseUrl, testNats } from '@antidote/testing';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADDRESS_NOT_ALLOWED } from './health.service.js';
 import { healthcheckerService } from './healthchecker.definition.js';
 
 describe('healthchecker service (real nats-server, SQLite, kube-sim endpoints)', () => {
@@ -24,12 +26,13 @@ describe('healthchecker service (real nats-server, SQLite, kube-sim endpoints)',
     service = await startService(healthcheckerService, {
       env: {},
       argv: [],
-      overrides: { instanceId: 'hc', curriculumDir: '/c', natsUrl: nats.url, database: { url }, ops: { healthcheckerPort: 0, host: '127.0.0.1' }, logging: { level: 'silent' }, healthcheck: { probeTimeoutMs: 500, intervalMs: 100 } },
+      overrides: { instanceId: 'hc', curriculumDir: '/c', ...nats.loginAs('healthchecker'), database: { url }, ops: { healthcheckerPort: 0, host: '127.0.0.1' }, logging: { level: 'silent' }, healthcheck: { probeTimeoutMs: 500, intervalMs: 100, probeRanges: [`${sim.ranges.pods}.0.0/16`, `${sim.ranges.services}.0.0/16`] } },
     });
     const dataSource = createDataSource({ url, poolSize: 2, migrateOnStart: false });
     await dataSource.initialize();
     data = new DataManager(dataSource);
-    connection = await connectNats({ natsUrl: nats.url, nats: { requestTimeoutSeconds: 10 } }, 'test');
+    // The test asks as the scheduler does, the only one allowed to.
+    connection = await connectNats(nats.loginAs('scheduler'), 'test');
     bus = new BusClient(connection, { requestTimeoutMs: 20_000 });
   });
 
@@ -54,21 +57,62 @@ describe('healthchecker service (real nats-server, SQLite, kube-sim endpoints)',
     }
     await data.liveLessons.create(makeNewLiveLesson({ id: 'hclesson01', endpoints }));
     const progress: HealthProgressEvent[] = [];
-    const subscription = await bus.subscribe(EventSubjects.healthProgressed, (event) => void progress.push(event));
+    // Progress is heard by the api and operators, not by the scheduler that asks.
+    const listener = await connectNats(nats.loginAs('admin'), 'listener');
+    const subscription = await new BusClient(listener, { requestTimeoutMs: 5000 }).subscribe(EventSubjects.healthProgressed, (event) => void progress.push(event));
+    await listener.flush();
     const reply = await bus.request(RequestSubjects.healthWaitReachable, { liveLessonId: 'hclesson01', deadlineMs: 10_000 }, { timeoutMs: 20_000 });
     expect(reply).toMatchObject({ reachable: true, healthy: 2, total: 2 });
     expect((await data.liveLessons.get('hclesson01'))).toMatchObject({ healthyTests: 2, totalTests: 2 });
-    await connection.flush();
-    expect(progress.map((event) => event.healthy).sort()).toEqual([1, 2]);
+    await expect.poll(() => progress.map((event) => event.healthy).sort(), { timeout: 10_000 }).toEqual([1, 2]);
     subscription.unsubscribe();
+    await listener.close();
   });
 
-  it('checks explicit endpoints once, and answers unknown live lessons and bad requests with clear errors', async () => {
-    const reply = await bus.request(RequestSubjects.healthCheck, { endpoints: [{ name: 'closed', host: '127.0.0.1', ports: [1], presentations: [] }] });
+  it('checks a live lesson once from its row, and answers unknown live lessons and bad requests with clear errors', async () => {
+    await data.liveLessons.create(makeNewLiveLesson({ id: 'hclesson02', sessionId: 'session0002', endpoints: [endpointAt('closed', `${sim.ranges.services}.255.254`, 1)] }));
+    const reply = await bus.request(RequestSubjects.healthCheck, { liveLessonId: 'hclesson02' });
     expect(reply.endpoints[0]).toMatchObject({ name: 'closed', reachable: false, probes: [expect.objectContaining({ kind: 'tcp', verdict: 'refused' })] });
     await expect(bus.request(RequestSubjects.healthCheck, { liveLessonId: 'nosuchlesson' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const garbage = await connection.request(RequestSubjects.healthWaitReachable, '[1,2', { timeout: 5000 });
     expect(garbage.json()).toMatchObject({ error: { code: 'INVALID_PAYLOAD' } });
     expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
   });
+
+  it('takes no endpoint list from the bus: a request naming hosts is refused before anything is probed', async () => {
+    const explicit = JSON.stringify({ endpoints: [{ name: 'scan', host: '127.0.0.1', ports: [22], presentations: [] }] });
+    const reply = await connection.request(RequestSubjects.healthCheck, explicit, { timeout: 5000 });
+    expect(reply.json()).toMatchObject({ error: { code: 'INVALID_PAYLOAD' } });
+  });
+
+  it('refuses an address outside the probe ranges, or a metadata address, even from a row in the database', async () => {
+    let connections = 0;
+    const listener = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const port = (listener.address() as AddressInfo).port;
+    try {
+      // 127.0.0.1 answers on that port, but it is outside this healthchecker's ranges (kube-sim's pod and Service ranges).
+      await data.liveLessons.create(makeNewLiveLesson({ id: 'hclesson03', sessionId: 'session0003', endpoints: [endpointAt('outside', '127.0.0.1', port), endpointAt('metadata', '169.254.169.254', 80)] }));
+      const checked = await bus.request(RequestSubjects.healthCheck, { liveLessonId: 'hclesson03' });
+      expect([...checked.endpoints].sort((a, b) => b.name.localeCompare(a.name))).toEqual([
+        expect.objectContaining({ name: 'outside', reachable: false, probes: [], error: expect.stringMatching(/127\.0\.0\.1 is outside the probe ranges/) }),
+        expect.objectContaining({ name: 'metadata', reachable: false, probes: [], error: expect.stringMatching(/link-local or metadata/) }),
+      ]);
+      await expect(bus.request(RequestSubjects.healthWaitReachable, { liveLessonId: 'hclesson03', deadlineMs: 60_000 })).rejects.toMatchObject({
+        code: ADDRESS_NOT_ALLOWED,
+        message: expect.stringMatching(/outside the probe ranges/),
+      });
+      expect(connections).toBe(0);
+    } finally {
+      listener.close();
+    }
+  });
 });
+
+/** An endpoint row as the scheduler writes it, with a TCP port to probe at `host`. */
+function endpointAt(name: string, host: string, port: number): LiveEndpoint {
+  return { name, position: 0, image: 'utility', ports: [port], presentations: [], configurationType: '', configurationFile: '', sshUser: '', sshPassword: '', host };
+}

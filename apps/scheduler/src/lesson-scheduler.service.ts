@@ -78,7 +78,8 @@ export class LessonScheduler implements OnApplicationShutdown {
     try {
       const lesson = await this.data.liveLessons.find(id);
       if (!lesson) return;
-      if (lesson.deleteRequestedAt || kind === 'delete') await this.deletes.run(lesson, signal, reason);
+      if (lesson.deleteRequestedAt) await this.deletes.run(lesson, signal, reason);
+      else if (kind === 'delete') this.logger.warn(`delete of ${id} skipped: its row records no deletion request`);
       else await this.provision(kind, lesson, signal);
     } finally {
       clearInterval(keeper);

@@ -1,5 +1,6 @@
-import { Controller, Inject } from '@nestjs/common';
+import { Controller, Inject, Logger } from '@nestjs/common';
 import {
+  DELETION_NOT_REQUESTED,
   QueueGroups,
   RequestSubjects,
   type CreateLiveLessonRequest,
@@ -18,10 +19,13 @@ const notFound = (id: string): SchedulerReply => ({ accepted: false, code: Sched
 /**
  * The scheduler's requests. Each reply says only "accepted" (queued, or already done or underway) or
  * why not; progress follows as status events. The database row is the truth, so a redelivered or
- * duplicated request changes nothing.
+ * duplicated request changes nothing,
+ * and a delete happens only for a row that records its deletion request.
  */
 @Controller()
 export class SchedulerController {
+  private readonly logger = new Logger('SchedulerController');
+
   constructor(
     @Inject(LessonScheduler) private readonly scheduler: LessonScheduler,
     @Inject(DataManager) private readonly data: DataManager,
@@ -47,9 +51,13 @@ export class SchedulerController {
 
   @OnRequest(RequestSubjects.liveLessonDelete, QueueGroups.scheduler)
   async delete(@RequestPayload(RequestSubjects.liveLessonDelete) request: DeleteLiveLessonRequest): Promise<SchedulerReply> {
-    if (!(await this.data.liveLessons.exists(request.liveLessonId))) return { accepted: true };
-    // Recorded first: if another replica is creating this lesson it sees the request and stops.
-    await this.data.liveLessons.requestDeletion(request.liveLessonId);
+    const lesson = await this.data.liveLessons.find(request.liveLessonId);
+    if (!lesson) return { accepted: true };
+    // The row is the request: whoever may delete records it there first; a message alone deletes nothing.
+    if (!lesson.deleteRequestedAt) {
+      this.logger.warn(`refused a delete of ${lesson.id}: its row records no deletion request`);
+      return { accepted: false, code: DELETION_NOT_REQUESTED, reason: `live lesson ${lesson.id} has no deletion request recorded; delete it through the API` };
+    }
     this.scheduler.submit('delete', request.liveLessonId, request.reason);
     return { accepted: true };
   }

@@ -60,7 +60,7 @@ describe('scheduler under Kubernetes faults (kube-sim, nats-server, SQLite)', ()
     await p.bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: lesson.id });
     await ready(lesson.id).toBe(LiveLessonStatus.READY);
     p.sim.setFaults({ errors: [{ verb: 'delete', code: 503, count: 3 }] });
-    await p.bus.request(RequestSubjects.liveLessonDelete, { liveLessonId: lesson.id });
+    await p.deleteLiveLesson(lesson.id);
     await expect.poll(() => p.data.liveLessons.find(lesson.id), { timeout: 30_000 }).toBeUndefined();
     expect(p.sim.list('namespaces').some((n) => n.metadata.labels?.liveLesson === lesson.id)).toBe(false);
   });

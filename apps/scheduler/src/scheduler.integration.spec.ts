@@ -1,7 +1,8 @@
-import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
+import { DELETION_NOT_REQUESTED, LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
 import { DATABASE_KINDS, INSTANCE, startTestPlatform, type TestPlatform } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LessonScheduler } from './lesson-scheduler.service.js';
 import { schedulerService } from './scheduler.definition.js';
 
 const ns = (id: string) => `${INSTANCE}-${id}`;
@@ -71,10 +72,30 @@ describe.each(DATABASE_KINDS)('scheduler on kube-sim, nats-server and %s', (kind
     const lesson = await p.newLiveLesson('linux-basics');
     await create(lesson.id);
     await waitFor(lesson.id, (l) => l?.status === LiveLessonStatus.READY);
-    expect(await p.bus.request(RequestSubjects.liveLessonDelete, { liveLessonId: lesson.id })).toEqual({ accepted: true });
+    expect(await p.deleteLiveLesson(lesson.id)).toEqual({ accepted: true });
     await waitFor(lesson.id, (l) => l === undefined);
     expect(p.sim.list('namespaces').some((n) => n.metadata.name === ns(lesson.id))).toBe(false);
     expect(await p.bus.request(RequestSubjects.liveLessonDelete, { liveLessonId: lesson.id })).toEqual({ accepted: true });
+  });
+
+  it('refuses a forged delete: a request for a row that records no deletion request deletes nothing', async () => {
+    const lesson = await p.newLiveLesson('linux-basics');
+    await create(lesson.id);
+    await waitFor(lesson.id, (l) => l?.status === LiveLessonStatus.READY);
+    const deletes = () => p.sim.counters.count('delete', 'namespaces');
+    const before = deletes();
+    // Sent with a login the server lets publish deletes (the operator's): the bus admits it, the row refuses it.
+    expect(await p.bus.request(RequestSubjects.liveLessonDelete, { liveLessonId: lesson.id, reason: 'forged' })).toEqual({
+      accepted: false,
+      code: DELETION_NOT_REQUESTED,
+      reason: expect.stringContaining(lesson.id),
+    });
+    // A keep-alive is served after the refused delete by the same scheduler: nothing was queued meanwhile.
+    expect(await p.bus.request(RequestSubjects.liveLessonKeepAlive, { liveLessonId: lesson.id })).toEqual({ accepted: true });
+    expect(p.running('scheduler')[0].app.get(LessonScheduler).pending(lesson.id)).toEqual([]);
+    expect(deletes()).toBe(before);
+    expect(await p.data.liveLessons.get(lesson.id)).toMatchObject({ status: LiveLessonStatus.READY });
+    expect(p.sim.list('namespaces').some((n) => n.metadata.name === ns(lesson.id))).toBe(true);
   });
 
   it('a duplicated create does the work once', async () => {
@@ -117,7 +138,7 @@ describe.each(DATABASE_KINDS)('scheduler on kube-sim, nats-server and %s', (kind
     await create(lesson.id);
     await waitFor(lesson.id, (l) => l?.status === LiveLessonStatus.BOOTING);
     const started = Date.now();
-    await p.bus.request(RequestSubjects.liveLessonDelete, { liveLessonId: lesson.id });
+    await p.deleteLiveLesson(lesson.id);
     await waitFor(lesson.id, (l) => l === undefined, 10_000);
     p.sim.setFaults({ podStartDelayMs: 50 });
     expect(Date.now() - started).toBeLessThan(3000);

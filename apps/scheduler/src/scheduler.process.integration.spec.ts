@@ -82,7 +82,7 @@ describe.each(DATABASE_KINDS)('scheduler processes on kube-sim, nats-server and 
       faults: { podStartDelayMs: 4000 },
       overrides: { scheduler: { claimLeaseSeconds: CLAIM_LEASE_SECONDS, redriveIntervalSeconds: 1, redriveAfterSeconds: 1 } },
     });
-    schedulers = new SchedulerProcesses(p.config);
+    schedulers = new SchedulerProcesses({ ...p.config, ...p.nats.loginAs('scheduler') });
   });
   afterEach(async (context) => {
     if (context.task.result?.state === 'fail') process.stderr.write(`scheduler processes' output:\n${schedulers?.log ?? ''}\n`);

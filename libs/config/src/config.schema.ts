@@ -49,7 +49,9 @@ const database = z
 
 const nats = z
   .object({
-    user: z.string().optional(),
+    /** This app's own NATS user (each app has one; see docs/security.md). One subject token: it names the app's reply inbox. */
+    user: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "_" or "-"').optional(),
+    /** Secret: read from the file or ANTIDOTE_NATS_PASSWORD, never logged. */
     password: z.string().optional(),
     token: z.string().optional(),
     tls: z
@@ -170,8 +172,8 @@ const network = z
     /** Cluster DNS (the only DNS egress allowed from lesson pods). */
     dnsNamespace: z.string().default('kube-system'),
     dnsPodLabels: z.record(z.string(), z.string()).default({ 'k8s-app': 'kube-dns' }),
-    /** Addresses lesson pods may never reach (cloud metadata). */
-    blockedCidrs: z.array(z.string()).default(['169.254.169.254/32']),
+    /** Addresses lesson pods may never reach with `allowEgress` (cloud metadata, IPv4 and IPv6, and IPv6 link-local). */
+    blockedCidrs: z.array(z.string()).default(['169.254.169.254/32', 'fd00:ec2::254/128', 'fe80::/10']),
     /** Namespaces allowed to reach lesson pods (ingress controller, the platform's own). */
     ingressFromNamespaces: z.array(z.string()).default(['ingress-nginx', 'antidote']),
     /** `spec.ingressClassName` of lesson Ingresses (the original used the legacy `ingress.class` annotation). */
@@ -210,6 +212,12 @@ const healthcheck = z
     maxConcurrentProbes: z.number().int().min(1).default(256),
     /** HTTP responses with a status below this count as reachable. */
     httpHealthyBelow: z.number().int().min(100).max(600).default(500),
+    /**
+     * The only addresses probed: the cluster's pod and service ranges (CIDRs). The defaults cover the
+     * private ranges clusters use (kubeadm, k3s, EKS, GKE, AKS, Calico) and loopback (kube-sim);
+     * link-local and metadata addresses are refused whatever this says. Narrow it to your cluster's.
+     */
+    probeRanges: z.array(z.string()).default(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '127.0.0.0/8', 'fd00::/8']),
   })
   .strict();
 

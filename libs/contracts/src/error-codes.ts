@@ -7,6 +7,8 @@ export const ErrorCodes = {
   timeout: 'TIMEOUT',
   /** The request does not fit the record's state (endpoints without an address yet). */
   invalidState: 'INVALID_STATE',
+  /** The healthchecker will not probe an address outside the configured pod and service ranges. */
+  addressNotAllowed: 'ADDRESS_NOT_ALLOWED',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 

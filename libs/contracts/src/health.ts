@@ -13,7 +13,7 @@ const hostSchema = z
   .max(253)
   .regex(/^[A-Za-z0-9.:-]+$/, 'must be an IP address or host name');
 
-/** One endpoint to probe, as given explicitly (instead of by live lesson id). */
+/** One endpoint to probe, as the healthchecker builds it from a live lesson's row (never taken from the bus). */
 export const healthTargetSchema = z
   .object({
     name: z.string().min(1).max(253),
@@ -64,11 +64,11 @@ export const endpointHealthSchema = z
   .strict();
 export type EndpointHealth = z.infer<typeof endpointHealthSchema>;
 
-/** Probe once: the endpoints of a live lesson (hosts from the database) or an explicit list. */
-export const healthCheckRequestSchema = z.union([
-  z.object({ liveLessonId: liveLessonIdSchema, timeoutMs: z.number().int().min(1).max(60_000).optional() }).strict(),
-  z.object({ endpoints: z.array(healthTargetSchema).min(1).max(1000), timeoutMs: z.number().int().min(1).max(60_000).optional() }).strict(),
-]);
+/**
+ * Probe a live lesson's endpoints once. Only a live lesson id: the addresses come from its row in the
+ * database, so no message can point the healthchecker at a host of its choosing.
+ */
+export const healthCheckRequestSchema = z.object({ liveLessonId: liveLessonIdSchema, timeoutMs: z.number().int().min(1).max(60_000).optional() }).strict();
 export type HealthCheckRequest = z.infer<typeof healthCheckRequestSchema>;
 
 export const healthCheckReplySchema = z.object({ endpoints: z.array(endpointHealthSchema) }).strict();

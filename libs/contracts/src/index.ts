@@ -1,5 +1,6 @@
 export * from './dns.js';
 export * from './error-codes.js';
+export * from './bus-permissions.js';
 export * from './health.js';
 export * from './ids.js';
 export * from './live-lesson.events.js';

@@ -47,3 +47,10 @@ export const schedulerReplySchema = z
   })
   .strict();
 export type SchedulerReply = z.infer<typeof schedulerReplySchema>;
+
+/**
+ * A delete request for a live lesson whose row records no deletion request: refused, nothing deleted.
+ * The row is the request; the message only says "look now" (the api, the reaper and operators record
+ * the deletion first).
+ */
+export const DELETION_NOT_REQUESTED = 'DELETION_NOT_REQUESTED';

@@ -3,6 +3,8 @@ export type { BusLogger, BusRequestEvent, EventMeta, RequestOptions } from './bu
 export { decodeJson, isErrorReply, parseContract, toErrorReply } from './bus.codec.js';
 export { BusRequestError, ContractViolationError, NatsAuthenticationError } from './bus.error.js';
 export { MessagingModule } from './messaging.module.js';
+export { deployedNatsAuthorizationConfig, generateBusCredentials, natsAuthorizationConfig, natsPasswordEnv } from './nats-authorization.js';
+export type { BusCredentials, BusLogin, PasswordSource } from './nats-authorization.js';
 export { connectNats, natsConnectOptions } from './nats-connection.js';
 export { fixedConnection, NatsConnectionManager } from './nats-connection.manager.js';
 export type { ConnectionSource } from './nats-connection.manager.js';

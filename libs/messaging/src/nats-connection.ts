@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { connect, type NatsConnection, type NodeConnectionOptions } from '@nats-io/transport-node';
 import type { AntidoteConfig } from '@antidote/config';
+import { inboxPrefixOf } from '@antidote/contracts';
 import { NatsAuthenticationError } from './bus.error.js';
 
 /**
@@ -18,7 +19,8 @@ export function natsConnectOptions(config: Pick<AntidoteConfig, 'natsUrl' | 'nat
     waitOnFirstConnect: true,
     pingInterval: 10_000,
   };
-  if (user) Object.assign(options, { user, pass: password ?? '' });
+  // Replies come to the user's own inbox, the only one its permissions let it subscribe to.
+  if (user) Object.assign(options, { user, pass: password ?? '', inboxPrefix: inboxPrefixOf(user) });
   if (token) options.token = token;
   if (tls && (tls.caFile || tls.certFile)) {
     options.tls = {

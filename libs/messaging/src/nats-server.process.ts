@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,6 +12,10 @@ export interface NatsServerOptions {
   user?: string;
   password?: string;
   token?: string;
+  /** A nats-server config (e.g. `natsAuthorizationConfig(...)`), written beside the server with mode 0600. */
+  config?: string;
+  /** Variables the server's config reads (`$NAME`), on top of this process's environment. */
+  env?: Record<string, string>;
   /** Binary to run (default `nats-server` on PATH). */
   binary?: string;
 }
@@ -52,7 +56,11 @@ function launch(dir: string, options: NatsServerOptions, port: number): ChildPro
   if (options.jetstream) args.push('-js', '-sd', join(dir, 'js'));
   if (options.user) args.push('--user', options.user, '--pass', options.password ?? '');
   if (options.token) args.push('--auth', options.token);
-  const child = spawn(options.binary ?? 'nats-server', args, { stdio: 'ignore' });
+  if (options.config !== undefined) {
+    writeFileSync(join(dir, 'nats.conf'), options.config, { mode: 0o600 });
+    args.push('-c', join(dir, 'nats.conf'));
+  }
+  const child = spawn(options.binary ?? 'nats-server', args, { stdio: 'ignore', env: { ...process.env, ...options.env } });
   child.on('error', () => undefined);
   return child;
 }

@@ -15,7 +15,7 @@ describe('startService', () => {
     nats = await testNats();
     service = await startService(
       { name: 'probe', module: emptyModule, port: () => 0, host: () => '127.0.0.1', consumesBus: true },
-      { env: {}, argv: [], overrides: { instanceId: 'test', curriculumDir: '/c', natsUrl: nats.url, logging: { level: 'silent' } } },
+      { env: {}, argv: [], overrides: { instanceId: 'test', curriculumDir: '/c', ...nats.loginAs('scheduler'), logging: { level: 'silent' } } },
     );
   });
 
@@ -33,6 +33,12 @@ describe('startService', () => {
     expect(metrics).toContain('process_resident_memory_bytes{service="probe"}');
   });
 
+  it('answers an unknown ops route with a plain 404 at once (a bus consumer, whose filter sees HTTP too)', async () => {
+    const response = await fetch(`${service.url}/no-such-route`, { signal: AbortSignal.timeout(10_000) });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ statusCode: 404 });
+  });
+
   it('reports not-ready while NATS is down and ready again after it returns', async () => {
     const statusUntil = async (wanted: number): Promise<number> => {
       const deadline = Date.now() + 10_000;
@@ -48,6 +54,13 @@ describe('startService', () => {
     expect(await statusUntil(503)).toBe(503);
     await restarted;
     expect(await statusUntil(200)).toBe(200);
+  });
+
+  it('stops at start with the reason when NATS refuses its credentials, or their absence', async () => {
+    const start = (login: Record<string, unknown>) =>
+      startService({ name: 'probe', module: emptyModule, port: () => 0, host: () => '127.0.0.1', consumesBus: true }, { env: {}, argv: [], overrides: { instanceId: 'test', curriculumDir: '/c', natsUrl: nats.url, nats: login, logging: { level: 'silent' } } });
+    await expect(start({})).rejects.toThrow(/refused the connection of probe\S* \(no credentials\): Authorization Violation/);
+    await expect(start({ user: 'scheduler', password: 'not-the-password' })).rejects.toThrow(/refused the connection of probe\S* \(user "scheduler" with a password\)/);
   });
 
   it('refuses to start on an invalid configuration, naming the key', async () => {

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import type { DynamicModule, INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { BaseExceptionFilter, NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import { ConfigError, ConfigModule, loadConfig, type AntidoteConfig, type LoadConfigOptions } from '@antidote/config';
 import { migrate } from '@antidote/data';
-import { BusClient, BusExceptionFilter, busMicroserviceOptions, MessagingModule, NatsConnectionManager } from '@antidote/messaging';
+import { BusClient, BusExceptionFilter, busMicroserviceOptions, MessagingModule, NatsAuthenticationError, NatsConnectionManager } from '@antidote/messaging';
 import { BusHandledMetricsInterceptor, observeBusRequests } from './bus-metrics.js';
 import { createLogger, PinoNestLogger, type AppLogger } from './logger.js';
 import { MetricsService } from './metrics.service.js';
@@ -52,7 +52,7 @@ export async function startService(definition: ServiceDefinition, options: LoadC
     },
     { logger: new PinoNestLogger(logger), abortOnError: false },
   );
-  if (definition.consumesBus) app.useGlobalFilters(new BusExceptionFilter());
+  if (definition.consumesBus) app.useGlobalFilters(new BusExceptionFilter(new BaseExceptionFilter(app.getHttpAdapter())));
   const metrics = app.get(MetricsService);
   app.useGlobalInterceptors(new TracingInterceptor(definition.name), new BusHandledMetricsInterceptor(metrics));
   observeBusRequests(app.get(BusClient), metrics);
@@ -63,7 +63,10 @@ export async function startService(definition: ServiceDefinition, options: LoadC
   await app.listen(definition.port(config), definition.host?.(config) ?? config.ops.host);
   const url = await app.getUrl();
   logger.info({ url }, `${definition.name} listening`);
-  await readiness.waitForDependencies((failing) => logger.info({ failing }, 'waiting for dependencies'));
+  await dependenciesOrRefusal(readiness, nats, (failing) => logger.info({ failing }, 'waiting for dependencies')).catch(async (error: unknown) => {
+    await app.close();
+    throw error;
+  });
   if (definition.consumesBus) {
     app.connectMicroservice<MicroserviceOptions>(busMicroserviceOptions(config, definition.name), { inheritAppConfig: true });
     await app.startAllMicroservices();
@@ -81,6 +84,23 @@ export async function startService(definition: ServiceDefinition, options: LoadC
       logger.info(`${definition.name} stopped`);
     })());
   return { app, config, logger, url: url.replace('[::1]', '127.0.0.1'), stop };
+}
+
+/**
+ * Waits for the dependencies to answer; a NATS that refuses the app's credentials (or their absence)
+ * ends the wait at once with the reason (NatsAuthenticationError): waiting would never help.
+ */
+async function dependenciesOrRefusal(readiness: ReadinessRegistry, nats: NatsConnectionManager, onWait: (failing: string[]) => void): Promise<void> {
+  const stop = new AbortController();
+  const refused = nats.connected().then(
+    () => new Promise<never>(() => undefined),
+    (error: unknown) => Promise.reject(error instanceof Error ? error : new Error(String(error))),
+  );
+  try {
+    await Promise.race([readiness.waitForDependencies(onWait, 250, stop.signal), refused]);
+  } finally {
+    stop.abort();
+  }
 }
 
 /** `node main.js migrate`: apply the database migrations and exit (the deploy manifests' migration Job). */
@@ -124,7 +144,7 @@ export function runService(definition: ServiceDefinition): void {
       service = started;
     })
     .catch((error: unknown) => {
-      if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
+      if (error instanceof ConfigError || error instanceof NatsAuthenticationError) process.stderr.write(`${error.message}\n`);
       else process.stderr.write(`${definition.name} failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       process.exit(1);
     });

@@ -1,6 +1,7 @@
 export { externalPostgres, freePort, postgresBinDir, startPostgres } from './postgres.process.js';
 export type { PostgresProcess } from './postgres.process.js';
 export { TEST_PG_URL_ENV, testNats, testPostgres, testPostgresDatabase } from './test-servers.js';
+export type { TestNats } from './test-servers.js';
 export { DATABASE_KINDS, testDatabase, testDatabaseUrl } from './test-database.js';
 export type { DatabaseKind, TestDatabase } from './test-database.js';
 export { makeCollection, makeCurriculum, makeEndpoint, makeImage, makeLesson, makeLiveEndpoint, makeNewLiveLesson } from './model-fixtures.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EventSubjects, type LiveLessonStatusChangedEvent } from '@antidote/contracts';
+import { BusIdentities, EventSubjects, RequestSubjects, type BusIdentity, type LiveLessonStatusChangedEvent } from '@antidote/contracts';
 import { readCurriculum } from '@antidote/curriculum';
 import { createDataSource, DataManager, type LiveLesson } from '@antidote/data';
 import { liveLessonRecord } from '@antidote/lesson-objects';
@@ -67,8 +67,14 @@ export async function startPlatformOn<N extends string>(kind: DatabaseKind, opti
     ...overrides,
   };
   const running = new Map<string, RunningService[]>();
+  /** Each service connects to NATS as itself, with its own permissions, as it does when deployed. */
+  const identityOf = ({ name }: ServiceDefinition): BusIdentity => {
+    if ((BusIdentities as readonly string[]).includes(name)) return name as BusIdentity;
+    throw new Error(`no NATS identity for a service named ${name}`);
+  };
   const start = async (name: N): Promise<RunningService> => {
-    const service = await startService(options.services[name], { env: {}, argv: [], overrides: { k8sOutOfClusterConfigPath: kubeconfigOf(name), ...config } });
+    const definition = options.services[name];
+    const service = await startService(definition, { env: {}, argv: [], overrides: { k8sOutOfClusterConfigPath: kubeconfigOf(name), ...config, ...nats.loginAs(identityOf(definition)) } });
     running.set(name, [...(running.get(name) ?? []), service]);
     return service;
   };
@@ -84,7 +90,8 @@ export async function startPlatformOn<N extends string>(kind: DatabaseKind, opti
   const read = await readCurriculum(sample, { tier: 'prod', instanceId: INSTANCE });
   if (!read.curriculum) throw new Error(`sample curriculum invalid: ${read.problems.map((p) => p.message).join('; ')}`);
   await data.curriculum.replaceCurriculum(read.curriculum);
-  const connection: NatsConnection = await connectNats({ natsUrl: nats.url, nats: { requestTimeoutSeconds: 10 } }, 'test');
+  // The test acts as an operator's tool would: it may ask the scheduler and the reaper, and hears every event.
+  const connection: NatsConnection = await connectNats(nats.loginAs('admin'), 'test');
   const bus = new BusClient(connection, { requestTimeoutMs: 10_000 });
   const events: LiveLessonStatusChangedEvent[] = [];
   await bus.subscribe(EventSubjects.liveLessonStatusChanged, (event) => void events.push(event));
@@ -110,6 +117,11 @@ export async function startPlatformOn<N extends string>(kind: DatabaseKind, opti
       const sessionId = `se${kind.slice(0, 2)}${String(ids).padStart(6, '0')}`;
       await data.liveSessions.create({ id: sessionId, sourceIp: '127.0.0.1' });
       return data.liveLessons.create(liveLessonRecord(lesson, { id, sessionId, instanceId: INSTANCE, hepsDomain: 'heps.test', stage, imageOf: (s) => images.get(s) }));
+    },
+    /** Deletes a live lesson as the api and the reaper do: the deletion recorded on the row, then the request. */
+    async deleteLiveLesson(id: string) {
+      await data.liveLessons.requestDeletion(id);
+      return bus.request(RequestSubjects.liveLessonDelete, { liveLessonId: id, reason: 'test' });
     },
     eventsOf: (id: string) => events.filter((event) => event.liveLessonId === id),
     /** Stops the services, then `cluster` (the cluster's own stop), then the database and nats-server. */

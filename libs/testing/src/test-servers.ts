@@ -1,3 +1,5 @@
+import type { BusIdentity } from '@antidote/contracts';
+import { generateBusCredentials, natsAuthorizationConfig, type BusCredentials } from '@antidote/messaging';
 import { startNatsServer, type NatsServerProcess } from '@antidote/messaging/dev';
 import { externalPostgres, startPostgres, type PostgresProcess } from './postgres.process.js';
 
@@ -25,7 +27,22 @@ export async function testPostgresDatabase(prefix = 'test'): Promise<string> {
   return (await testPostgres()).createDatabase(prefix);
 }
 
-/** A nats-server of its own for one test file (they start in ~60 ms, so every file gets one). */
-export function testNats(options: Parameters<typeof startNatsServer>[0] = {}): Promise<NatsServerProcess> {
-  return startNatsServer(options);
+/** A test's nats-server, with Antidote's authorization on and a login per identity. */
+export interface TestNats extends NatsServerProcess {
+  credentials: BusCredentials;
+  /** The `natsUrl` and `nats` configuration of a client connecting as `identity`. */
+  loginAs(identity: BusIdentity): { natsUrl: string; nats: { user: string; password: string; requestTimeoutSeconds: number } };
+}
+
+/**
+ * A nats-server of its own for one test file (they start in ~60 ms, so every file gets one), with the
+ * same authorization as every real deployment: each identity its own user and subject permissions.
+ */
+export async function testNats(options: Parameters<typeof startNatsServer>[0] = {}): Promise<TestNats> {
+  const credentials = generateBusCredentials();
+  const server = await startNatsServer({ config: natsAuthorizationConfig(credentials), ...options });
+  return Object.assign(server, {
+    credentials,
+    loginAs: (identity: BusIdentity) => ({ natsUrl: server.url, nats: { ...credentials[identity], requestTimeoutSeconds: 10 } }),
+  });
 }

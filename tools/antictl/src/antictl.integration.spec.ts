@@ -56,6 +56,12 @@ describe('antictl (the built CLI)', () => {
     expect(lessons.map((lesson) => lesson.slug).sort()).toEqual(['jupyter-intro', 'linux-basics', 'network-automation', 'web-services']);
   });
 
+  it('prints the nats-server authorization for a NATS the operator runs: one user per app, passwords from the environment', async () => {
+    const printed = await antictl('nats-config');
+    expect(printed.code).toBe(0);
+    for (const app of ['api', 'scheduler', 'healthchecker', 'reaper', 'admin']) expect(printed.stdout).toContain(`{ user: "${app}", password: $${app.toUpperCase()}_PASSWORD`);
+  });
+
   it('says clearly when the API or NATS cannot be reached, and refuses bad arguments', async () => {
     const api = await antictl('lesson', 'get', 'abcdef', '--api', 'http://127.0.0.1:9');
     expect(api.code).toBe(1);
@@ -63,6 +69,8 @@ describe('antictl (the built CLI)', () => {
     const nats = await antictl('reap', '--dry-run', '--nats', 'nats://127.0.0.1:9');
     expect(nats.code).toBe(1);
     expect(nats.stderr).toMatch(/cannot reach NATS|no reaper answered/);
+    const credentials = await antictl('reap', '--dry-run', '--nats', 'nats://127.0.0.1:9', '--credentials', '/nonexistent/nats-credentials.json');
+    expect(credentials).toMatchObject({ code: 1, stderr: expect.stringMatching(/antictl: cannot read NATS credentials from \/nonexistent\/nats-credentials\.json/) });
     const stage = await antictl('lesson', 'request', 'x', '--stage', 'two', '--api', 'http://127.0.0.1:9');
     expect(stage.code).toBe(1);
     const unknown = await antictl('frobnicate');

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { curriculumCommand } from './commands/curriculum.command.js';
 import { lessonCommand } from './commands/lesson.command.js';
+import { natsConfigCommand } from './commands/nats-config.command.js';
 import { reapCommand } from './commands/reap.command.js';
 import { upCommand } from './commands/up.command.js';
 import { CliError, Output } from './output.js';
@@ -16,6 +17,7 @@ upCommand(program, output);
 lessonCommand(program, output);
 curriculumCommand(program, output);
 reapCommand(program, output);
+natsConfigCommand(program, output);
 
 try {
   await program.parseAsync(process.argv);

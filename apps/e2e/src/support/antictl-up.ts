@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import type { BusIdentity } from '@antidote/contracts';
 
 export const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
 export const ANTICTL_BIN = join(ROOT, 'tools', 'antictl', 'bin', 'antictl.js');
@@ -48,9 +49,13 @@ export async function antictlUp(options: UpOptions = {}) {
   const nats = /nats-server\s+(\S+)/.exec(output)![1];
   const kubeSim = /kube-sim\s+(\S+)/.exec(output)![1];
 
+  /** The NATS logins antictl up generated (the server admits nothing else). */
+  const credentials = JSON.parse(readFileSync(join(dir, 'nats-credentials.json'), 'utf8')) as Record<BusIdentity, { user: string; password: string }>;
+
   return {
     up,
     dir,
+    credentials,
     api,
     nats,
     kubeSim,

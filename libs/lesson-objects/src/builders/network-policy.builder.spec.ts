@@ -42,10 +42,19 @@ describe('buildNetworkPolicies', () => {
     ]);
   });
 
-  it('blocks the metadata address for configuration pods, which stoneage exempts', () => {
+  it('keeps configuration pods, which stoneage exempts, to their own namespace and the cluster DNS: no other namespace, no address block', () => {
     const guard = policies.get('antidote-egress-guard')!;
     expect(guard.spec?.podSelector).toEqual({ matchLabels: { configPod: 'yes' } });
-    expect(guard.spec?.egress?.[1].to).toEqual([{ ipBlock: { cidr: '0.0.0.0/0', except: ['169.254.169.254/32'] } }, { ipBlock: { cidr: '::/0' } }]);
+    expect(guard.spec?.egress).toEqual([{ to: [{ podSelector: {} }] }, policies.get('stoneage')!.spec!.egress![1]]);
+    expect(JSON.stringify(guard.spec)).not.toMatch(/namespaceSelector":\{\}|ipBlock/);
+  });
+
+  it('blocks IPv4 and IPv6 metadata and IPv6 link-local by default when egress is allowed', () => {
+    const open = byName(buildNetworkPolicies(triangleLesson(), testConfig({ allowEgress: true })));
+    expect(open.get('antidote-egress-guard')?.spec?.egress?.[1].to).toEqual([
+      { ipBlock: { cidr: '0.0.0.0/0', except: ['169.254.169.254/32'] } },
+      { ipBlock: { cidr: '::/0', except: ['fd00:ec2::254/128', 'fe80::/10'] } },
+    ]);
   });
 
   it('with allowEgress: no stoneage, and the guard covers every pod (metadata still blocked)', () => {

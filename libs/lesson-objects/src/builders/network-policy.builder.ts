@@ -8,7 +8,7 @@ import { managedLabels, namespaceOf } from './lesson-context.js';
 export const STONEAGE_POLICY = 'stoneage';
 /** Ingress from other namespaces denied except the configured ones (new). */
 export const INGRESS_POLICY = 'antidote-ingress';
-/** The cloud metadata address (and other `network.blockedCidrs`) blocked for pods `stoneage` does not cover (new). */
+/** Egress of the pods `stoneage` does not cover (new): configuration pods, or every pod with `allowEgress`. */
 export const EGRESS_GUARD_POLICY = 'antidote-egress-guard';
 
 type NetworkConfig = Pick<AntidoteConfig, 'allowEgress' | 'network'>;
@@ -68,14 +68,23 @@ function stoneagePolicy(namespace: string, config: NetworkConfig): V1NetworkPoli
 
 /**
  * NetworkPolicies add up (a connection is allowed when any policy allows it), so the guard selects only
- * pods that `stoneage` leaves open — configuration pods, or every pod when egress is allowed — and lets
- * them reach any pod and any address except `network.blockedCidrs`.
+ * pods that `stoneage` leaves open. Configuration pods configure the lesson's own devices: they may
+ * reach their own namespace and the cluster DNS, nothing else (no other namespace, no metadata). With
+ * `allowEgress` every pod may reach any pod and any address except `network.blockedCidrs` (IPv4 and
+ * IPv6 metadata and link-local by default).
  */
 function egressGuardPolicy(namespace: string, config: NetworkConfig): V1NetworkPolicy {
+  if (!config.allowEgress) {
+    return policy(namespace, EGRESS_GUARD_POLICY, {
+      podSelector: { matchLabels: { [LABEL.configPod]: MANAGED } },
+      policyTypes: ['Egress'],
+      egress: [{ to: [{ podSelector: {} }] }, dnsRule(config)],
+    });
+  }
   const v4 = config.network.blockedCidrs.filter((cidr) => !cidr.includes(':'));
   const v6 = config.network.blockedCidrs.filter((cidr) => cidr.includes(':'));
   return policy(namespace, EGRESS_GUARD_POLICY, {
-    podSelector: config.allowEgress ? {} : { matchLabels: { [LABEL.configPod]: MANAGED } },
+    podSelector: {},
     policyTypes: ['Egress'],
     egress: [
       { to: [{ namespaceSelector: {} }] },
@@ -95,6 +104,6 @@ export function buildNetworkPolicies(input: LessonObjectsInput, config: NetworkC
   return [
     ingressPolicy(namespace, config),
     ...(config.allowEgress ? [] : [stoneagePolicy(namespace, config)]),
-    ...(config.network.blockedCidrs.length > 0 ? [egressGuardPolicy(namespace, config)] : []),
+    ...(!config.allowEgress || config.network.blockedCidrs.length > 0 ? [egressGuardPolicy(namespace, config)] : []),
   ];
 }

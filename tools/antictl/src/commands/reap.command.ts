@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { RequestSubjects } from '@antidote/contracts';
 import { BusClient, connectNats } from '@antidote/messaging';
+import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { busCredentialsFile, readBusLogin } from '../bus-credentials.js';
 import { CliError, type Output } from '../output.js';
 
 const CONNECT_TIMEOUT_MS = 5000;
@@ -13,9 +15,12 @@ export function reapCommand(program: Command, output: () => Output): void {
     .description("show what the reaper's next pass would do")
     .option('--dry-run', 'change nothing (the only mode: passes run on their own schedule)', true)
     .option('--nats <url>', 'NATS URL', process.env.ANTIDOTE_NATS_URL ?? 'nats://127.0.0.1:4222')
-    .action(async (flags: { nats: string }) => {
+    .option('--credentials <file>', 'NATS logins; the "admin" one is used (antictl up writes them)', busCredentialsFile('.antidote'))
+    .action(async (flags: { nats: string; credentials: string }) => {
+      // Without a credentials file it connects anonymously, and a server with authorization says so.
+      const login = existsSync(flags.credentials) ? readBusLogin(flags.credentials, 'admin') : {};
       // The services' connection waits for NATS forever; a command gives up after a few seconds.
-      const connecting = connectNats({ natsUrl: flags.nats, nats: { requestTimeoutSeconds: 30 } }, 'antictl');
+      const connecting = connectNats({ natsUrl: flags.nats, nats: { ...login, requestTimeoutSeconds: 30 } }, 'antictl');
       const connection = await Promise.race([connecting, sleep(CONNECT_TIMEOUT_MS).then(() => undefined)]);
       if (!connection) {
         void connecting.then((late) => late.close()).catch(() => undefined);

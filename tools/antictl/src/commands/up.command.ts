@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parse, stringify } from 'yaml';
 import { startNatsServer, type NatsServerProcess } from '@antidote/messaging/dev';
+import { busLoginEnv, writeLocalBusCredentials } from '../bus-credentials.js';
 import { CliError, type Output } from '../output.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
@@ -107,7 +108,8 @@ export function upCommand(program: Command, output: () => Output): void {
       process.once('SIGTERM', onSignal);
 
       try {
-        nats = await startNatsServer();
+        const bus = writeLocalBusCredentials(dir);
+        nats = await startNatsServer({ config: bus.authorization });
         out.line(`nats-server   ${nats.url}`);
         const config: Record<string, unknown> = { instanceId: 'antidote-local', curriculumDir: flags.curriculum, tier: 'local', hepsDomain: 'localhost', ...base, natsUrl: nats.url };
         const kubernetes = (base.backendConfigs as { kubernetes?: Record<string, unknown> } | undefined)?.kubernetes;
@@ -127,16 +129,17 @@ export function upCommand(program: Command, output: () => Output): void {
         const configFile = join(dir, 'antidote-config.yml');
         writeFileSync(configFile, stringify(config));
         for (const app of APPS) {
-          const { pid } = launch(app, [join(ROOT, 'apps', app, 'dist', 'main.js')], { ANTIDOTE_CONFIG: configFile });
+          const { pid } = launch(app, [join(ROOT, 'apps', app, 'dist', 'main.js')], { ANTIDOTE_CONFIG: configFile, ...busLoginEnv(bus.credentials[app]) });
           await waitFor(() => ready(ports[app]), `${app} to be ready`, 60_000, deadChild);
           out.line(`${app.padEnd(13)} ready (ops http://127.0.0.1:${ports[app]}, pid ${pid})`);
         }
         const api = `http://127.0.0.1:${ports.api}`;
-        out.data({ api, nats: nats.url, config: configFile, logs: join(dir, 'logs') }, () => [
+        out.data({ api, nats: nats.url, natsCredentials: bus.file, config: configFile, logs: join(dir, 'logs') }, () => [
           '',
           `Antidote is up: ${api}/exp/lesson`,
           `  try:  npx antictl lesson request linux-basics --api ${api}`,
           `  logs: ${join(dir, 'logs')}   config: ${configFile}`,
+          `  NATS logins (admin for antictl): ${bus.file}`,
           'Ctrl-C stops everything.',
         ]);
       } catch (error) {
