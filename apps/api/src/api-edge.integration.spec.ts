@@ -1,32 +1,6 @@
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type ApiFixture } from '../test/api-fixture.js';
-
-/** Reads an SSE stream until it ends; returns the event names and payloads. */
-function readEvents(url: string, onOpen: () => void): Promise<{ event: string; data: { status?: string } }[]> {
-  return new Promise((resolve, reject) => {
-    const events: { event: string; data: { status?: string } }[] = [];
-    const outgoing = request(url, (response) => {
-      let buffer = '';
-      onOpen();
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const name = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (name && data) events.push({ event: name, data: JSON.parse(data) as { status?: string } });
-        }
-      });
-      response.on('end', () => resolve(events));
-    });
-    outgoing.on('error', reject);
-    outgoing.end();
-  });
-}
+import { readEvents } from '../test/sse.js';
 
 describe('api edges: SSE, admin, limits, client address, rate limit', () => {
   let api: ApiFixture;
@@ -37,16 +11,16 @@ describe('api edges: SSE, admin, limits, client address, rate limit', () => {
 
   const session = async (): Promise<string> => ((await api.call('POST', '/exp/livesession', {})).body as { ID: string }).ID;
 
-  it('streams the current state and every status change until READY, then closes', async () => {
+  it('streams the current state and every status change the row confirms until READY, then closes', async () => {
     const sessionId = await session();
     const { id } = (await api.call('POST', '/exp/livelesson', { lessonSlug: 'linux-basics', sessionId, lessonStage: 0 })).body as { id: string };
-    const events = await readEvents(`${api.url}/exp/livelesson/${id}/events`, () => {
-      setTimeout(() => {
-        api.publishStatus({ liveLessonId: 'someone-else', status: 'READY' });
-        api.publishStatus({ liveLessonId: id, status: 'BOOTING' });
-        api.publishStatus({ liveLessonId: id, status: 'CONFIGURATION' });
-        api.publishStatus({ liveLessonId: id, status: 'READY' });
-      }, 100);
+    // As the scheduler does it: the row first, then the event; each step once the previous one arrived.
+    const next: Record<string, 'BOOTING' | 'CONFIGURATION' | 'READY'> = { INITIALIZED: 'BOOTING', BOOTING: 'CONFIGURATION', CONFIGURATION: 'READY' };
+    const events = await readEvents(`${api.url}/exp/livelesson/${id}/events`, () => undefined, (event) => {
+      const status = next[event.data.status ?? ""];
+      if (!status) return;
+      api.publishStatus({ liveLessonId: 'someone-else', status: 'READY' });
+      void api.data.liveLessons.updateStatus(id, status).then(() => api.publishStatus({ liveLessonId: id, status }));
     });
     expect(events.map((e) => `${e.event}:${e.data.status}`)).toEqual(['status:INITIALIZED', 'status:BOOTING', 'status:CONFIGURATION', 'status:READY']);
     expect((await api.call('GET', '/exp/livelesson/nosuchlesson/events')).status).toBe(404);
@@ -101,7 +75,8 @@ describe('api: trusted proxies, hidden passwords, rate limits', () => {
   afterAll(() => api?.stop());
 
   it('believes x-forwarded-for from a trusted proxy and hides device passwords when configured', async () => {
-    const session = await api.call('POST', '/exp/livesession', {}, { 'x-forwarded-for': '203.0.113.7, 10.0.0.1' });
+    // Walked from the right: the proxy (127.0.0.1) saw 203.0.113.7; what the client wrote left of it is not believed.
+    const session = await api.call('POST', '/exp/livesession', {}, { 'x-forwarded-for': '10.0.0.1, 203.0.113.7' });
     expect(session.body).toMatchObject({ SourceIP: '203.0.113.7' });
     const bogus = await api.call('POST', '/exp/livesession', {}, { 'x-forwarded-for': 'not-an-ip' });
     expect(bogus.body).toMatchObject({ SourceIP: '127.0.0.1' });

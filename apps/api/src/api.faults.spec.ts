@@ -28,6 +28,8 @@ describe('a request the api accepted is never lost (api, scheduler, healthchecke
       databaseUrl: await postgres.createDatabase('faults'),
       overrides: {
         httpPort: 0,
+        // Every learner here comes from 127.0.0.1: the per-address session limit is not what this suite tests.
+        liveSessionLimit: 0,
         api: { host: '127.0.0.1' },
         // Longer than the longest outage below, so a lesson waits through it rather than timing out.
         timeouts: { podRunningSeconds: 120, reachabilitySeconds: 120, configJobSeconds: 120, namespaceDeleteSeconds: 60 },

@@ -57,7 +57,7 @@ describe.each(DATABASE_KINDS)('the /exp API over real processes on %s', (kind) =
     expect(await exp.requestLesson(session, 'network-automation', 1)).toBe(id);
     expect((await exp.get(`/exp/livelesson/${id}`)).body).toMatchObject({ Status: 'READY', CurrentStage: 1, PhaseTimes: staged.PhaseTimes });
 
-    expect(await exp.delete(`/exp/livelesson/${id}`)).toEqual({ status: 200, body: { success: true } });
+    expect(await exp.delete(`/exp/livelesson/${id}?sessionId=${session}`)).toEqual({ status: 200, body: { success: true } });
     await expect.poll(async () => (await exp.get(`/exp/livelesson/${id}`)).status, { timeout: 30_000 }).toBe(404);
     expect((await exp.get<GatewayErrorBody>(`/exp/livelesson/${id}`)).body).toMatchObject({ error: 'livelesson not found', code: 5, message: 'livelesson not found' });
     await expect.poll(() => namespaceStatus(platform.kubeSim, namespaceOf(id)), { timeout: 30_000 }).toBe(404);
@@ -65,14 +65,15 @@ describe.each(DATABASE_KINDS)('the /exp API over real processes on %s', (kind) =
 
   it('reaps a lesson left idle past liveLessonTTL with its namespace; one in a persistent session stays', { timeout: LONG }, async () => {
     const exp = expClient(platform.api, '10.1.0.2', ADMIN_TOKEN);
-    const kept = await exp.requestLesson(await exp.newSession({ persistent: true }), 'linux-basics');
+    const keptSession = await exp.newSession({ persistent: true });
+    const kept = await exp.requestLesson(keptSession, 'linux-basics');
     const idle = await exp.requestLesson(await exp.newSession(), 'linux-basics');
     await expect.poll(() => namespaceStatus(platform.kubeSim, namespaceOf(idle)), { timeout: 30_000 }).toBe(200);
     await expect.poll(async () => (await exp.get(`/exp/livelesson/${idle}`)).status, { timeout: 60_000, interval: 500 }).toBe(404);
     await expect.poll(() => namespaceStatus(platform.kubeSim, namespaceOf(idle)), { timeout: 30_000 }).toBe(404);
     expect((await exp.get(`/exp/livelesson/${kept}`)).status).toBe(200);
     expect(await namespaceStatus(platform.kubeSim, namespaceOf(kept))).toBe(200);
-    expect((await exp.delete(`/exp/livelesson/${kept}`)).status).toBe(200);
+    expect((await exp.delete(`/exp/livelesson/${kept}?sessionId=${keptSession}`)).status).toBe(200);
   });
 
   it('refuses a session past the per-IP limit and a live lesson past the per-session limit with the original errors', { timeout: LONG }, async () => {
@@ -91,14 +92,15 @@ describe.each(DATABASE_KINDS)('the /exp API over real processes on %s', (kind) =
     });
     // Asking for the lesson it has is not a new one: the limit does not apply.
     expect(await exp.requestLesson(session, 'linux-basics')).toBe(lesson);
-    expect((await exp.delete(`/exp/livelesson/${lesson}`)).status).toBe(200);
+    expect((await exp.delete(`/exp/livelesson/${lesson}?sessionId=${session}`)).status).toBe(200);
   });
 
   it('still brings a lesson to READY when the scheduler is killed while it provisions', { timeout: LONG }, async () => {
     await setFaults({ podStartDelayMs: 5000 });
     try {
       const exp = expClient(platform.api, '10.1.0.5', ADMIN_TOKEN);
-      const id = await exp.requestLesson(await exp.newSession({ persistent: true }), 'network-automation');
+      const session = await exp.newSession({ persistent: true });
+      const id = await exp.requestLesson(session, 'network-automation');
       await expect.poll(async () => (await exp.get<{ Status: string }>(`/exp/livelesson/${id}`)).body.Status, { timeout: 30_000, interval: 100 }).toBe('BOOTING');
       const killed = platform.pidOf('scheduler');
       const from = platform.output().length;
@@ -107,7 +109,7 @@ describe.each(DATABASE_KINDS)('the /exp API over real processes on %s', (kind) =
       expect(platform.pidOf('scheduler')).not.toBe(killed);
       const ready = await exp.waitUntilReady(id, 0, 120_000);
       expect(Object.keys(ready.LiveEndpoints).sort()).toEqual(['linux1', 'vqfx1', 'vqfx2']);
-      expect((await exp.delete(`/exp/livelesson/${id}`)).status).toBe(200);
+      expect((await exp.delete(`/exp/livelesson/${id}?sessionId=${session}`)).status).toBe(200);
     } finally {
       await setFaults({ podStartDelayMs: 300 });
     }

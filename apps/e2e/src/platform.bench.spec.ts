@@ -96,7 +96,8 @@ const row = (label: string, run: Run, floorMs = 0) =>
  */
 it.each(DATABASE_KINDS)(`takes ${BURST} learners at once to READY through every app as a process, on %s`, { timeout: 1_800_000 }, async (kind) => {
   const { url } = await testDatabaseUrl(kind);
-  const platform = await antictlUp({ config: { database: { url }, api: { rateLimitPerMinute: 0 } }, flags: ['--restart'] });
+  // Every learner at once: no per-client rate and no cluster cap (the benchmark measures the platform, not its limits).
+  const platform = await antictlUp({ config: { database: { url }, scheduler: { maxLiveLessons: 0 }, api: { rateLimitPerMinute: 0, maxInFlightRequests: 0 } }, flags: ['--restart'] });
   try {
     const idle = usages(platform);
     await setSimFaults(platform.kubeSim, { podStartDelayMs: 0, jobRunDelayMs: 0 });

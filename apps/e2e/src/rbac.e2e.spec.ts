@@ -51,6 +51,7 @@ describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () =
   const exp = (ip: string) => expClient(platform.api, ip);
   let lab = '';
   let labSession = '';
+  let webSession = '';
   let web = '';
 
   beforeAll(async () => {
@@ -72,7 +73,8 @@ describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () =
     await faults({ jobRunDelayMs: 15_000, unreachable: ['web1'] });
     labSession = await exp('10.40.0.1').newSession();
     lab = await exp('10.40.0.1').requestLesson(labSession, 'network-automation');
-    web = await exp('10.40.0.2').requestLesson(await exp('10.40.0.2').newSession(), 'web-services');
+    webSession = await exp('10.40.0.2').newSession();
+    web = await exp('10.40.0.2').requestLesson(webSession, 'web-services');
     // network-automation configuring (its jobs exist), web-services waiting for web1 (its ingress exists).
     await expect.poll(async () => (await items('jobs', namespaceName(INSTANCE, lab))).length, { timeout: 60_000 }).toBe(3);
     await expect.poll(async () => (await items('ingresses', namespaceName(INSTANCE, web))).length, { timeout: 60_000 }).toBe(1);
@@ -113,8 +115,8 @@ describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () =
     await faults({ stuckNamespaces: [labNs] });
     const orphan = namespaceName(INSTANCE, 'orphan0001');
     await sim('/api/v1/namespaces', { method: 'POST', body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: orphan, labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: 'orphan0001' } } }) });
-    expect((await exp('10.40.0.1').delete(`/exp/livelesson/${lab}`)).status).toBe(200);
-    expect((await exp('10.40.0.2').delete(`/exp/livelesson/${web}`)).status).toBe(200);
+    expect((await exp('10.40.0.1').delete(`/exp/livelesson/${lab}?sessionId=${labSession}`)).status).toBe(200);
+    expect((await exp('10.40.0.2').delete(`/exp/livelesson/${web}?sessionId=${webSession}`)).status).toBe(200);
     for (const ns of [labNs, webNs, orphan]) await expect.poll(() => namespaceStatus(platform.kubeSim, ns), { timeout: 60_000 }).toBe(404);
   });
 

@@ -84,8 +84,8 @@ const scheduler = z
   .object({
     /** Live lessons provisioned in parallel; the rest wait in arrival order. */
     maxConcurrentOperations: z.number().int().min(1).default(16),
-    /** Admission cap on live lessons in the cluster (0 = unlimited). */
-    maxLiveLessons: nonNegativeInt.default(0),
+    /** Admission cap on live lessons in the cluster (0 = unlimited; size it to the cluster, see docs/security.md). */
+    maxLiveLessons: nonNegativeInt.default(200),
     /** Keep the namespace of a failed live lesson for debugging (the reaper removes it after `gc.failedLiveLessonTTL`). */
     keepFailedLessons: z.boolean().default(false),
     /** How often the scheduler looks for accepted requests that no message reached (seconds). */
@@ -223,9 +223,16 @@ const healthcheck = z
 
 const api = z
   .object({
-    host: z.string().default('0.0.0.0'),
-    /** Peers whose `x-forwarded-for` is believed (addresses or CIDRs). */
+    /** Address the api listens on: loopback unless set (the manifests set 0.0.0.0 inside the pod). */
+    host: z.string().default('127.0.0.1'),
+    /** Proxies (addresses or CIDRs) whose `x-forwarded-for` entries are believed, walking the header from the right. */
     trustedProxies: z.array(z.string()).default(['127.0.0.1/8', '::1/128']),
+    /** Origins allowed to call `/exp` from a browser (CORS); `*` allows any (the original's behaviour). */
+    corsOrigins: z.array(z.string().min(1)).default(['*']),
+    /** Requests being answered at once over all clients; past it, 503 (0 = unlimited). */
+    maxInFlightRequests: nonNegativeInt.default(512),
+    /** Open `/exp/livelesson/{id}/events` streams per client address; past it, 429 (0 = unlimited). */
+    maxStreamsPerClient: nonNegativeInt.default(16),
     /** Show device passwords in live lesson responses (the web terminal needs them). */
     exposeDevicePasswords: z.boolean().default(true),
     /** Bearer token of the admin routes; empty disables them. */
@@ -287,8 +294,10 @@ export const rawConfigSchema = z
     httpPort: port.default(8086),
     liveSessionTTL: z.number().min(0).default(1440),
     liveLessonTTL: z.number().min(0).default(30),
-    liveSessionLimit: nonNegativeInt.default(0),
-    liveLessonLimit: nonNegativeInt.default(0),
+    /** Live sessions per client address (0 = unlimited; the original's default was 0). */
+    liveSessionLimit: nonNegativeInt.default(10),
+    /** Live lessons per session (0 = unlimited; the original's default was 0). */
+    liveLessonLimit: nonNegativeInt.default(3),
     stats: stats.default(stats.parse({})),
     alwaysPull: z.boolean().default(false),
     allowEgress: z.boolean().default(false),

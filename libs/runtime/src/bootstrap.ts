@@ -23,6 +23,8 @@ export interface ServiceDefinition {
   host?: (config: AntidoteConfig) => string;
   /** Consume NATS requests through a Nest microservice (queue group = name). */
   consumesBus: boolean;
+  /** Nest's default JSON and urlencoded body parsers (default true); the api sets false and registers its own. */
+  defaultBodyParsers?: boolean;
   /** Extra HTTP set-up (the api: body limits, filters). */
   configureHttp?: (app: INestApplication, config: AntidoteConfig) => void;
 }
@@ -50,7 +52,7 @@ export async function startService(definition: ServiceDefinition, options: LoadC
       module: class ServiceRootModule {},
       imports: [ConfigModule.forRoot(config), RuntimeModule.forRoot(definition.name, logger), MessagingModule.forRoot(definition.name), definition.module(config)],
     },
-    { logger: new PinoNestLogger(logger), abortOnError: false },
+    { logger: new PinoNestLogger(logger), abortOnError: false, bodyParser: definition.defaultBodyParsers ?? true },
   );
   if (definition.consumesBus) app.useGlobalFilters(new BusExceptionFilter(new BaseExceptionFilter(app.getHttpAdapter())));
   const metrics = app.get(MetricsService);

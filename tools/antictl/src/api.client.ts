@@ -41,8 +41,10 @@ export class ApiClient {
     return this.call('GET', `/exp/livelesson/${encodeURIComponent(id)}`);
   }
 
-  killLiveLesson(id: string): Promise<{ success: boolean }> {
-    return this.call('DELETE', `/exp/livelesson/${encodeURIComponent(id)}`);
+  /** Kills as an operator with the admin token, else as the live lesson's own session. */
+  async killLiveLesson(id: string): Promise<{ success: boolean }> {
+    const session = this.adminToken ? '' : `?sessionId=${encodeURIComponent((await this.getLiveLesson(id)).SessionID)}`;
+    return this.call('DELETE', `/exp/livelesson/${encodeURIComponent(id)}${session}`);
   }
 
   listLiveLessons(): Promise<unknown> {

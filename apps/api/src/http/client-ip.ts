@@ -3,8 +3,10 @@ import { BlockList, isIP } from 'node:net';
 const unmapped = (address: string): string => (address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address);
 
 /**
- * The learner's address: the TCP peer, or — only when that peer is a trusted proxy — the first
- * `x-forwarded-for` entry. No header, a malformed one, or an untrusted peer all fall back to the peer.
+ * The learner's address: the TCP peer, unless that peer is a trusted proxy; then `x-forwarded-for` is
+ * walked from the right (each proxy appends the address it saw), skipping trusted proxies, and the first
+ * untrusted address is the client. Entries left of it were written by the client and are never believed.
+ * A malformed entry stops the walk at the last address believed.
  */
 export class ClientIpResolver {
   private readonly trusted = new BlockList();
@@ -26,10 +28,15 @@ export class ClientIpResolver {
   }
 
   resolve(peer: string | undefined, forwardedFor: string | string[] | undefined): string {
-    const address = unmapped(peer ?? '');
-    if (!this.isTrusted(address)) return address || 'unknown';
-    const header = Array.isArray(forwardedFor) ? forwardedFor[0] : forwardedFor;
-    const first = header?.split(',')[0]?.trim();
-    return first && isIP(unmapped(first)) !== 0 ? unmapped(first) : address;
+    let client = unmapped(peer ?? '');
+    if (!client) return 'unknown';
+    const header = Array.isArray(forwardedFor) ? forwardedFor.join(',') : (forwardedFor ?? '');
+    const hops = header.split(',').map((entry) => unmapped(entry.trim())).filter((entry) => entry.length > 0);
+    while (this.isTrusted(client) && hops.length > 0) {
+      const next = hops.pop()!;
+      if (isIP(next) === 0) break;
+      client = next;
+    }
+    return client;
   }
 }

@@ -34,6 +34,7 @@ export class ClientIpMiddleware implements NestMiddleware {
 }
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+const bearerOf = (header: string | undefined): string | undefined => /^Bearer\s+(.+)$/i.exec(header ?? '')?.[1]?.trim();
 
 /** Admin routes: `Authorization: Bearer <api.adminToken>`, compared in constant time; no token configured = no admin routes. */
 @Injectable()
@@ -46,10 +47,15 @@ export class AdminGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     if (!this.expected) throw new GatewayError(GrpcCode.PermissionDenied, 'admin routes are disabled (no api.adminToken configured)');
-    const header = context.switchToHttp().getRequest<Request>().headers.authorization ?? '';
-    const match = /^Bearer\s+(.+)$/i.exec(header);
-    if (!match) throw new GatewayError(GrpcCode.Unauthenticated, 'admin routes need "Authorization: Bearer <token>"');
-    if (!timingSafeEqual(digest(match[1].trim()), this.expected)) throw new GatewayError(GrpcCode.PermissionDenied, 'invalid admin token');
+    const header = context.switchToHttp().getRequest<Request>().headers.authorization;
+    if (!bearerOf(header)) throw new GatewayError(GrpcCode.Unauthenticated, 'admin routes need "Authorization: Bearer <token>"');
+    if (!this.isAdmin(header)) throw new GatewayError(GrpcCode.PermissionDenied, 'invalid admin token');
     return true;
+  }
+
+  /** Whether an `Authorization` header carries the admin token (never, when none is configured). */
+  isAdmin(authorization: string | undefined): boolean {
+    const token = bearerOf(authorization);
+    return !!this.expected && !!token && timingSafeEqual(digest(token), this.expected);
   }
 }

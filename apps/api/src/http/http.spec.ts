@@ -44,12 +44,17 @@ describe('ClientIpResolver', () => {
   it.each([
     ['an untrusted peer, header ignored', '203.0.113.1', '198.51.100.1', '203.0.113.1'],
     ['a trusted proxy, first forwarded address', '10.1.2.3', '198.51.100.1, 10.1.2.3', '198.51.100.1'],
+    ['a client-written entry left of the real one is not believed', '10.0.0.1', '1.2.3.4, 198.51.100.1', '198.51.100.1'],
+    ['a rotating forged entry changes nothing', '10.0.0.1', '5.6.7.8, 198.51.100.1', '198.51.100.1'],
+    ['a chain of trusted proxies is walked through', '10.0.0.1', '198.51.100.4, 10.9.9.9, 10.8.8.8', '198.51.100.4'],
+    ['repeated headers read as one list', '10.0.0.1', ['1.2.3.4', '198.51.100.5'], '198.51.100.5'],
+    ['garbage right of a real client stops the walk at the proxy', '10.0.0.1', '198.51.100.6, evil', '10.0.0.1'],
     ['a trusted IPv6 proxy', '::1', '2001:db8::1', '2001:db8::1'],
     ['an IPv4-mapped trusted peer', '::ffff:10.0.0.9', '198.51.100.2', '198.51.100.2'],
     ['a trusted single address', '192.0.2.5', '198.51.100.3', '198.51.100.3'],
     ['a trusted proxy with a garbage header', '10.0.0.1', 'evil', '10.0.0.1'],
     ['no header', '10.0.0.1', undefined, '10.0.0.1'],
-  ])('%s', (_case, peer, header, expected) => {
+  ] as [string, string, string | string[] | undefined, string][])('%s', (_case, peer, header, expected) => {
     expect(resolver.resolve(peer, header)).toBe(expected);
   });
   it('refuses a bad trusted proxy entry at start', () => {

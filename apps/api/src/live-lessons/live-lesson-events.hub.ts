@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
 import { EventSubjects, type HealthProgressEvent, type LiveLessonStatusChangedEvent } from '@antidote/contracts';
+import { DataManager, liveLessonStatusOf } from '@antidote/data';
 import { BusClient } from '@antidote/messaging';
 import type { Subscription } from '@nats-io/transport-node';
 
@@ -8,21 +9,28 @@ export type LiveLessonEvent = { kind: 'status'; event: LiveLessonStatusChangedEv
 
 /**
  * One NATS subscription per api process (no queue group: every replica sees every event), fanned out in
- * memory to the SSE clients of each live lesson.
+ * memory to the SSE clients of each live lesson. The row is the truth: a status event reaches clients
+ * only when the row, read again, agrees with it (same status, error flag and stage; for a deletion, no
+ * row), and what they get is the row's state, never text from the message. Events of one live lesson
+ * are checked in arrival order, so a stream never goes backwards.
  */
 @Injectable()
 export class LiveLessonEventHub implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Events');
   private readonly emitter = new EventEmitter();
   private readonly subscriptions: Subscription[] = [];
+  private readonly checking = new Map<string, Promise<void>>();
 
-  constructor(@Inject(BusClient) private readonly bus: BusClient) {
+  constructor(
+    @Inject(BusClient) private readonly bus: BusClient,
+    @Inject(DataManager) private readonly data: DataManager,
+  ) {
     this.emitter.setMaxListeners(0);
   }
 
   onApplicationBootstrap(): void {
     void (async () => {
-      this.subscriptions.push(await this.bus.subscribe(EventSubjects.liveLessonStatusChanged, (event) => void this.emitter.emit(event.liveLessonId, { kind: 'status', event })));
+      this.subscriptions.push(await this.bus.subscribe(EventSubjects.liveLessonStatusChanged, (event) => this.onStatus(event)));
       this.subscriptions.push(await this.bus.subscribe(EventSubjects.healthProgressed, (event) => void this.emitter.emit(event.liveLessonId, { kind: 'progress', event })));
     })().catch((error: unknown) => this.logger.error(`cannot subscribe to live lesson events: ${String(error)}`));
   }
@@ -39,5 +47,27 @@ export class LiveLessonEventHub implements OnApplicationBootstrap, OnApplication
 
   listenerCount(liveLessonId: string): number {
     return this.emitter.listenerCount(liveLessonId);
+  }
+
+  private onStatus(event: LiveLessonStatusChangedEvent): void {
+    const id = event.liveLessonId;
+    if (this.listenerCount(id) === 0) return;
+    const previous = this.checking.get(id) ?? Promise.resolve();
+    const next = previous.then(() => this.forwardIfTrue(event)).catch((error: unknown) => this.logger.warn(`status event of ${id} not checked: ${String(error)}`));
+    this.checking.set(id, next);
+    void next.finally(() => this.checking.get(id) === next && this.checking.delete(id));
+  }
+
+  private async forwardIfTrue(event: LiveLessonStatusChangedEvent): Promise<void> {
+    const row = await this.data.liveLessons.find(event.liveLessonId);
+    const agrees = event.deleted ? !row : !!row && row.status === event.status && row.error === event.error && row.currentStage === event.stage;
+    if (!agrees) {
+      this.logger.debug(`status event of ${event.liveLessonId} (${event.status}${event.deleted ? ', deleted' : ''}) does not match its row; not forwarded`);
+      return;
+    }
+    const truth: LiveLessonStatusChangedEvent = row
+      ? { ...liveLessonStatusOf(row), sessionId: row.sessionId, lessonSlug: row.lessonSlug, at: event.at }
+      : { ...event, error: false, failureReason: undefined, deleted: true };
+    this.emitter.emit(event.liveLessonId, { kind: 'status', event: truth });
   }
 }

@@ -6,9 +6,11 @@ import { DataManager, DuplicateError, type LiveLesson } from '@antidote/data';
 import { liveLessonRecord } from '@antidote/lesson-objects';
 import { BusClient, BusRequestError } from '@antidote/messaging';
 import { exhausted, failedPrecondition, internal, invalidArgument, notFound, unavailable } from '../http/gateway.error.js';
-import { withFreshId } from '../http/ids.js';
+import { randomId, withFreshId } from '../http/ids.js';
 import type { LiveLessonRequest } from './live-lesson.dto.js';
 
+/** 16 characters of [a-z0-9]: about 82 bits. */
+const HOST_TOKEN_LENGTH = 16;
 const PROVISIONED = [LiveLessonStatus.INITIALIZED, LiveLessonStatus.BOOTING, LiveLessonStatus.CONFIGURATION, LiveLessonStatus.READY];
 
 /**
@@ -69,7 +71,16 @@ export class LiveLessonRequestService {
       created = await withFreshId(
         (id) =>
           this.data.liveLessons.create(
-            liveLessonRecord(lesson, { id, sessionId, instanceId: this.config.instanceId, hepsDomain: this.config.hepsDomain, stage, imageOf: (slug) => images.get(slug) }),
+            liveLessonRecord(lesson, {
+              id,
+              sessionId,
+              instanceId: this.config.instanceId,
+              hepsDomain: this.config.hepsDomain,
+              // Public hostnames carry this, not the id: the id unlocks the device logins (GET /exp/livelesson/{id}).
+              hostToken: randomId(HOST_TOKEN_LENGTH),
+              stage,
+              imageOf: (slug) => images.get(slug),
+            }),
           ),
         () => internal('Unable to initialize new livelesson'),
       );

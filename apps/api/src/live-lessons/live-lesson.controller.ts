@@ -1,17 +1,21 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { z } from 'zod';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import { DataManager, liveLessonStatusOf } from '@antidote/data';
 import { BusClient } from '@antidote/messaging';
-import { failedPrecondition, notFound } from '../http/gateway.error.js';
-import { validate } from '../http/validation.js';
+import { exhausted, failedPrecondition, GatewayError, GrpcCode, notFound } from '../http/gateway.error.js';
+import { AdminGuard, clientIpOf } from '../http/http.guards.js';
+import { validate, validateExp } from '../http/validation.js';
 import { idParamSchema, liveLessonRequestSchema } from './live-lesson.dto.js';
 import { LiveLessonEventHub, type LiveLessonEvent } from './live-lesson-events.hub.js';
 import { LiveLessonRequestService } from './live-lesson-request.service.js';
 import { toExpLiveLesson, withDetails } from './live-lesson.mapper.js';
+import { StreamSlots } from './stream-slots.js';
 
 const HEARTBEAT_MS = 15_000;
+const killQuerySchema = z.object({ sessionId: z.string().max(64).optional() });
 
 @Controller('exp/livelesson')
 export class LiveLessonController {
@@ -20,14 +24,19 @@ export class LiveLessonController {
     @Inject(DataManager) private readonly data: DataManager,
     @Inject(BusClient) private readonly bus: BusClient,
     @Inject(LiveLessonEventHub) private readonly events: LiveLessonEventHub,
+    @Inject(AdminGuard) private readonly admin: AdminGuard,
     @InjectConfig() private readonly config: AntidoteConfig,
-  ) {}
+  ) {
+    this.streams = new StreamSlots(config.api.maxStreamsPerClient);
+  }
+
+  private readonly streams: StreamSlots;
 
   /** Request a lab, or the id of the one that already exists for this session and lesson. */
   @Post()
   @HttpCode(200)
   async request(@Body() body: unknown): Promise<{ id: string }> {
-    return { id: await this.requests.request(validate(liveLessonRequestSchema, body, 'body')) };
+    return { id: await this.requests.request(validateExp(liveLessonRequestSchema, body, 'POST /exp/livelesson')) };
   }
 
   @Get(':id')
@@ -39,11 +48,19 @@ export class LiveLessonController {
     return withDetails(lesson, toExpLiveLesson(lesson, this.config.api.exposeDevicePasswords));
   }
 
-  /** Kill a live lesson (new): recorded, then the scheduler deletes its namespace and the record. */
+  /**
+   * Kill a live lesson (new): recorded, then the scheduler deletes its namespace and the record. Only its
+   * own session (`?sessionId=`) or an operator (the admin token) may.
+   */
   @Delete(':id')
-  async kill(@Param() params: unknown): Promise<{ success: boolean }> {
+  async kill(@Param() params: unknown, @Query() query: unknown, @Req() request: Request): Promise<{ success: boolean }> {
     const { id } = validate(idParamSchema, params, 'path');
-    if (!(await this.data.liveLessons.exists(id))) throw notFound('livelesson not found');
+    const { sessionId } = validate(killQuerySchema, query, 'query');
+    const lesson = await this.data.liveLessons.find(id);
+    if (!lesson) throw notFound('livelesson not found');
+    if (!this.admin.isAdmin(request.headers.authorization) && sessionId !== lesson.sessionId) {
+      throw new GatewayError(GrpcCode.PermissionDenied, 'only the live lesson\'s own session (?sessionId=) or the admin token may delete it', 'sessionId');
+    }
     await this.data.liveLessons.requestDeletion(id);
     await this.bus.request(RequestSubjects.liveLessonDelete, { liveLessonId: id, reason: 'killed through the API' }, { correlationId: id, timeoutMs: 5000 }).catch(() => undefined);
     return { success: true };
@@ -65,15 +82,25 @@ export class LiveLessonController {
       stop();
       throw notFound('livelesson not found');
     }
+    const client = clientIpOf(request);
+    if (!this.streams.take(client)) {
+      stop();
+      throw exhausted(`Too many open event streams from this address (at most ${this.config.api.maxStreamsPerClient})`, 5);
+    }
     response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
     const send = (name: string, data: unknown): void => void response.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
     const heartbeat = setInterval(() => void response.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    let closed = false;
     const close = (): void => {
+      if (closed) return;
+      closed = true;
       clearInterval(heartbeat);
       stop();
+      this.streams.release(client);
       response.end();
     };
-    request.on('close', close);
+    response.on('close', close);
+    if (response.destroyed) return close();
     send('status', liveLessonStatusOf(lesson));
     if (isFinal(lesson.status, lesson.error)) return close();
     forward = (item) => {

@@ -1,13 +1,20 @@
 import { z } from 'zod';
 
-/** `expLiveLessonRequest`: grpc-gateway accepted the stage as a number or a numeric string. */
-export const liveLessonRequestSchema = z
-  .object({
-    lessonSlug: z.string().max(253).default(''),
-    sessionId: z.string().max(64).default(''),
-    lessonStage: z.union([z.number().int().min(0).max(10_000), z.string().regex(/^\d{1,5}$/).transform(Number)]).default(0),
-  })
-  .strict();
+/**
+ * `expLiveLessonRequest`: the stage as a number or a numeric string (as grpc-gateway accepted it), `null`
+ * or a missing field as the zero value. Unknown fields are not part of the shape (see `validateExp`).
+ */
+export const liveLessonRequestSchema = z.object({
+  lessonSlug: z.string().max(253).nullish().transform((value) => value ?? ''),
+  sessionId: z.string().max(64).nullish().transform((value) => value ?? ''),
+  lessonStage: z
+    .union([z.number().int().min(0).max(10_000), z.string().regex(/^\d{1,5}$/).transform(Number)])
+    .nullish()
+    .transform((value) => value ?? 0),
+});
+/** `POST /exp/livesession` takes an empty body (the original's `google.protobuf.Empty`); fields are ignored. */
+export const sessionRequestSchema = z.object({});
+
 export type LiveLessonRequest = z.output<typeof liveLessonRequestSchema>;
 
 export const idParamSchema = z.object({ id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, "-" or "_"') }).strict();

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { z } from 'zod';
-import { liveLessonRequestSchema } from '../live-lessons/live-lesson.dto.js';
+import { liveLessonRequestSchema, sessionRequestSchema } from '../live-lessons/live-lesson.dto.js';
 import { BUILD_INFO } from '../curriculum/build-info.js';
 
 interface Route {
@@ -15,7 +15,7 @@ interface Route {
 
 /** Every route the api serves; the document below is generated from it. */
 export const ROUTES: Route[] = [
-  { method: 'post', path: '/exp/livesession', summary: 'Create a live session (body: {})', body: z.object({}).strict() },
+  { method: 'post', path: '/exp/livesession', summary: 'Create a live session (body: {}; other fields are ignored)', body: sessionRequestSchema },
   { method: 'get', path: '/exp/livesession/{id}', summary: 'A live session' },
   { method: 'post', path: '/exp/livelesson', summary: 'Request a live lesson, or the id of the existing one (changes its stage, or keeps it alive)', body: liveLessonRequestSchema },
   { method: 'get', path: '/exp/livelesson/{id}', summary: 'A live lesson (expLiveLesson, plus FailureReason and PhaseTimes)' },

@@ -1,18 +1,14 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { z } from 'zod';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { DEV_MODE_SESSION_ID } from '@antidote/contracts';
 import { DataManager, DuplicateError, type LiveSession } from '@antidote/data';
 import { exhausted, internal, notFound } from '../http/gateway.error.js';
 import { clientIpOf } from '../http/http.guards.js';
 import { withFreshId } from '../http/ids.js';
-import { validate } from '../http/validation.js';
-import { idParamSchema } from '../live-lessons/live-lesson.dto.js';
+import { validate, validateExp } from '../http/validation.js';
+import { idParamSchema, sessionRequestSchema } from '../live-lessons/live-lesson.dto.js';
 import { toExpLiveSession } from '../live-lessons/live-lesson.mapper.js';
-
-/** The original takes an empty body here. */
-const sessionRequestSchema = z.object({}).strict();
 
 @Controller('exp/livesession')
 export class LiveSessionController {
@@ -24,7 +20,7 @@ export class LiveSessionController {
   @Post()
   @HttpCode(200)
   async request(@Body() body: unknown, @Req() request: Request): Promise<Record<string, unknown>> {
-    validate(sessionRequestSchema, body, 'body');
+    validateExp(sessionRequestSchema, body, 'POST /exp/livesession');
     const sourceIp = clientIpOf(request);
     const limit = this.config.liveSessionLimit;
     if (limit > 0 && (await this.data.liveSessions.countForIp(sourceIp)) >= limit) throw exhausted('This IP address has exceeded the maximum number of liveSessions');

@@ -159,6 +159,7 @@ export function inputOf(plan: LessonPlan, instanceId: string): LessonObjectsInpu
     sessionId: liveLesson.sessionId,
     lessonSlug: liveLesson.lessonSlug,
     createdAt: liveLesson.createdAt,
+    guideDomain: liveLesson.guideDomain,
     lesson,
     images: plan.images,
     endpoints: [...liveLesson.endpoints]

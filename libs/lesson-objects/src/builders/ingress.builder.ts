@@ -10,7 +10,8 @@ const LOCAL_DOMAINS = new Set(['localhost', 'antidote-local']);
 type IngressConfig = Pick<AntidoteConfig, 'hepsDomain' | 'kubernetes' | 'network'>;
 
 /**
- * A `networking.k8s.io/v1` Ingress for one http presentation: host = its HEP domain, TLS with the
+ * A `networking.k8s.io/v1` Ingress for one http presentation: host = its HEP domain as the row has it
+ * (a random token in place of the live lesson id; see `liveLessonRecord`), TLS with the
  * configured secret (`tlsCertName`; the original hard-coded `tls-certificate`, §9 item 12), ingress
  * class from `network.ingressClassName`, and the current `nginx.ingress.kubernetes.io/` annotations
  * (the original's `ingress.kubernetes.io/` prefix is ignored by current ingress-nginx). The
@@ -20,11 +21,11 @@ type IngressConfig = Pick<AntidoteConfig, 'hepsDomain' | 'kubernetes' | 'network
 export function buildIngress(
   input: LessonObjectsInput,
   endpoint: Pick<EndpointInput, 'name'>,
-  presentation: { name: string; port: number },
+  presentation: { name: string; port: number; hepDomain?: string },
   config: IngressConfig,
 ): V1Ingress {
   const namespace = namespaceOf(input);
-  const host = hepDomain(namespace, endpoint.name, presentation.name, config.hepsDomain);
+  const host = presentation.hepDomain || hepDomain(namespace, endpoint.name, presentation.name, config.hepsDomain);
   const redirect = LOCAL_DOMAINS.has(config.hepsDomain) ? 'false' : 'true';
   return {
     apiVersion: 'networking.k8s.io/v1',
@@ -57,7 +58,7 @@ export function buildIngress(
 /** The Ingresses of an endpoint: one per `http` presentation; the jupyter guide gets `jupyterlabguide-web` on 8888. */
 export function buildEndpointIngresses(input: LessonObjectsInput, endpoint: EndpointInput, config: IngressConfig): V1Ingress[] {
   if (endpoint.jupyterGuide) {
-    return [buildIngress(input, { name: JUPYTER_ENDPOINT }, { name: JUPYTER_PRESENTATION, port: JUPYTER_PORT }, config)];
+    return [buildIngress(input, { name: JUPYTER_ENDPOINT }, { name: JUPYTER_PRESENTATION, port: JUPYTER_PORT, hepDomain: input.guideDomain }, config)];
   }
   return endpoint.presentations.filter((presentation) => presentation.type === 'http').map((presentation) => buildIngress(input, endpoint, presentation, config));
 }

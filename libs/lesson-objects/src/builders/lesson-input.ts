@@ -13,7 +13,8 @@ export interface EndpointInput {
   jupyterGuide?: boolean;
   /** Presentation ports then additional ports, de-duplicated (see `endpointPorts` of `@antidote/curriculum`). */
   ports: readonly number[];
-  presentations: readonly { name: string; port: number; type: PresentationType }[];
+  /** `hepDomain`: the Ingress host as the live lesson's row has it (else derived from the namespace). */
+  presentations: readonly { name: string; port: number; type: PresentationType; hepDomain?: string }[];
   configurationType: ConfigurationType;
   /** Base name of the configuration file (reference: the same name in every `stage<N>/configs/`). */
   configurationFile: string;
@@ -33,6 +34,8 @@ export interface LessonObjectsInput {
   lesson: Pick<Lesson, 'lessonDir' | 'connections'>;
   /** Images of the endpoints, by slug. */
   images: ReadonlyMap<string, Image>;
+  /** The jupyter guide's Ingress host as the row has it (else derived from the namespace). */
+  guideDomain?: string;
   /** In creation order (lesson order; the jupyter guide last): host-local IPAM hands out IPs in this order. */
   endpoints: readonly EndpointInput[];
 }

@@ -8,6 +8,12 @@ export interface LiveLessonRecordInput {
   instanceId: string;
   hepsDomain: string;
   stage: number;
+  /**
+   * A random token for the public hostnames of http presentations and the jupyter guide, in place of
+   * the live lesson id (which unlocks the device logins): `<instanceId>-<hostToken>-…`. Without it,
+   * the namespace name (the original's format).
+   */
+  hostToken?: string;
   /** The images of the lesson's endpoints, by slug (their SSH credentials go to the endpoints). */
   imageOf: (slug: string) => Image | undefined;
 }
@@ -19,6 +25,7 @@ export interface LiveLessonRecordInput {
  */
 export function liveLessonRecord(lesson: Lesson, input: LiveLessonRecordInput): NewLiveLesson {
   const namespace = namespaceName(input.instanceId, input.id);
+  const hostPrefix = input.hostToken ? `${input.instanceId}-${input.hostToken}` : namespace;
   const guide = lesson.stages[input.stage];
   if (!guide) throw new RangeError(`lesson ${lesson.slug} has no stage ${input.stage}`);
   const endpoints = lesson.endpoints.map((endpoint, position): LiveEndpoint => {
@@ -29,7 +36,7 @@ export function liveLessonRecord(lesson: Lesson, input: LiveLessonRecordInput): 
       position,
       image: endpoint.image,
       ports: endpointPorts(endpoint),
-      presentations: endpoint.presentations.map((p) => ({ ...p, hepDomain: hepDomain(namespace, endpoint.name, p.name, input.hepsDomain) })),
+      presentations: endpoint.presentations.map((p) => ({ ...p, hepDomain: hepDomain(hostPrefix, endpoint.name, p.name, input.hepsDomain) })),
       configurationType: endpoint.configurationType,
       configurationFile: endpoint.configurationFile,
       sshUser: image.sshUser,
@@ -44,7 +51,7 @@ export function liveLessonRecord(lesson: Lesson, input: LiveLessonRecordInput): 
     currentStage: input.stage,
     guideType: guide.guideType,
     guideContents: guide.guideType === 'markdown' ? guide.guideContents : '',
-    guideDomain: guideDomain(namespace, input.hepsDomain),
+    guideDomain: guideDomain(hostPrefix, input.hepsDomain),
     endpoints,
   };
 }

@@ -1,9 +1,11 @@
 import type { V1Secret } from '@kubernetes/client-node';
+import type { Lesson } from '@antidote/curriculum';
 import { describe, expect, it } from 'vitest';
 import { kubeSchemaProblems } from '../../test/kube-schema.js';
-import { testConfig, triangleLesson } from '../../test/lesson-fixture.js';
+import { image, testConfig, triangleLesson } from '../../test/lesson-fixture.js';
 import { JUPYTER_ENDPOINT } from '../naming/names.js';
 import { buildEndpointIngresses, buildIngress } from './ingress.builder.js';
+import { liveLessonRecord } from './live-lesson-record.js';
 import { buildLimitRange } from './limit-range.builder.js';
 import { buildNamespace } from './namespace.builder.js';
 import { buildNetworkAttachments } from './network-attachment.builder.js';
@@ -80,6 +82,41 @@ describe('buildIngress', () => {
     expect(ingress.metadata?.name).toBe('jupyterlabguide-web');
     expect(ingress.spec?.rules?.[0].host).toBe('antidote-testing-abcdef1234-jupyterlabguide-web.heps.example.org');
     expect(ingress.spec?.rules?.[0].http?.paths[0].backend.service).toEqual({ name: 'jupyterlabguide', port: { number: 8888 } });
+  });
+
+  it('takes the hosts the row has (a random token, not the live lesson id) for presentations and the guide', () => {
+    const web = buildIngress(input, input.endpoints[2], { name: 'web', port: 8080, hepDomain: 'antidote-testing-tok3n-linux1-web.heps.example.org' }, config);
+    expect(web.spec?.rules?.[0].host).toBe('antidote-testing-tok3n-linux1-web.heps.example.org');
+    expect(web.spec?.tls?.[0].hosts).toEqual(['antidote-testing-tok3n-linux1-web.heps.example.org']);
+    const [guide] = buildEndpointIngresses(
+      { ...input, guideDomain: 'antidote-testing-tok3n-jupyterlabguide-web.heps.example.org' },
+      { name: JUPYTER_ENDPOINT, image: '', jupyterGuide: true, ports: [8888], presentations: [], configurationType: '', configurationFile: '' },
+      config,
+    );
+    expect(guide.spec?.rules?.[0].host).toBe('antidote-testing-tok3n-jupyterlabguide-web.heps.example.org');
+  });
+});
+
+describe('liveLessonRecord', () => {
+  // Only what liveLessonRecord reads.
+  const lesson = {
+    slug: 'web-lesson',
+    stages: [{ description: '', guideType: 'markdown', guideContents: '# hi', stageVideo: '' }],
+    endpoints: [{ name: 'linux1', image: 'utility', presentations: [{ name: 'web', port: 80, type: 'http' }], additionalPorts: [], configurationType: '', configurationFile: '' }],
+  } as unknown as Lesson;
+  const record = (hostToken?: string) =>
+    liveLessonRecord(lesson, { id: 'abcdef1234', sessionId: 's', instanceId: 'antidote-testing', hepsDomain: 'heps.example.org', stage: 0, hostToken, imageOf: () => image('utility') });
+
+  it('puts the host token, never the live lesson id, in every public hostname', () => {
+    const withToken = record('h0st0ken0000000a');
+    const hosts = [withToken.guideDomain, ...withToken.endpoints.flatMap((endpoint) => endpoint.presentations.map((p) => p.hepDomain))];
+    expect(hosts).toHaveLength(2);
+    for (const host of hosts) expect(host).toMatch(/^antidote-testing-h0st0ken0000000a-[a-z0-9-]+\.heps\.example\.org$/);
+    expect(hosts.join(' ')).not.toContain('abcdef1234');
+  });
+
+  it('keeps the original format (the namespace) without a token', () => {
+    expect(record().guideDomain).toBe('antidote-testing-abcdef1234-jupyterlabguide-web.heps.example.org');
   });
 });
 

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApi, type ApiFixture } from '../test/api-fixture.js';
+import { shapeProblems } from '../test/swagger-shape.js';
+
+const ORIGIN = 'http://front-end.example';
+/** What `fetch(url, {method: 'POST', body: JSON.stringify(…)})` in a browser sends. */
+const BROWSER_POST = { 'content-type': 'text/plain;charset=UTF-8', origin: ORIGIN };
+
+describe('api for browsers (antidote-web): bodies, CORS, nulls, unknown fields, the swagger shapes', () => {
+  let api: ApiFixture;
+  beforeAll(async () => {
+    api = await startApi('sqlite', { api: { rateLimitPerMinute: 0 } });
+  });
+  afterAll(() => api?.stop());
+
+  const post = (path: string, body: string, headers: Record<string, string> = BROWSER_POST) => api.call('POST', path, body, headers);
+  const newSession = async (): Promise<string> => ((await post('/exp/livesession', '{}')).body as { ID: string }).ID;
+
+  it('reads text/plain and untyped JSON bodies; refuses forms and multipart with 415, creating nothing', async () => {
+    const session = await post('/exp/livesession', JSON.stringify({}));
+    expect(session).toMatchObject({ status: 200, body: { ID: expect.stringMatching(/^[a-z0-9]{10}$/) } });
+    const sessionId = (session.body as { ID: string }).ID;
+    expect(await post('/exp/livelesson', JSON.stringify({ lessonSlug: 'linux-basics', sessionId, lessonStage: 0 }))).toMatchObject({ status: 200, body: { id: expect.any(String) } });
+    const untyped = await fetch(`${api.url}/exp/livelesson`, { method: 'POST', body: Buffer.from(JSON.stringify({ lessonSlug: 'web-services', sessionId })) });
+    expect(untyped.status).toBe(200);
+    const sessions = (await api.data.liveSessions.list()).length;
+    for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/html']) {
+      const refused = await post('/exp/livesession', 'a=1', { 'content-type': type, origin: ORIGIN });
+      expect(refused, type).toMatchObject({ status: 415, body: { code: 3, error: expect.stringContaining('unsupported content type') } });
+      expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    }
+    expect(await api.data.liveSessions.list()).toHaveLength(sessions);
+  });
+
+  it('refuses malformed and oversized text/plain JSON in the gateway error shape', async () => {
+    const malformed = await post('/exp/livelesson', '{"lessonSlug": ');
+    expect(malformed).toMatchObject({ status: 400, body: { code: 3, error: expect.stringContaining('malformed'), details: [] } });
+    expect((malformed.body as { error: string }).error).toBe((malformed.body as { message: string }).message);
+    expect(await post('/exp/livelesson', JSON.stringify({ lessonSlug: 'x'.repeat(100_000) }))).toMatchObject({ status: 413, body: { code: 3 } });
+  });
+
+  it('answers a preflight from another origin as the original did, and puts Access-Control-Allow-Origin on every /exp answer', async () => {
+    const preflight = await api.call('OPTIONS', '/exp/livelesson', undefined, { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' });
+    expect(preflight.status).toBe(204);
+    expect(Object.fromEntries([...preflight.headers].filter(([name]) => name.startsWith('access-control-')))).toEqual({
+      'access-control-allow-origin': '*',
+      'access-control-allow-headers': 'Content-Type,Accept',
+      'access-control-allow-methods': 'GET,HEAD,POST,PUT,DELETE',
+      'access-control-max-age': '600',
+    });
+    for (const path of ['/exp/lesson', '/exp/livelesson/nosuchlesson']) {
+      expect((await api.call('GET', path, undefined, { origin: ORIGIN })).headers.get('access-control-allow-origin')).toBe('*');
+    }
+    expect((await api.call('GET', '/exp/admin/livelessons', undefined, { origin: ORIGIN })).headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('reads null fields as the original (zero values), ignores unknown fields, and keeps the "Invalid session ID" retry text', async () => {
+    const sessionId = await newSession();
+    const created = await post('/exp/livelesson', JSON.stringify({ lessonSlug: 'linux-basics', sessionId, lessonStage: null, lessonId: 3, shiny: { nested: true } }));
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const { id } = created.body as { id: string };
+    expect((await api.data.liveLessons.get(id)).currentStage).toBe(0);
+    expect((await post('/exp/livelesson', JSON.stringify({ lessonSlug: 'linux-basics', sessionId }))).body).toEqual({ id });
+    expect(await post('/exp/livelesson', JSON.stringify({ lessonSlug: 'linux-basics', sessionId: null, lessonStage: null }))).toMatchObject({ status: 400, body: { message: 'Session ID cannot be nil' } });
+    const stale = await post('/exp/livelesson', JSON.stringify({ lessonSlug: 'linux-basics', sessionId: 'expired0000', lessonStage: 0 }));
+    expect(stale).toMatchObject({ status: 400, body: { code: 3, error: 'Invalid session ID expired0000', message: 'Invalid session ID expired0000' } });
+    // antidote-web then asks for a new session and sends the request again.
+    const retried = await post('/exp/livelesson', JSON.stringify({ lessonSlug: 'linux-basics', sessionId: await newSession(), lessonStage: 0 }));
+    expect(retried.status).toBe(200);
+    expect(await post('/exp/livesession', JSON.stringify({ anything: 'goes' }))).toMatchObject({ status: 200 });
+  });
+
+  it('answers every /exp route antidote-web reads in the swagger shapes, key case and empty lists included', async () => {
+    const get = async (path: string) => {
+      const answer = await api.call('GET', path, undefined, { origin: ORIGIN });
+      expect(answer.status, path).toBe(200);
+      return answer.body;
+    };
+    const sessionId = await newSession();
+    const { id } = (await post('/exp/livelesson', JSON.stringify({ lessonSlug: 'network-automation', sessionId, lessonStage: 0 }))).body as { id: string };
+    const checks: [string, string, unknown, string[]?][] = [
+      ['lesson', 'expLessons', await get('/exp/lesson')],
+      ['lesson', 'expLessons', await get('/exp/lesson?Category=nosuchcategory')],
+      ['lesson', 'expLesson', await get('/exp/lesson/network-automation')],
+      ['lesson', 'expLesson', await get('/exp/lesson/linux-basics')],
+      ['lesson', 'expLessonPrereqs', await get('/exp/lesson/network-automation/prereqs')],
+      ['lesson', 'expLessonPrereqs', await get('/exp/lesson/linux-basics/prereqs')],
+      ['collection', 'expCollections', await get('/exp/collection')],
+      ['collection', 'expCollection', await get('/exp/collection/getting-started')],
+      ['curriculum', 'expCurriculumInfo', await get('/exp/curriculum')],
+      ['antidoteinfo', 'expAntidoteInfo', await get('/exp/antidoteinfo')],
+      ['livesession', 'expLiveSession', (await post('/exp/livesession', '{}')).body],
+      ['livelesson', 'expLiveLessonId', { id }],
+      ['livelesson', 'expLiveLesson', await get(`/exp/livelesson/${id}`), ['FailureReason', 'PhaseTimes']],
+    ];
+    for (const [file, definition, body, extras] of checks) expect(shapeProblems(file, definition, body, extras), `${definition} ${JSON.stringify(body).slice(0, 200)}`).toEqual([]);
+    expect(await get('/exp/lesson?Category=nosuchcategory')).toEqual({ lessons: [] });
+    expect(await get('/exp/lesson/linux-basics/prereqs')).toEqual({ prereqs: [] });
+    expect(await get('/exp/lesson/network-automation/prereqs')).toEqual({ prereqs: ['linux-basics'] });
+  });
+});
