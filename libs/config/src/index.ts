@@ -1,4 +1,4 @@
-export { ConfigError } from './config.error.js';
+export { ConfigError, type ConfigIssue } from './config.error.js';
 export { configPathFrom, DEFAULT_CONFIG_PATH, loadConfig, parseConfig, resolveConfig } from './config.loader.js';
 export type { LoadConfigOptions, LoadedConfig } from './config.loader.js';
 export { DNS_LABEL, LIVE_LESSON_ID_LENGTH, MAX_INSTANCE_ID_LENGTH, rawConfigSchema } from './config.schema.js';
