@@ -42,7 +42,8 @@ export function configPathFrom(argv: readonly string[], env: Readonly<Record<str
   return env[CONFIG_PATH_ENV] || undefined;
 }
 
-function readSource(path: string): ConfigSource {
+/** Reads and parses a configuration file (not yet validated), keeping the line of each key. */
+export function readConfigFile(path: string): ConfigSource {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -152,6 +153,6 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const env = options.env ?? process.env;
   const explicit = options.path ?? configPathFrom(options.argv ?? process.argv.slice(2), env);
   const path = explicit ? resolvePath(explicit) : existsSync(DEFAULT_CONFIG_PATH) ? DEFAULT_CONFIG_PATH : undefined;
-  const source = path ? readSource(path) : undefined;
+  const source = path ? readConfigFile(path) : undefined;
   return parseConfig(source?.contents ?? {}, { env, overrides: options.overrides, unknownKeys: options.unknownKeys, source: path, lineOf: source?.lineOf });
 }
