@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { RequestSubjects } from '@antidote/contracts';
 import { BusClient, connectNats } from '@antidote/messaging';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { resolveTarget } from '../local-platform.js';
 import { CliError, type Output } from '../output.js';
 
 const CONNECT_TIMEOUT_MS = 5000;
@@ -12,14 +13,15 @@ export function reapCommand(program: Command, output: () => Output): void {
     .command('reap')
     .description("show what the reaper's next pass would do")
     .option('--dry-run', 'change nothing (the only mode: passes run on their own schedule)', true)
-    .option('--nats <url>', 'NATS URL', process.env.ANTIDOTE_NATS_URL ?? 'nats://127.0.0.1:4222')
-    .action(async (flags: { nats: string }) => {
+    .option('--nats <url>', 'NATS URL (default: ANTIDOTE_NATS_URL, else the platform `antictl up` runs here, else nats://127.0.0.1:4222)')
+    .action(async (flags: { nats?: string }) => {
+      const { nats } = resolveTarget(flags);
       // The services' connection waits for NATS forever; a command gives up after a few seconds.
-      const connecting = connectNats({ natsUrl: flags.nats, nats: { requestTimeoutSeconds: 30 } }, 'antictl');
+      const connecting = connectNats({ natsUrl: nats, nats: { requestTimeoutSeconds: 30 } }, 'antictl');
       const connection = await Promise.race([connecting, sleep(CONNECT_TIMEOUT_MS).then(() => undefined)]);
       if (!connection) {
         void connecting.then((late) => late.close()).catch(() => undefined);
-        throw new CliError(`cannot reach NATS at ${flags.nats} (no answer in ${CONNECT_TIMEOUT_MS / 1000} s)`);
+        throw new CliError(`cannot reach NATS at ${nats} (no answer in ${CONNECT_TIMEOUT_MS / 1000} s)`, 1, 'NATS_UNREACHABLE');
       }
       try {
         const reply = await new BusClient(connection, { requestTimeoutMs: 30_000 }).request(RequestSubjects.reaperDryRun, {});
@@ -28,7 +30,7 @@ export function reapCommand(program: Command, output: () => Output): void {
           `${reply.actions.length} action(s); ${reply.pass.kubeCalls} Kubernetes call(s), ${reply.pass.durationMs} ms${reply.pass.errors.length ? `; errors: ${reply.pass.errors.join('; ')}` : ''}`,
         ]);
       } catch (error) {
-        throw new CliError(`no reaper answered: ${error instanceof Error ? error.message : String(error)}`);
+        throw new CliError(`no reaper answered: ${error instanceof Error ? error.message : String(error)}`, 1, 'NO_REAPER');
       } finally {
         await connection.close();
       }
