@@ -64,7 +64,7 @@ describe('antictl (the built CLI)', () => {
     expect(nats.code).toBe(1);
     expect(nats.stderr).toMatch(/cannot reach NATS|no reaper answered/);
     const stage = await antictl('lesson', 'request', 'x', '--stage', 'two', '--api', 'http://127.0.0.1:9');
-    expect(stage.code).toBe(1);
+    expect(stage.code).toBe(2);
     const unknown = await antictl('frobnicate');
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toMatch(/unknown command/);

@@ -1,5 +1,3 @@
-import { ConfigError } from '@antidote/config';
-
 /** Where a command writes: JSON for scripts (`--json`), plain lines otherwise; progress only on a TTY. */
 export class Output {
   constructor(
@@ -53,12 +51,16 @@ export class CliError extends Error {
   }
 }
 
+/** `ConfigError` of `@antidote/config`, recognised without loading that library (and zod) on every command. */
+const isConfigError = (error: unknown): error is Error & { code: string; source?: string; problems: readonly string[] } =>
+  error instanceof Error && error.name === 'ConfigError' && Array.isArray((error as { problems?: unknown }).problems);
+
 /** What main prints for a failure: the one-line message (then any details), or a JSON object with a code. */
 export function describeFailure(error: unknown, json: boolean): string {
   const failure =
     error instanceof CliError
       ? { code: error.code, message: error.message, details: error.details }
-      : error instanceof ConfigError
+      : isConfigError(error)
         ? { code: error.code, message: `invalid configuration${error.source ? ` in ${error.source}` : ''}`, details: error.problems }
         : { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error), details: [] as readonly string[] };
   if (json) return `${JSON.stringify({ error: failure })}\n`;

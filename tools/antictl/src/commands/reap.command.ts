@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { RequestSubjects } from '@antidote/contracts';
-import { BusClient, connectNats } from '@antidote/messaging';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { resolveTarget } from '../local-platform.js';
 import { CliError, type Output } from '../output.js';
@@ -16,6 +14,8 @@ export function reapCommand(program: Command, output: () => Output): void {
     .option('--nats <url>', 'NATS URL (default: ANTIDOTE_NATS_URL, else the platform `antictl up` runs here, else nats://127.0.0.1:4222)')
     .action(async (flags: { nats?: string }) => {
       const { nats } = resolveTarget(flags);
+      // Loaded here, not at start: the other commands do without NATS.
+      const [{ RequestSubjects }, { BusClient, connectNats }] = await Promise.all([import('@antidote/contracts'), import('@antidote/messaging')]);
       // The services' connection waits for NATS forever; a command gives up after a few seconds.
       const connecting = connectNats({ natsUrl: nats, nats: { requestTimeoutSeconds: 30 } }, 'antictl');
       const connection = await Promise.race([connecting, sleep(CONNECT_TIMEOUT_MS).then(() => undefined)]);

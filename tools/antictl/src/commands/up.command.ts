@@ -6,13 +6,11 @@ import { createServer } from 'node:net';
 import { join, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { stringify } from 'yaml';
-import { INSTANCE_TOKEN_ENV } from '@antidote/config';
-import { startNatsServer, type NatsServerProcess } from '@antidote/messaging';
+import type { NatsServerProcess } from '@antidote/messaging';
 import { removeLocalPlatform, STATE_DIR, writeLocalPlatform } from '../local-platform.js';
 import { CliError, type Output } from '../output.js';
 import { reasonFromLog } from '../up/app-log.js';
 import { checkNotRunning, DATABASE_FILE, resetLocalDatabase } from '../up/local-state.js';
-import { checkBuilt, checkCurriculum, checkNatsServer, checkPortFree, parsePort, readUserConfig } from '../up/preflight.js';
 import { withProgress } from '../up/progress.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
@@ -79,6 +77,12 @@ export function upCommand(program: Command, output: () => Output): void {
     .action(async (flags: UpOptions) => {
       const out = output();
       const dir = resolve(flags.dir);
+      // Loaded here, not at start: the other commands do without them.
+      const [{ INSTANCE_TOKEN_ENV }, { startNatsServer }, { checkBuilt, checkCurriculum, checkNatsServer, checkPortFree, parsePort, readUserConfig }] = await Promise.all([
+        import('@antidote/config'),
+        import('@antidote/messaging'),
+        import('../up/preflight.js'),
+      ]);
       checkBuilt(ROOT, APPS);
       checkNotRunning(dir);
       const apiPortFlag = flags.apiPort === undefined ? undefined : parsePort(flags.apiPort, '--api-port');
