@@ -1,3 +1,4 @@
 import { projectConfig } from '../../vitest.shared.js';
 
-export default projectConfig(import.meta.dirname);
+// Each test runs the built CLI as separate processes: an upper bound for a loaded machine, not a target.
+export default projectConfig(import.meta.dirname, { testTimeoutMs: 180_000 });

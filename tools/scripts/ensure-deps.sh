@@ -16,11 +16,11 @@ apt_install() {
 
 if ! command -v nats-server >/dev/null; then
   echo "installing nats-server (Debian package)…"
-  apt_install nats-server || exit 1
+  apt_install nats-server || { echo "could not install nats-server: install it with \`sudo apt-get install -y nats-server\` and run again" >&2; exit 1; }
 fi
 if ! command -v kubectl >/dev/null; then
   echo "installing kubectl (Debian package kubernetes-client)…"
-  apt_install kubernetes-client || echo "warning: kubectl not available; the kubectl compatibility test will fail" >&2
+  apt_install kubernetes-client || echo "warning: kubectl not available (install it with \`sudo apt-get install -y kubernetes-client\`); the kubectl compatibility test will fail" >&2
 fi
 
 if [ "${1:-}" = test ]; then
@@ -35,11 +35,14 @@ if [ "${1:-}" = test ]; then
 fi
 
 cd "$ROOT"
+source tools/scripts/progress.sh
 stamp="node_modules/.antidote-lock-hash"
 want="$(sha256sum package-lock.json | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  echo "installing npm dependencies (npm ci)…"
-  # better-sqlite3 compiles against Node's headers; Debian's node keeps them under /usr.
-  npm_config_nodedir="${npm_config_nodedir:-/usr}" npm ci --no-audit --no-fund --loglevel=error
+  # A copy of a working checkout has no stamp but the right node_modules: npm's own record says so.
+  if ! node tools/scripts/lock-matches-modules.cjs; then
+    # better-sqlite3 compiles against Node's headers; Debian's node keeps them under /usr.
+    with_progress "installing npm dependencies (npm ci)" env npm_config_nodedir="${npm_config_nodedir:-/usr}" npm ci --no-audit --no-fund --loglevel=error
+  fi
   echo "$want" > "$stamp"
 fi

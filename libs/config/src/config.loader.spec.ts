@@ -80,7 +80,7 @@ describe('loadConfig', () => {
       tlsCertName: 'my-tls',
       pullCredName: 'docker-pull-creds',
     });
-    expect(warnings).toEqual(['unknown configuration key "domain" is ignored']);
+    expect(warnings).toEqual(['unknown configuration key "domain" is ignored (line 12)']);
   });
 
   it('finds the file from --config and from ANTIDOTE_CONFIG', () => {
@@ -183,5 +183,29 @@ describe('invalid configuration fails naming the key and the problem', () => {
     for (let i = 1; i < 12; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
     writeFileSync(join(dir, 'bomb.yml'), `${lines.join('\n')}\ninstanceId: x\ncurriculumDir: /c\n`);
     expect(problemsOf(() => loadConfig({ path: join(dir, 'bomb.yml'), env: {} }))[0]).toMatch(/^not valid YAML/);
+  });
+
+  it('names the line of each bad key in the file, and suggests the key an unknown one was meant to be', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'antidote-config-'));
+    const file = join(dir, 'antidote-config.yml');
+    writeFileSync(file, 'instanceId: antidote\ncurriculumDir: /c\nhttpPort: eighty\nlivLessonTTL: 5\napi:\n  adminTokn: x\nadminToken: y\nnope: 1\n');
+    const issuesOf = (unknownKeys: 'warn' | 'error') => {
+      try {
+        loadConfig({ path: file, env: {}, unknownKeys });
+      } catch (error) {
+        if (error instanceof ConfigError) return { source: error.source, issues: error.issues };
+      }
+      throw new Error('expected a ConfigError');
+    };
+    expect(issuesOf('warn')).toEqual({ source: file, issues: [{ key: 'httpPort', message: expect.stringMatching(/expected number/), line: 3 }] });
+    expect(issuesOf('error').issues).toEqual([
+      { key: 'livLessonTTL', message: 'unknown configuration key (did you mean "liveLessonTTL"?)', line: 4 },
+      { key: 'api.adminTokn', message: 'unknown configuration key (did you mean "api.adminToken"?)', line: 6 },
+      { key: 'adminToken', message: 'unknown configuration key (did you mean "api.adminToken"?)', line: 7 },
+      { key: 'nope', message: 'unknown configuration key', line: 8 },
+      { key: 'httpPort', message: expect.stringMatching(/expected number/), line: 3 },
+    ]);
+    writeFileSync(file, 'instanceId: antidote\ncurriculumDir: /c\nhttpPort: 1\nhttpPort: 2\n');
+    expect(problemsOf(() => loadConfig({ path: file, env: {} }))[0]).toMatch(/^not valid YAML: .* \(line 4\)$/);
   });
 });

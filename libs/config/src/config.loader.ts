@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { ConfigError } from './config.error.js';
+import { ConfigError, type ConfigIssue } from './config.error.js';
 import { rawConfigSchema, type RawConfig } from './config.schema.js';
+import { parseConfigSource, type ConfigSource } from './config.source.js';
+import { suggestKey } from './config.suggest.js';
 import type { AntidoteConfig } from './config.types.js';
 import { applyEnvOverrides, CONFIG_PATH_ENV, ENV_PREFIX } from './env-overrides.js';
 import { leavesOf, stripUnknownKeys } from './schema-walk.js';
@@ -20,6 +21,8 @@ export interface LoadConfigOptions {
   path?: string;
   /** Values applied over file and environment (tests, `antictl up`). */
   overrides?: Record<string, unknown>;
+  /** Unknown keys in the file: a warning (the apps, as the original did) or an error (`antictl up`). */
+  unknownKeys?: 'warn' | 'error';
 }
 
 export interface LoadedConfig {
@@ -39,22 +42,15 @@ export function configPathFrom(argv: readonly string[], env: Readonly<Record<str
   return env[CONFIG_PATH_ENV] || undefined;
 }
 
-function readYaml(path: string): Record<string, unknown> {
+/** Reads and parses a configuration file (not yet validated), keeping the line of each key. */
+export function readConfigFile(path: string): ConfigSource {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new ConfigError([`cannot read the file: ${(error as Error).message}`], path);
+    throw ConfigError.ofFile(`cannot read the file: ${(error as Error).message}`, path);
   }
-  let parsed: unknown;
-  try {
-    parsed = parseYaml(text, { maxAliasCount: 50, uniqueKeys: true });
-  } catch (error) {
-    throw new ConfigError([`not valid YAML: ${(error as Error).message.split('\n')[0]}`], path);
-  }
-  if (parsed === null || parsed === undefined) return {};
-  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigError(['the top level must be a mapping of keys'], path);
-  return parsed as Record<string, unknown>;
+  return parseConfigSource(text, path);
 }
 
 function deepMerge(target: Record<string, unknown>, source: Record<string, unknown>): Record<string, unknown> {
@@ -69,10 +65,22 @@ function deepMerge(target: Record<string, unknown>, source: Record<string, unkno
   return target;
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const key = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
-  return `${key}: ${issue.message}`;
+type LineOf = ConfigSource['lineOf'];
+
+function issueOf(issue: z.core.$ZodIssue, lineOf: LineOf | undefined): ConfigIssue {
+  const path = issue.path.filter((segment): segment is string | number => typeof segment !== 'symbol');
+  const line = lineOf?.(path);
+  return { key: path.length > 0 ? path.join('.') : '(top level)', message: issue.message, ...(line ? { line } : {}) };
 }
+
+function unknownKeyIssue(key: string, lineOf: LineOf | undefined): ConfigIssue {
+  const suggestion = suggestKey(rawConfigSchema, key);
+  const line = lineOf?.(key.split('.'));
+  return { key, message: `unknown configuration key${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`, ...(line ? { line } : {}) };
+}
+
+const warningOf = (issue: ConfigIssue): string =>
+  `unknown configuration key "${issue.key}" is ignored${issue.message.replace('unknown configuration key', '')}${issue.line ? ` (line ${issue.line})` : ''}`;
 
 /** Merges the flat `k8s*` keys with HEAD's `backendConfigs.kubernetes` (HEAD form wins) and derives defaults. */
 export function resolveConfig(raw: RawConfig, source?: string): AntidoteConfig {
@@ -113,10 +121,12 @@ export function resolveConfig(raw: RawConfig, source?: string): AntidoteConfig {
 /** Validates an already-read configuration object (file contents, then environment, then overrides). */
 export function parseConfig(
   fileContents: Record<string, unknown>,
-  options: { env?: Readonly<Record<string, string | undefined>>; overrides?: Record<string, unknown>; source?: string } = {},
+  options: Pick<LoadConfigOptions, 'env' | 'overrides' | 'unknownKeys'> & { source?: string; lineOf?: LineOf } = {},
 ): LoadedConfig {
   const raw = structuredClone(fileContents);
-  const warnings = stripUnknownKeys(rawConfigSchema, raw).map((key) => `unknown configuration key "${key}" is ignored`);
+  const unknownKeys = stripUnknownKeys(rawConfigSchema, raw).map((key) => unknownKeyIssue(key, options.lineOf));
+  const strict = options.unknownKeys === 'error';
+  const warnings = strict ? [] : unknownKeys.map(warningOf);
   const env = options.env ?? {};
   const fromEnv = applyEnvOverrides(raw, leaves, env);
   warnings.push(
@@ -126,7 +136,11 @@ export function parseConfig(
   );
   if (options.overrides) deepMerge(raw, structuredClone(options.overrides));
   const result = rawConfigSchema.safeParse(raw);
-  const problems = [...fromEnv.problems, ...(result.success ? [] : result.error.issues.map(describeIssue))];
+  const problems: ConfigIssue[] = [
+    ...(strict ? unknownKeys : []),
+    ...fromEnv.problems.map((problem) => ({ key: '', message: problem })),
+    ...(result.success ? [] : result.error.issues.map((issue) => issueOf(issue, options.lineOf))),
+  ];
   if (problems.length > 0 || !result.success) throw new ConfigError(problems, options.source);
   return { config: resolveConfig(result.data, options.source), warnings };
 }
@@ -139,6 +153,6 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const env = options.env ?? process.env;
   const explicit = options.path ?? configPathFrom(options.argv ?? process.argv.slice(2), env);
   const path = explicit ? resolvePath(explicit) : existsSync(DEFAULT_CONFIG_PATH) ? DEFAULT_CONFIG_PATH : undefined;
-  const contents = path ? readYaml(path) : {};
-  return parseConfig(contents, { env, overrides: options.overrides, source: path });
+  const source = path ? readConfigFile(path) : undefined;
+  return parseConfig(source?.contents ?? {}, { env, overrides: options.overrides, unknownKeys: options.unknownKeys, source: path, lineOf: source?.lineOf });
 }

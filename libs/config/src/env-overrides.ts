@@ -3,6 +3,13 @@ import type { ConfigLeaf, LeafKind } from './schema-walk.js';
 export const ENV_PREFIX = 'ANTIDOTE_';
 /** Names the configuration file; not a configuration key itself. */
 export const CONFIG_PATH_ENV = 'ANTIDOTE_CONFIG';
+/**
+ * A random token a supervisor (`antictl up`) gives the process it starts; `/readyz` repeats it, so the
+ * supervisor knows the answer comes from its own process and not another one on the port.
+ */
+export const INSTANCE_TOKEN_ENV = 'ANTIDOTE_INSTANCE_TOKEN';
+
+export const instanceTokenOf = (env: Readonly<Record<string, string | undefined>> = process.env): string | undefined => env[INSTANCE_TOKEN_ENV] || undefined;
 
 const snake = (segment: string): string => segment.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
 
@@ -63,7 +70,7 @@ export function applyEnvOverrides(
   const unknown: string[] = [];
   const problems: string[] = [];
   for (const [name, text] of Object.entries(env)) {
-    if (!name.startsWith(ENV_PREFIX) || name === CONFIG_PATH_ENV || text === undefined) continue;
+    if (!name.startsWith(ENV_PREFIX) || name === CONFIG_PATH_ENV || name === INSTANCE_TOKEN_ENV || text === undefined) continue;
     const leaf = byName.get(name);
     if (!leaf) {
       unknown.push(name);

@@ -1,10 +1,11 @@
-export { ConfigError } from './config.error.js';
-export { configPathFrom, DEFAULT_CONFIG_PATH, loadConfig, parseConfig, resolveConfig } from './config.loader.js';
+export { ConfigError, type ConfigIssue } from './config.error.js';
+export { configPathFrom, DEFAULT_CONFIG_PATH, loadConfig, parseConfig, readConfigFile, resolveConfig } from './config.loader.js';
+export type { ConfigSource } from './config.source.js';
 export type { LoadConfigOptions, LoadedConfig } from './config.loader.js';
 export { MAX_INSTANCE_ID_LENGTH, rawConfigSchema } from './config.schema.js';
 export type { RawConfig } from './config.schema.js';
 export { curriculumLimitsSchema, DEFAULT_CURRICULUM_LIMITS } from './curriculum-limits.schema.js';
 export type { CurriculumLimits } from './curriculum-limits.schema.js';
 export type { AntidoteConfig, KubernetesConfig, PlatformImages } from './config.types.js';
-export { CONFIG_PATH_ENV, envNameOf } from './env-overrides.js';
+export { CONFIG_PATH_ENV, envNameOf, INSTANCE_TOKEN_ENV, instanceTokenOf } from './env-overrides.js';
 export { ANTIDOTE_CONFIG, ConfigModule, InjectConfig } from './config.module.js';

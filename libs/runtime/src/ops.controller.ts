@@ -1,5 +1,6 @@
 import { Controller, Get, Header, HttpCode, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import { instanceTokenOf } from '@antidote/config';
 import { MetricsService } from './metrics.service.js';
 import { ReadinessRegistry } from './readiness.js';
 
@@ -17,10 +18,12 @@ export class OpsController {
     return { status: 'ok' };
   }
 
+  /** With the instance token its supervisor gave it (`antictl up`), so the answer names this very process. */
   @Get('readyz')
   async readyz(@Res() response: Response): Promise<void> {
     const report = await this.readiness.report();
-    response.status(report.ready ? 200 : 503).json(report);
+    const instance = instanceTokenOf();
+    response.status(report.ready ? 200 : 503).json(instance ? { ...report, instance } : report);
   }
 
   @Get('metrics')

@@ -72,7 +72,7 @@ describe('antictl (the built CLI)', () => {
     const credentials = await antictl('reap', '--dry-run', '--nats', 'nats://127.0.0.1:9', '--credentials', '/nonexistent/nats-credentials.json');
     expect(credentials).toMatchObject({ code: 1, stderr: expect.stringMatching(/antictl: cannot read NATS credentials from \/nonexistent\/nats-credentials\.json/) });
     const stage = await antictl('lesson', 'request', 'x', '--stage', 'two', '--api', 'http://127.0.0.1:9');
-    expect(stage.code).toBe(1);
+    expect(stage.code).toBe(2);
     const unknown = await antictl('frobnicate');
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toMatch(/unknown command/);

@@ -22,6 +22,12 @@ export interface ExpLiveLesson {
   LiveEndpoints: Record<string, ExpEndpoint>;
 }
 
+export interface ExpLesson {
+  Slug: string;
+  Name: string;
+  Stages: { Description: string }[];
+}
+
 /** The `/exp` REST API, as a front-end uses it; gateway errors `{error, code, message}` become CliErrors. */
 export class ApiClient {
   constructor(
@@ -47,9 +53,21 @@ export class ApiClient {
     return this.call('DELETE', `/exp/livelesson/${encodeURIComponent(id)}${session}`);
   }
 
-  listLiveLessons(): Promise<unknown> {
-    if (!this.adminToken) throw new CliError('listing every live lesson needs the admin token (--token or ANTIDOTE_ADMIN_TOKEN)', 2);
-    return this.call('GET', '/exp/admin/livelessons');
+  getLesson(slug: string): Promise<ExpLesson> {
+    return this.call('GET', `/exp/lesson/${encodeURIComponent(slug)}`);
+  }
+
+  listLessons(): Promise<{ lessons?: ExpLesson[] }> {
+    return this.call('GET', '/exp/lesson');
+  }
+
+  /** Every live lesson, by id (the admin route answers `{"LiveLessons": {<id>: …}}`). */
+  async listLiveLessons(): Promise<ExpLiveLesson[]> {
+    if (!this.adminToken) {
+      throw new CliError('listing every live lesson needs the admin token: run `antictl up` here, or pass --token / ANTIDOTE_ADMIN_TOKEN', 2, 'ADMIN_TOKEN_REQUIRED');
+    }
+    const answer = await this.call<{ LiveLessons?: Record<string, ExpLiveLesson> }>('GET', '/exp/admin/livelessons');
+    return Object.values(answer?.LiveLessons ?? {});
   }
 
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -62,10 +80,16 @@ export class ApiClient {
         signal: AbortSignal.timeout(15_000),
       });
     } catch (error) {
-      throw new CliError(`cannot reach the Antidote API at ${this.baseUrl}: ${error instanceof Error ? (error.cause as Error | undefined)?.message ?? error.message : String(error)}`);
+      const reason = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+      throw new CliError(`cannot reach the Antidote API at ${this.baseUrl}: ${reason}`, 1, 'API_UNREACHABLE');
     }
     const text = await response.text();
-    const parsed = text ? (JSON.parse(text) as unknown) : undefined;
+    let parsed: unknown;
+    try {
+      parsed = text ? (JSON.parse(text) as unknown) : undefined;
+    } catch {
+      throw new CliError(`${this.baseUrl}${path} answered ${response.status} with something other than JSON: is this an Antidote API?`, 1, 'BAD_RESPONSE');
+    }
     if (!response.ok) {
       const message = (parsed as { message?: string } | undefined)?.message ?? text;
       throw new ApiError(response.status, message);
@@ -74,11 +98,12 @@ export class ApiClient {
   }
 }
 
+/** The API refused: `code` is `HTTP_<status>`. */
 export class ApiError extends CliError {
   constructor(
     readonly status: number,
     message: string,
   ) {
-    super(`API ${status}: ${message}`);
+    super(`API ${status}: ${message}`, 1, `HTTP_${status}`);
   }
 }

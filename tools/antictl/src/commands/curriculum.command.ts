@@ -1,7 +1,4 @@
 import type { Command } from 'commander';
-import { loadConfig } from '@antidote/config';
-import { formatProblem, readCurriculumIsolated } from '@antidote/curriculum';
-import { createDataSource, DataManager, runMigrations } from '@antidote/data';
 import { CliError, type Output } from '../output.js';
 
 /** `antictl curriculum validate <dir>`: every problem of a curriculum, as the platform would see it. */
@@ -14,6 +11,7 @@ export function curriculumCommand(program: Command, output: () => Output): void 
     .option('--instance-id <id>', 'instanceId the namespaces are named with', 'antidote-local')
     .action(async (dir: string, flags: { tier: string; instanceId: string }) => {
       if (!['prod', 'ptr', 'local'].includes(flags.tier)) throw new CliError(`--tier must be prod, ptr or local, not "${flags.tier}"`, 2);
+      const { formatProblem, readCurriculumIsolated } = await import('@antidote/curriculum');
       const result = await readCurriculumIsolated(dir, { tier: flags.tier as 'prod' | 'ptr' | 'local', instanceId: flags.instanceId });
       output().data({ valid: result.problems.length === 0, counts: result.counts, problems: result.problems, warnings: result.warnings }, () => [
         ...result.problems.map((problem) => `error: ${formatProblem(problem)}`),
@@ -29,6 +27,11 @@ export function curriculumCommand(program: Command, output: () => Output): void 
     .option('--config <file>', 'Antidote config (its database and tier); default ANTIDOTE_CONFIG')
     .action(async (dir: string, flags: { config?: string }) => {
       const out = output();
+      const [{ loadConfig }, { formatProblem, readCurriculumIsolated }, { createDataSource, DataManager, runMigrations }] = await Promise.all([
+        import('@antidote/config'),
+        import('@antidote/curriculum'),
+        import('@antidote/data'),
+      ]);
       const { config } = loadConfig({ ...(flags.config ? { path: flags.config } : {}), overrides: { curriculumDir: dir } });
       const result = await readCurriculumIsolated(dir, { tier: config.tier, instanceId: config.instanceId, limits: config.curriculumLimits });
       if (!result.curriculum || result.problems.length > 0) {

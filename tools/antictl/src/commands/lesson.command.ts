@@ -1,20 +1,35 @@
 import type { Command } from 'commander';
 import { ApiClient, ApiError, type ExpLiveLesson } from '../api.client.js';
+import { resolveTarget } from '../local-platform.js';
 import { CliError, type Output } from '../output.js';
 
 interface LessonOptions {
-  api: string;
-  token: string;
+  api?: string;
+  token?: string;
 }
 
 const POLL_MS = 500;
 
-const client = (options: LessonOptions) => new ApiClient(options.api.replace(/\/+$/, ''), options.token);
+const client = (options: LessonOptions): ApiClient => {
+  const { api, token } = resolveTarget(options);
+  return new ApiClient(api, token);
+};
 
 function stageOf(text: string): number {
   const stage = Number(text);
-  if (!Number.isInteger(stage) || stage < 0) throw new CliError(`stage must be a non-negative integer, not "${text}"`, 2);
+  if (text.trim() === '' || !Number.isInteger(stage) || stage < 0) throw new CliError(`stage must be a non-negative integer, not "${text}"`, 2, 'BAD_STAGE');
   return stage;
+}
+
+/** The lesson and stage, checked before anything is created: an unknown slug or stage leaves no session behind. */
+async function checkLesson(api: ApiClient, slug: string, stage: number): Promise<void> {
+  const lesson = await api.getLesson(slug).catch(async (error: unknown) => {
+    if (!(error instanceof ApiError) || error.status !== 404) throw error;
+    const known = ((await api.listLessons().catch(() => undefined))?.lessons ?? []).map((l) => l.Slug).sort();
+    throw new CliError(`no lesson "${slug}" in the curriculum${known.length ? ` (lessons: ${known.join(', ')})` : ''}`, 1, 'LESSON_NOT_FOUND');
+  });
+  const count = lesson.Stages.length;
+  if (stage >= count) throw new CliError(`stage ${stage} is out of range: ${slug} has stages 0 to ${count - 1}`, 2, 'STAGE_OUT_OF_RANGE');
 }
 
 function endpointLines(lesson: ExpLiveLesson): string[] {
@@ -35,7 +50,7 @@ async function follow(api: ApiClient, id: string, out: Output, timeoutMs: number
       lesson = await api.getLiveLesson(id);
     } catch (error) {
       out.endProgress();
-      if (error instanceof ApiError && error.status === 412) throw new CliError(`live lesson ${id} failed: ${error.message.replace(/^API 412: /, '')}`);
+      if (error instanceof ApiError && error.status === 412) throw new CliError(`live lesson ${id} failed: ${error.message.replace(/^API 412: /, '')}`, 1, 'LESSON_FAILED');
       throw error;
     }
     const elapsed = ((Date.now() - started) / 1000).toFixed(1);
@@ -48,7 +63,7 @@ async function follow(api: ApiClient, id: string, out: Output, timeoutMs: number
     }
     if (Date.now() - started > timeoutMs) {
       out.endProgress();
-      throw new CliError(`live lesson ${id} is not READY after ${Math.round(timeoutMs / 1000)} s (status ${lesson.Status})`);
+      throw new CliError(`live lesson ${id} is not READY after ${Math.round(timeoutMs / 1000)} s (status ${lesson.Status})`, 1, 'TIMEOUT');
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
@@ -59,8 +74,8 @@ export function lessonCommand(program: Command, output: () => Output): void {
   const lesson = program
     .command('lesson')
     .description('request and manage live lessons through the API')
-    .option('--api <url>', 'API base URL', process.env.ANTIDOTE_API ?? 'http://127.0.0.1:8086')
-    .option('--token <token>', 'admin token (for list)', process.env.ANTIDOTE_ADMIN_TOKEN ?? '');
+    .option('--api <url>', 'API base URL (default: ANTIDOTE_API, else the platform `antictl up` runs here, else http://127.0.0.1:8086)')
+    .option('--token <token>', 'admin token, for list (default: ANTIDOTE_ADMIN_TOKEN, else the one `antictl up` made here)');
   const options = (): LessonOptions => lesson.opts<LessonOptions>();
 
   lesson
@@ -71,8 +86,10 @@ export function lessonCommand(program: Command, output: () => Output): void {
     .action(async (slug: string, flags: { stage: string; timeout: string }) => {
       const out = output();
       const api = client(options());
+      const stage = stageOf(flags.stage);
+      await checkLesson(api, slug, stage);
       const session = await api.createSession();
-      const { id } = await api.requestLiveLesson(slug, session.ID, stageOf(flags.stage));
+      const { id } = await api.requestLiveLesson(slug, session.ID, stage);
       out.line(`live lesson ${id} (session ${session.ID})`);
       const ready = await follow(api, id, out, Number(flags.timeout) * 1000);
       out.data({ ...ready, sessionId: session.ID }, () => [`${id} is READY at stage ${ready.CurrentStage}:`, ...endpointLines(ready)]);
@@ -92,8 +109,10 @@ export function lessonCommand(program: Command, output: () => Output): void {
     .action(async (id: string, n: string) => {
       const out = output();
       const api = client(options());
+      const stage = stageOf(n);
       const current = await api.getLiveLesson(id);
-      await api.requestLiveLesson(current.LessonSlug, current.SessionID, stageOf(n));
+      await checkLesson(api, current.LessonSlug, stage);
+      await api.requestLiveLesson(current.LessonSlug, current.SessionID, stage);
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       const ready = await follow(api, id, out, 600_000);
       out.data(ready, () => [`${id} is READY at stage ${ready.CurrentStage}`]);
@@ -111,8 +130,7 @@ export function lessonCommand(program: Command, output: () => Output): void {
     .command('list')
     .description('every live lesson (admin token)')
     .action(async () => {
-      const all = (await client(options()).listLiveLessons()) as { liveLessons?: ExpLiveLesson[] } | ExpLiveLesson[];
-      const lessons = Array.isArray(all) ? all : (all.liveLessons ?? []);
-      output().data(all, () => (lessons.length ? lessons.map((l) => `${l.ID}  ${l.LessonSlug}  stage ${l.CurrentStage}  ${l.Status}${l.Error ? '  ERROR' : ''}`) : ['no live lessons']));
+      const lessons = await client(options()).listLiveLessons();
+      output().data(lessons, () => (lessons.length ? lessons.map((l) => `${l.ID}  ${l.LessonSlug}  stage ${l.CurrentStage}  ${l.Status}${l.Error ? '  ERROR' : ''}`) : ['no live lessons']));
     });
 }
