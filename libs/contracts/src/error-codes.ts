@@ -17,6 +17,8 @@ export const SchedulerRejections = {
   notFound: ErrorCodes.notFound,
   /** The live lesson has failed: only a delete is accepted. */
   failed: 'FAILED',
+  /** A delete for a live lesson whose row records no deletion request: the row is the request. */
+  deletionNotRequested: 'DELETION_NOT_REQUESTED',
 } as const;
 export type SchedulerRejection = (typeof SchedulerRejections)[keyof typeof SchedulerRejections];
 

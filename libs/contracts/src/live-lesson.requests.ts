@@ -53,4 +53,4 @@ export type SchedulerReply = z.infer<typeof schedulerReplySchema>;
  * The row is the request; the message only says "look now" (the api, the reaper and operators record
  * the deletion first).
  */
-export const DELETION_NOT_REQUESTED = 'DELETION_NOT_REQUESTED';
+export const DELETION_NOT_REQUESTED = SchedulerRejections.deletionNotRequested;

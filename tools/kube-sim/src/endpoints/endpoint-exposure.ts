@@ -59,7 +59,7 @@ export class EndpointExposure {
     if (object.kind !== 'Service') return first(object);
     const selector = Object.entries((object.spec?.selector as Record<string, string> | undefined) ?? {});
     if (selector.length === 0) return undefined;
-    return first(this.store.list('/pods', object.metadata.namespace).find((pod) => selector.every(([key, value]) => pod.metadata.labels?.[key] === value)));
+    return first(this.objects('/pods').find((pod) => pod.metadata.namespace === object.metadata.namespace && selector.every(([key, value]) => pod.metadata.labels?.[key] === value)));
   }
 
   close(object: KubeObject): void {
