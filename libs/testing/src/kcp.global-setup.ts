@@ -10,23 +10,24 @@ import { CLUSTER_ENV, KCP_ENV, KCP_KUBECONFIG_ENV, kcpDir, prepareCluster, start
  * nodes acting as its kubelets. Without kcp the suites skip — except in CI (env CI), where that fails.
  */
 export default async function setup(project: { config: { root: string } }): Promise<() => Promise<void>> {
-  const work = mkdtempSync(join(tmpdir(), 'antidote-conformance-'));
   let kubeconfig = process.env[KCP_KUBECONFIG_ENV];
   let stopKcp = () => Promise.resolve();
-  if (!kubeconfig) {
-    const dir = kcpDir();
-    if (!dir) {
-      const reason = `no control plane: neither ${KCP_ENV} nor <repo>/../shared/kcp holds kcp's start.sh`;
-      if (process.env.CI) throw new Error(`${reason} (CI must run the conformance tier)`);
-      process.stderr.write(`conformance: ${reason}; the conformance tests are skipped\n`);
-      return () => Promise.resolve(rmSync(work, { recursive: true, force: true }));
-    }
+  const dir = kubeconfig ? undefined : kcpDir();
+  if (!kubeconfig && !dir) {
+    const reason = `no control plane: neither ${KCP_ENV} nor <repo>/../shared/kcp holds kcp's start.sh`;
+    if (process.env.CI) throw new Error(`${reason} (CI must run the conformance tier)`);
+    process.stderr.write(`conformance: ${reason}; the conformance tests are skipped\n`);
+    return () => Promise.resolve();
+  }
+  const work = mkdtempSync(join(tmpdir(), 'antidote-conformance-'));
+  if (dir) {
     const kcp = await startKcp(dir, join(work, 'kcp'));
     kubeconfig = kcp.kubeconfig;
     stopKcp = kcp.stop;
   }
-  const cluster = await prepareCluster(kubeconfig, join(work, 'kubeconfigs'));
-  const nodes = await startSimNodes({ kubeconfig, prefix: `kube-sim-${basename(project.config.root)}`, faults: { podStartDelayMs: 50, jobRunDelayMs: 50 }, log: (message) => process.stderr.write(`kube-sim nodes: ${message}\n`) });
+  const admin = kubeconfig!;
+  const cluster = await prepareCluster(admin, join(work, 'kubeconfigs'));
+  const nodes = await startSimNodes({ kubeconfig: admin, prefix: `kube-sim-${basename(project.config.root)}`, faults: { podStartDelayMs: 50, jobRunDelayMs: 50 }, log: (message) => process.stderr.write(`kube-sim nodes: ${message}\n`) });
   process.env[CLUSTER_ENV] = JSON.stringify(cluster);
   return async () => {
     delete process.env[CLUSTER_ENV];
