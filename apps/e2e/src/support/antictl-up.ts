@@ -45,7 +45,10 @@ export async function antictlUp(options: UpOptions = {}) {
   };
 
   // An upper bound only: on a loaded CI machine the four apps can take minutes to start one after another.
-  await waitForOutput(/Antidote is up/, 300_000);
+  await waitForOutput(/Antidote is up/, 300_000).catch((error: unknown) => {
+    up.kill('SIGINT'); // stops what it started, so a failed start leaves no process behind
+    throw error;
+  });
   const api = /Antidote is up: (http:\/\/\S+)\/exp\/lesson/.exec(output)![1];
   const nats = /nats-server\s+(\S+)/.exec(output)![1];
   const kubeSim = /kube-sim\s+(\S+)/.exec(output)![1];
