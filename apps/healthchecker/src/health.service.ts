@@ -57,7 +57,7 @@ export class HealthService implements BeforeApplicationShutdown {
   async check(request: HealthCheckRequest): Promise<HealthCheckReply> {
     const targets = targetsOf(await this.liveLesson(request.liveLessonId));
     const endpoints = await Promise.all(
-      targets.map((target) => {
+      targets.map(async (target): Promise<EndpointHealth> => {
         if (!target.host) return unprobed(target, 'no address yet');
         const refusal = this.ranges.refusal(target.host);
         return refusal ? unprobed(target, `not probed: ${refusal}`) : this.runner.check(target, { timeoutMs: request.timeoutMs, signal: this.shutdown.signal });
