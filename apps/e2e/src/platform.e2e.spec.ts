@@ -1,13 +1,16 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANTICTL_BIN, antictlUp, type UpPlatform } from './support/antictl-up.js';
 
-const antictl = (...args: string[]) =>
+const run = (cwd: string | undefined, args: string[]) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [ANTICTL_BIN, ...args], { timeout: 120_000 }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+    // Without the variables that name a platform: the one found must be the one `antictl up` wrote down.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['ANTIDOTE_API', 'ANTIDOTE_ADMIN_TOKEN', 'ANTIDOTE_NATS_URL'].includes(name)));
+    execFile(process.execPath, [ANTICTL_BIN, ...args], { cwd, env, timeout: 120_000 }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
   });
+const antictl = (...args: string[]) => run(undefined, args);
 
 /**
  * The one-command platform as a user runs it: `antictl up` starts nats-server, kube-sim and the four
@@ -17,11 +20,12 @@ describe('antictl up: the whole platform in processes', () => {
   let platform: UpPlatform;
   let api = '';
   let nats = '';
+  const adminToken = (): string => (JSON.parse(readFileSync(join(platform.dir, 'platform.json'), 'utf8')) as { adminToken: string }).adminToken;
 
   beforeAll(async () => {
-    platform = await antictlUp();
+    platform = await antictlUp({ startTimeoutMs: 240_000 });
     ({ api, nats } = platform);
-  });
+  }, 300_000);
 
   afterAll(async () => {
     await platform?.stop();
@@ -30,9 +34,13 @@ describe('antictl up: the whole platform in processes', () => {
   it('serves the sample curriculum through the original API', async () => {
     const lessons = (await (await fetch(`${api}/exp/lesson`)).json()) as { lessons: { Slug: string }[] };
     expect(lessons.lessons.map((lesson) => lesson.Slug).sort()).toEqual(['jupyter-intro', 'linux-basics', 'network-automation', 'web-services']);
+    // the admin token is in there: for its owner only
+    expect(statSync(join(platform.dir, 'platform.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(platform.dir, 'antidote-config.yml')).mode & 0o777).toBe(0o600);
   });
 
-  it('gives a learner a lab in one request, changes its stage, and takes it away', async () => {
+  // Upper bound for a loaded machine (every step is a CLI process of its own), not a target.
+  it('gives a learner a lab in one request, changes its stage, and takes it away', { timeout: 300_000 }, async () => {
     const requested = await antictl('--json', 'lesson', 'request', 'network-automation', '--api', api);
     expect(requested.stderr).toBe('');
     const lab = JSON.parse(requested.stdout.slice(requested.stdout.indexOf('{'))) as { ID: string; Status: string; LiveEndpoints: Record<string, { Host: string; SSHUser: string }> };
@@ -41,6 +49,13 @@ describe('antictl up: the whole platform in processes', () => {
     expect(Object.values(lab.LiveEndpoints).every((endpoint) => endpoint.Host && endpoint.SSHUser)).toBe(true);
     const staged = await antictl('lesson', 'stage', lab.ID, '1', '--api', api);
     expect(staged).toMatchObject({ code: 0, stdout: expect.stringMatching(/READY at stage 1/) });
+    // From the folder `antictl up` keeps its state in, no flags: the API, NATS and admin token it wrote down.
+    const listed = await run(platform.home, ['lesson', 'list']);
+    expect(listed).toMatchObject({ code: 0, stderr: '' });
+    expect(listed.stdout).toMatch(new RegExp(`^${lab.ID}  network-automation  stage 1  READY$`, 'm'));
+    const listedJson = JSON.parse((await run(platform.home, ['--json', 'lesson', 'list'])).stdout) as { ID: string; Status: string }[];
+    expect(listedJson).toContainEqual(expect.objectContaining({ ID: lab.ID, Status: 'READY' }));
+    expect(await run(platform.home, ['reap', '--dry-run'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/action\(s\); 1 Kubernetes call/) });
     const dryRun = await antictl('reap', '--dry-run', '--nats', nats, '--credentials', join(platform.dir, 'nats-credentials.json'));
     expect(dryRun).toMatchObject({ code: 0, stdout: expect.stringMatching(/action\(s\); 1 Kubernetes call/) });
     expect((await antictl('lesson', 'kill', lab.ID, '--api', api)).code).toBe(0);
@@ -63,16 +78,26 @@ describe('antictl up: the whole platform in processes', () => {
     expect((await antictl('lesson', 'kill', id, '--api', api)).code).toBe(0);
   });
 
-  it('reports a lesson that does not exist with the original error', async () => {
+  it('refuses a lesson that does not exist, or a stage it does not have, before creating anything', async () => {
+    const sessions = async () => Object.keys(((await (await fetch(`${api}/exp/admin/livesessions`, { headers: { authorization: `Bearer ${adminToken()}` } })).json()) as { items: object }).items).length;
+    const before = await sessions();
     const missing = await antictl('lesson', 'request', 'no-such-lesson', '--api', api);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/API 404/);
+    expect(missing.stderr).toMatch(/^antictl: no lesson "no-such-lesson" in the curriculum \(lessons: jupyter-intro, linux-basics, network-automation, web-services\)\n$/);
+    const stage = await run(platform.home, ['--json', 'lesson', 'request', 'linux-basics', '--stage', '7']);
+    expect(stage.code).toBe(2);
+    expect(JSON.parse(stage.stderr)).toEqual({ error: { code: 'STAGE_OUT_OF_RANGE', message: 'stage 7 is out of range: linux-basics has stages 0 to 1', details: [] } });
+    expect(await sessions()).toBe(before); // neither created a session first
   });
 
   it('stops everything it started on Ctrl-C', async () => {
     const config = readFileSync(join(platform.dir, 'antidote-config.yml'), 'utf8');
     const opsPorts = [...config.matchAll(/(?:healthchecker|scheduler|reaper)Port: (\d+)/g)].map((match) => Number(match[1]));
+    // Even once nothing reads its output any more (the terminal or pipe it wrote to is gone).
+    platform.up.stdout?.destroy();
+    platform.up.stderr?.destroy();
     expect(await platform.stop()).toBe(0);
+    expect(existsSync(join(platform.dir, 'platform.json'))).toBe(false);
     for (const port of [...opsPorts, Number(new URL(api).port)]) {
       await expect(fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
     }

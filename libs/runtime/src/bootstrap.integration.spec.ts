@@ -29,6 +29,13 @@ describe('startService', () => {
     const ready = await fetch(`${service.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ ready: true, checks: { nats: true } });
+    // With the token a supervisor gave it, /readyz names this very process.
+    process.env.ANTIDOTE_INSTANCE_TOKEN = 'token-of-this-process';
+    try {
+      expect(await (await fetch(`${service.url}/readyz`)).json()).toEqual({ ready: true, checks: { nats: true }, instance: 'token-of-this-process' });
+    } finally {
+      delete process.env.ANTIDOTE_INSTANCE_TOKEN;
+    }
     const metrics = await (await fetch(`${service.url}/metrics`)).text();
     expect(metrics).toContain('process_resident_memory_bytes{service="probe"}');
   });

@@ -13,6 +13,8 @@ export interface UpOptions {
   config?: Record<string, unknown>;
   /** Extra `antictl up` flags, e.g. `--restart`. */
   flags?: string[];
+  /** Upper bound for start-up (default 300 s: on a loaded CI machine the four apps can take minutes to start one after another). */
+  startTimeoutMs?: number;
 }
 
 export type UpPlatform = Awaited<ReturnType<typeof antictlUp>>;
@@ -22,11 +24,14 @@ export type UpPlatform = Awaited<ReturnType<typeof antictlUp>>;
  * own. Resolves once it prints "Antidote is up", with the addresses and app pids it printed.
  */
 export async function antictlUp(options: UpOptions = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'antidote-e2e-'));
+  // A folder of its own with the platform's state in `.antidote/`, as `npm start` leaves it in a checkout:
+  // antictl run from `home` finds this platform with no flags.
+  const home = mkdtempSync(join(tmpdir(), 'antidote-e2e-'));
+  const dir = join(home, '.antidote');
   const args = [ANTICTL_BIN, 'up', '--dir', dir, '--api-port', '0', ...(options.flags ?? [])];
   if (options.config) {
-    writeFileSync(join(dir, 'base-config.yml'), stringify(options.config));
-    args.push('--config', join(dir, 'base-config.yml'));
+    writeFileSync(join(home, 'base-config.yml'), stringify(options.config));
+    args.push('--config', join(home, 'base-config.yml'));
   }
   const up: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -44,11 +49,25 @@ export async function antictlUp(options: UpOptions = {}) {
     }
   };
 
-  // An upper bound only: on a loaded CI machine the four apps can take minutes to start one after another.
-  await waitForOutput(/Antidote is up/, 300_000).catch((error: unknown) => {
-    up.kill('SIGINT'); // stops what it started, so a failed start leaves no process behind
+  /** Ctrl-C, as a user stops it; resolves with antictl's exit code. */
+  const stop = async (): Promise<number | null> => {
+    if (up.exitCode !== null) return up.exitCode;
+    const exited = new Promise<number | null>((resolve) => up.once('exit', resolve));
+    up.kill('SIGINT');
+    return exited;
+  };
+
+  // Should the test process end first (a hook timed out, say), the platform ends with it.
+  const orphaned = (): boolean => up.exitCode === null && up.kill('SIGINT');
+  process.once('exit', orphaned);
+  up.once('exit', () => process.off('exit', orphaned));
+
+  try {
+    await waitForOutput(/Antidote is up/, options.startTimeoutMs ?? 300_000);
+  } catch (error) {
+    await stop(); // a platform that did not come up in time is not left running
     throw error;
-  });
+  }
   const api = /Antidote is up: (http:\/\/\S+)\/exp\/lesson/.exec(output)![1];
   const nats = /nats-server\s+(\S+)/.exec(output)![1];
   const kubeSim = /kube-sim\s+(\S+)/.exec(output)![1];
@@ -58,6 +77,7 @@ export async function antictlUp(options: UpOptions = {}) {
 
   return {
     up,
+    home,
     dir,
     credentials,
     api,
@@ -71,12 +91,6 @@ export async function antictlUp(options: UpOptions = {}) {
       if (pids.length === 0) throw new Error(`antictl up printed no pid for ${app}:\n${output}`);
       return Number(pids.at(-1)![1]);
     },
-    /** Ctrl-C, as a user stops it; resolves with antictl's exit code. */
-    async stop(): Promise<number | null> {
-      if (up.exitCode !== null) return up.exitCode;
-      const exited = new Promise<number | null>((resolve) => up.once('exit', resolve));
-      up.kill('SIGINT');
-      return exited;
-    },
+    stop,
   };
 }
