@@ -60,7 +60,8 @@ export function projectConfig(projectDir: string, options: ProjectTestOptions = 
       include: faults ? [`src/**/*.${suite}.spec.ts`] : (options.include ?? ['src/**/*.spec.ts', 'test/**/*.spec.ts']),
       exclude: [...(options.exclude ?? ['**/node_modules/**', '**/dist/**']), ...(faults ? [] : ['**/*.faults.spec.ts', '**/*.bench.spec.ts', '**/*.conformance.spec.ts'])],
       testTimeout: suite === 'bench' ? 600_000 : conformance ? 120_000 : (options.testTimeoutMs ?? 30_000),
-      hookTimeout: 120_000,
+      // Upper bounds only: on a loaded machine starting the platform (antictl up, kcp) can take minutes.
+      hookTimeout: 360_000,
       pool: 'forks',
       fileParallelism: !options.serial && !conformance,
       maxWorkers: options.serial || conformance ? 1 : 2,
