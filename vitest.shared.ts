@@ -35,11 +35,15 @@ export interface ProjectTestOptions {
 
 /** The vitest configuration every project uses: SWC for decorator metadata, a JSON report for CI. */
 export function projectConfig(projectDir: string, options: ProjectTestOptions = {}): ViteUserConfig {
+  // `npm run test:unit` runs the unit tier: every `*.spec.ts` that is not an integration, e2e, fault or
+  // bench suite — in process, no nats-server, no PostgreSQL (test-servers.ts refuses to start one).
   // `npm run test:faults` runs the `*.faults.spec.ts` suites (Kubernetes API errors, outages, dropped
   // watches), `npm run bench` the `*.bench.spec.ts` ones (figures printed); `npm test` everything else.
   const suite = process.env.ANTIDOTE_TEST_SUITE;
   const faults = suite === 'faults' || suite === 'bench';
-  const name = faults ? `${basename(projectDir)}-${suite}` : basename(projectDir);
+  const unit = suite === 'unit';
+  const name = faults || unit ? `${basename(projectDir)}-${suite}` : basename(projectDir);
+  const tiersElsewhere = faults ? [] : ['**/*.faults.spec.ts', '**/*.bench.spec.ts', ...(unit ? ['**/*.integration.spec.ts', '**/*.e2e.spec.ts'] : [])];
   return defineConfig({
     plugins: [
       swc.vite({
@@ -56,15 +60,15 @@ export function projectConfig(projectDir: string, options: ProjectTestOptions = 
     test: {
       root: projectDir,
       include: faults ? [`src/**/*.${suite}.spec.ts`] : (options.include ?? ['src/**/*.spec.ts', 'test/**/*.spec.ts']),
-      exclude: [...(options.exclude ?? ['**/node_modules/**', '**/dist/**']), ...(faults ? [] : ['**/*.faults.spec.ts', '**/*.bench.spec.ts'])],
+      exclude: [...(options.exclude ?? ['**/node_modules/**', '**/dist/**']), ...tiersElsewhere],
       testTimeout: suite === 'bench' ? 600_000 : (options.testTimeoutMs ?? 30_000),
       hookTimeout: 120_000,
       pool: 'forks',
       fileParallelism: !options.serial,
       maxWorkers: options.serial ? 1 : 2,
-      reporters: ['default', ['json', { outputFile: join(root, 'reports', 'vitest', `${name}.json`) }]],
-      passWithNoTests: faults,
-      globalSetup: options.postgres ? [join(root, 'libs', 'testing', 'src', 'postgres.global-setup.ts')] : [],
+      reporters: ['default', ['json', { outputFile: join(root, 'reports', unit ? 'vitest-unit' : 'vitest', `${name}.json`) }]],
+      passWithNoTests: faults || unit,
+      globalSetup: options.postgres && !unit ? [join(root, 'libs', 'testing', 'src', 'postgres.global-setup.ts')] : [],
     },
   });
 }
