@@ -1,4 +1,4 @@
-import { Controller, Inject } from '@nestjs/common';
+import { Controller, Inject, Logger } from '@nestjs/common';
 import {
   QueueGroups,
   RequestSubjects,
@@ -21,6 +21,8 @@ const notFound = (id: string): SchedulerReply => ({ accepted: false, code: 'NOT_
  */
 @Controller()
 export class SchedulerController {
+  private readonly logger = new Logger('Scheduler');
+
   constructor(
     @Inject(LessonScheduler) private readonly scheduler: LessonScheduler,
     @Inject(DataManager) private readonly data: DataManager,
@@ -58,7 +60,7 @@ export class SchedulerController {
     const lesson = await this.data.liveLessons.find(request.liveLessonId);
     if (!lesson) return notFound(request.liveLessonId);
     await this.data.liveLessons.updateLastActiveTime(lesson.id);
-    await this.data.liveSessions.touch(lesson.sessionId).catch(() => undefined);
+    await this.data.liveSessions.touch(lesson.sessionId).catch((error: unknown) => this.logger.warn(`could not touch session ${lesson.sessionId}: ${error instanceof Error ? error.message : String(error)}`));
     return { accepted: true };
   }
 }

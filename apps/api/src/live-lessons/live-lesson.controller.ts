@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Logger, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
@@ -12,6 +12,8 @@ import { LiveLessonRequestService } from './live-lesson-request.service.js';
 import { toExpLiveLesson, withDetails } from './live-lesson.mapper.js';
 
 const HEARTBEAT_MS = 15_000;
+
+const logger = new Logger('LiveLessons');
 
 @Controller('exp/livelesson')
 export class LiveLessonController {
@@ -45,7 +47,11 @@ export class LiveLessonController {
     const { id } = validate(idParamSchema, params, 'path');
     if (!(await this.data.liveLessons.exists(id))) throw notFound('livelesson not found');
     await this.data.liveLessons.requestDeletion(id);
-    await this.bus.request(RequestSubjects.liveLessonDelete, { liveLessonId: id, reason: 'killed through the API' }, { correlationId: id, timeoutMs: 5000 }).catch(() => undefined);
+    await this.bus
+      .request(RequestSubjects.liveLessonDelete, { liveLessonId: id, reason: 'killed through the API' }, { correlationId: id, timeoutMs: 5000 })
+      .catch((error: unknown) =>
+        logger.warn(`the delete of ${id} did not reach a scheduler (${error instanceof Error ? error.message : String(error)}); the recorded deletion is re-driven`),
+      );
     return { success: true };
   }
 
