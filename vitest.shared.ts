@@ -35,13 +35,17 @@ export interface ProjectTestOptions {
 
 /** The vitest configuration every project uses: SWC for decorator metadata, a JSON report for CI. */
 export function projectConfig(projectDir: string, options: ProjectTestOptions = {}): ViteUserConfig {
+  // `npm run test:unit` runs the unit tier: every `*.spec.ts` that is not an integration, e2e, fault or
+  // bench suite — in process, no nats-server, no PostgreSQL (test-servers.ts refuses to start one).
   // `npm run test:faults` runs the `*.faults.spec.ts` suites (Kubernetes API errors, outages, dropped
   // watches), `npm run bench` the `*.bench.spec.ts` ones (figures printed), `npm run test:conformance` the
   // `*.conformance.spec.ts` ones (a real control plane, one per run); `npm test` everything else.
   const suite = process.env.ANTIDOTE_TEST_SUITE;
   const conformance = suite === 'conformance';
   const faults = suite === 'faults' || suite === 'bench' || conformance;
-  const name = faults ? `${basename(projectDir)}-${suite}` : basename(projectDir);
+  const unit = suite === 'unit';
+  const name = faults || unit ? `${basename(projectDir)}-${suite}` : basename(projectDir);
+  const tiersElsewhere = faults ? [] : ['**/*.faults.spec.ts', '**/*.bench.spec.ts', '**/*.conformance.spec.ts', ...(unit ? ['**/*.integration.spec.ts', '**/*.e2e.spec.ts'] : [])];
   return defineConfig({
     plugins: [
       swc.vite({
@@ -58,16 +62,16 @@ export function projectConfig(projectDir: string, options: ProjectTestOptions = 
     test: {
       root: projectDir,
       include: faults ? [`src/**/*.${suite}.spec.ts`] : (options.include ?? ['src/**/*.spec.ts', 'test/**/*.spec.ts']),
-      exclude: [...(options.exclude ?? ['**/node_modules/**', '**/dist/**']), ...(faults ? [] : ['**/*.faults.spec.ts', '**/*.bench.spec.ts', '**/*.conformance.spec.ts'])],
+      exclude: [...(options.exclude ?? ['**/node_modules/**', '**/dist/**']), ...tiersElsewhere],
       testTimeout: suite === 'bench' ? 600_000 : conformance ? 120_000 : (options.testTimeoutMs ?? 30_000),
       // Upper bounds only: on a loaded machine starting the platform (antictl up, kcp) can take minutes.
       hookTimeout: 360_000,
       pool: 'forks',
       fileParallelism: !options.serial && !conformance,
       maxWorkers: options.serial || conformance ? 1 : 2,
-      reporters: ['default', ['json', { outputFile: join(root, 'reports', 'vitest', `${name}.json`) }]],
-      passWithNoTests: faults,
-      globalSetup: conformance ? [join(root, 'libs', 'testing', 'src', 'kcp.global-setup.ts')] : options.postgres ? [join(root, 'libs', 'testing', 'src', 'postgres.global-setup.ts')] : [],
+      reporters: ['default', ['json', { outputFile: join(root, 'reports', unit ? 'vitest-unit' : 'vitest', `${name}.json`) }]],
+      passWithNoTests: faults || unit,
+      globalSetup: conformance ? [join(root, 'libs', 'testing', 'src', 'kcp.global-setup.ts')] : options.postgres && !unit ? [join(root, 'libs', 'testing', 'src', 'postgres.global-setup.ts')] : [],
     },
   });
 }

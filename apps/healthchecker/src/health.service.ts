@@ -1,4 +1,4 @@
-import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { ErrorCodes, EventSubjects, type EndpointHealth, type ErrorCode, type HealthCheckReply, type HealthCheckRequest, type HealthTarget, type WaitReachableReply, type WaitReachableRequest } from '@antidote/contracts';
 import { DataManager, NotFoundError, type LiveLesson } from '@antidote/data';
@@ -40,6 +40,7 @@ class HealthRequestError extends Error {
  */
 @Injectable()
 export class HealthService implements BeforeApplicationShutdown {
+  private readonly logger = new Logger('Health');
   readonly runner: ProbeRunner;
   private readonly ranges: AddressRanges;
   private readonly shutdown = new AbortController();
@@ -80,7 +81,8 @@ export class HealthService implements BeforeApplicationShutdown {
       intervalMs: request.intervalMs ?? this.config.healthcheck.intervalMs,
       signal: this.shutdown.signal,
       onProgress: async (endpoint, healthy, total) => {
-        await this.data.liveLessons.updateTests(lesson.id, healthy, total).catch(() => undefined);
+        // The progress shown to learners; the reply carries the truth, so a failed write only delays the view.
+        await this.data.liveLessons.updateTests(lesson.id, healthy, total).catch((error: unknown) => this.logger.warn(`could not record health progress of ${lesson.id} (${healthy}/${total}): ${error instanceof Error ? error.message : String(error)}`));
         this.bus.publish(EventSubjects.healthProgressed, { liveLessonId: lesson.id, endpoint, healthy, total, at: new Date().toISOString() }, lesson.id);
       },
     });

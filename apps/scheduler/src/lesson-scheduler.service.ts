@@ -83,7 +83,8 @@ export class LessonScheduler implements OnApplicationShutdown {
       else await this.provision(kind, lesson, signal);
     } finally {
       clearInterval(keeper);
-      await this.data.work.release(id, this.owner).catch(() => undefined);
+      // An unreleased claim lapses after claimLeaseSeconds; then another replica (or the re-drive) takes over.
+      await this.data.work.release(id, this.owner).catch((error: unknown) => this.logger.warn(`could not release the claim on ${id}: ${reasonOf(error)}`));
     }
   }
 

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { EventSubjects, RequestSubjects } from '@antidote/contracts';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deployedNatsAuthorizationConfig, natsPasswordEnv, startNatsServer, type NatsServerProcess } from './index.js';
+import { startNatsServer, type NatsServerProcess } from './dev.js';
+import { deployedNatsAuthorizationConfig, natsPasswordEnv } from './index.js';
 
 const SHIPPED = join(import.meta.dirname, '..', '..', '..', 'deploy', 'k8s', 'base', 'nats-authorization.yaml');
 

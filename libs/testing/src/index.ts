@@ -2,7 +2,8 @@ export { externalPostgres, freePort, postgresBinDir, startPostgres } from './pos
 export type { PostgresProcess } from './postgres.process.js';
 export { TEST_PG_URL_ENV, testNats, testPostgres, testPostgresDatabase } from './test-servers.js';
 export type { TestNats } from './test-servers.js';
-export { DATABASE_KINDS, testDatabase, testDatabaseUrl } from './test-database.js';
+export { DATABASE_KINDS, memoryDatabase, testDatabase, testDatabaseUrl } from './test-database.js';
+export { FakeBus } from './fake-bus.js';
 export type { DatabaseKind, TestDatabase } from './test-database.js';
 export { makeCollection, makeCurriculum, makeEndpoint, makeImage, makeLesson, makeLiveEndpoint, makeNewLiveLesson } from './model-fixtures.js';
 export { INSTANCE, startPlatformOn, startTestPlatform } from './test-platform.js';

@@ -22,6 +22,14 @@ export async function testDatabaseUrl(kind: DatabaseKind): Promise<{ url: string
   return { url: `sqlite:${join(dir, 'antidote.sqlite')}`, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** A migrated SQLite database in memory with a DataManager on it: for unit specs (no file, no server). */
+export async function memoryDatabase(now?: () => Date): Promise<DataManager> {
+  const dataSource = createDataSource({ url: 'sqlite::memory:', poolSize: 1, migrateOnStart: false });
+  await dataSource.initialize();
+  await runMigrations(dataSource);
+  return new DataManager(dataSource, now);
+}
+
 /** A migrated database of the given kind with a DataManager on it (`now` for an injected clock). */
 export async function testDatabase(kind: DatabaseKind, now?: () => Date): Promise<TestDatabase> {
   const { url, cleanup } = await testDatabaseUrl(kind);

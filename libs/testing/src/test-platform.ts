@@ -5,7 +5,7 @@ import { BusIdentities, EventSubjects, RequestSubjects, type BusIdentity, type L
 import { readCurriculum } from '@antidote/curriculum';
 import { createDataSource, DataManager, type LiveLesson } from '@antidote/data';
 import { liveLessonRecord } from '@antidote/lesson-objects';
-import { startKubeSim, type Faults } from '@antidote/kube-sim';
+import { startKubeSim, type Faults, type KubeObject } from '@antidote/kube-sim';
 import { BusClient, connectNats } from '@antidote/messaging';
 import { startService, type RunningService, type ServiceDefinition } from '@antidote/runtime';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -19,6 +19,8 @@ export interface TestPlatformOptions<N extends string> {
   /** The services to run, started in this order; more can be started by name later. */
   services: Record<N, ServiceDefinition>;
   faults?: Partial<Faults>;
+  /** Objects kube-sim holds before any service starts (e.g. a Lease another replica holds). */
+  objects?: KubeObject[];
   /** Config on top of the test defaults (short timeouts, silent logs, free ports). */
   overrides?: Record<string, unknown>;
   /** A database of the test's own (e.g. on a PostgreSQL it restarts) instead of a fresh one of `kind`. */
@@ -38,6 +40,7 @@ export async function startTestPlatform<N extends string>(kind: DatabaseKind, op
     objects: [
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'prod' } },
       { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'tls-certificate', namespace: 'prod' }, type: 'kubernetes.io/tls', data: { 'tls.crt': 'Y3J0', 'tls.key': 'a2V5' } },
+      ...(options.objects ?? []),
     ],
   });
   const platform = await startPlatformOn(kind, options, () => kubeconfig);

@@ -8,11 +8,17 @@ export const TEST_PG_URL_ENV = 'ANTIDOTE_TEST_PG_URL';
 
 let sharedPostgres: Promise<PostgresProcess> | undefined;
 
+/** The unit tier (`npm run test:unit`) runs with no servers: a spec that needs one belongs in `*.integration.spec.ts`. */
+function refuseInUnitTier(server: string): void {
+  if (process.env.ANTIDOTE_TEST_SUITE === 'unit') throw new Error(`unit specs start no ${server}; name this spec *.integration.spec.ts`);
+}
+
 /**
  * The PostgreSQL for this test run: the shared one when `ANTIDOTE_TEST_PG_URL` is set, otherwise one
  * started for this test file (stopped when the process exits).
  */
 export function testPostgres(): Promise<PostgresProcess> {
+  refuseInUnitTier('PostgreSQL');
   const shared = process.env[TEST_PG_URL_ENV];
   if (shared) return Promise.resolve(externalPostgres(shared));
   sharedPostgres ??= startPostgres().then((server) => {
@@ -39,6 +45,7 @@ export interface TestNats extends NatsServerProcess {
  * same authorization as every real deployment: each identity its own user and subject permissions.
  */
 export async function testNats(options: Parameters<typeof startNatsServer>[0] = {}): Promise<TestNats> {
+  refuseInUnitTier('nats-server');
   const credentials = generateBusCredentials();
   const server = await startNatsServer({ config: natsAuthorizationConfig(credentials), ...options });
   return Object.assign(server, {

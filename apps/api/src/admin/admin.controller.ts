@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Inject, Param, Put, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Inject, Logger, Param, Put, UseGuards } from '@nestjs/common';
 import { z } from 'zod';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { RequestSubjects } from '@antidote/contracts';
@@ -11,6 +11,8 @@ import { idParamSchema } from '../live-lessons/live-lesson.dto.js';
 import { toExpLiveLesson, toExpLiveSession, withDetails } from '../live-lessons/live-lesson.mapper.js';
 
 const persistenceSchema = z.object({ persistent: z.boolean() }).strict();
+
+const logger = new Logger('Admin');
 
 /** Operators' routes, behind `Authorization: Bearer <api.adminToken>`. */
 @Controller('exp/admin')
@@ -64,6 +66,10 @@ export class AdminController {
 
   private async kill(id: string): Promise<void> {
     await this.data.liveLessons.requestDeletion(id);
-    await this.bus.request(RequestSubjects.liveLessonDelete, { liveLessonId: id, reason: 'killed by an operator' }, { correlationId: id, timeoutMs: 5000 }).catch(() => undefined);
+    await this.bus
+      .request(RequestSubjects.liveLessonDelete, { liveLessonId: id, reason: 'killed by an operator' }, { correlationId: id, timeoutMs: 5000 })
+      .catch((error: unknown) =>
+        logger.warn(`the delete of ${id} did not reach a scheduler (${error instanceof Error ? error.message : String(error)}); the recorded deletion is re-driven`),
+      );
   }
 }

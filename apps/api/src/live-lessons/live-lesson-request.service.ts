@@ -36,7 +36,8 @@ export class LiveLessonRequestService {
     const lesson = await this.data.curriculum.findLesson(body.lessonSlug);
     if (!lesson) throw notFound(`Couldn't find lesson slug '${body.lessonSlug}'`);
     if (body.lessonStage >= lesson.stages.length) throw invalidArgument('Invalid stage ID for this lesson', 'lessonStage');
-    await this.data.liveSessions.touch(session.id).catch(() => undefined);
+    // Activity only delays the session's expiry: a failed touch must not refuse the request.
+    await this.data.liveSessions.touch(session.id).catch((error: unknown) => this.logger.warn(`could not touch session ${session.id}: ${error instanceof Error ? error.message : String(error)}`));
     const existing = await this.data.liveLessons.findForSession(session.id, lesson.slug);
     if (existing && !(existing.error && !this.config.scheduler.keepFailedLessons)) return this.reuse(existing, lesson, body.lessonStage);
     if (existing) await this.data.liveLessons.delete(existing.id);

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
@@ -16,6 +16,8 @@ import { StreamSlots } from './stream-slots.js';
 
 const HEARTBEAT_MS = 15_000;
 const killQuerySchema = z.object({ sessionId: z.string().max(64).optional() });
+
+const logger = new Logger('LiveLessons');
 
 @Controller('exp/livelesson')
 export class LiveLessonController {
@@ -62,7 +64,11 @@ export class LiveLessonController {
       throw new GatewayError(GrpcCode.PermissionDenied, 'only the live lesson\'s own session (?sessionId=) or the admin token may delete it', 'sessionId');
     }
     await this.data.liveLessons.requestDeletion(id);
-    await this.bus.request(RequestSubjects.liveLessonDelete, { liveLessonId: id, reason: 'killed through the API' }, { correlationId: id, timeoutMs: 5000 }).catch(() => undefined);
+    await this.bus
+      .request(RequestSubjects.liveLessonDelete, { liveLessonId: id, reason: 'killed through the API' }, { correlationId: id, timeoutMs: 5000 })
+      .catch((error: unknown) =>
+        logger.warn(`the delete of ${id} did not reach a scheduler (${error instanceof Error ? error.message : String(error)}); the recorded deletion is re-driven`),
+      );
     return { success: true };
   }
 

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { RequestSubjects } from '@antidote/contracts';
 import type { DataManager } from '@antidote/data';
 import type { BusClient } from '@antidote/messaging';
@@ -11,10 +12,12 @@ import { cutoffFor } from './ttl-rules.js';
  * first, so it happens even when no scheduler answers right now.
  */
 export class PassExecutor {
+  private readonly logger = new Logger('Reaper');
+
   constructor(
     private readonly data: DataManager,
     private readonly cluster: ReaperCluster,
-    private readonly bus: BusClient,
+    private readonly bus: Pick<BusClient, 'request'>,
     private readonly sessionTTLMinutes: number,
   ) {}
 
@@ -26,7 +29,7 @@ export class PassExecutor {
         await this.data.liveLessons.requestDeletion(action.target);
         await this.bus
           .request(RequestSubjects.liveLessonDelete, { liveLessonId: action.target, reason: action.action }, { correlationId: action.target, timeoutMs: 5000 })
-          .catch(() => undefined);
+          .catch((error: unknown) => this.logger.warn(`the delete of ${action.target} did not reach a scheduler (${error instanceof Error ? error.message : String(error)}); the recorded deletion is re-driven`));
         return true;
       case 'delete-session':
         return this.data.liveSessions.deleteIfIdle(action.target, new Date(cutoffFor(now, this.sessionTTLMinutes * 60_000).getTime() + 1));

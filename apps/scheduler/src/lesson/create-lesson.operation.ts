@@ -4,7 +4,7 @@ import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { LiveLessonStatus } from '@antidote/contracts';
 import { DataManager, type LiveLesson } from '@antidote/data';
 import { LESSON_CLUSTER, type LessonCluster, type LessonPlan } from '../cluster/lesson-cluster.port.js';
-import { LessonFailure } from './lesson-failure.error.js';
+import { LessonFailure, reasonOf } from './lesson-failure.error.js';
 import { LessonPlanFactory } from './lesson-plan.factory.js';
 import { ReachabilityClient } from './reachability.client.js';
 import { StatusReporter } from './status-reporter.js';
@@ -67,7 +67,10 @@ export class CreateLessonOperation {
     const reply = await this.reachability.waitReachable(plan.liveLesson.id, seconds * 1000, signal);
     if (reply.reachable) return;
     const unreachable = reply.endpoints.filter((endpoint) => !endpoint.reachable);
-    const logs = await this.cluster.podLogs(plan.namespace, unreachable.map((endpoint) => endpoint.name)).catch(() => '');
+    const logs = await this.cluster.podLogs(plan.namespace, unreachable.map((endpoint) => endpoint.name)).catch((error: unknown) => {
+      this.logger.warn(`no pod logs for the unreachable endpoints of ${plan.liveLesson.id}: ${reasonOf(error)}`);
+      return '';
+    });
     throw new LessonFailure(`${unreachableReason(unreachable, seconds)}${logs ? `\n${logs}` : ''}`);
   }
 }

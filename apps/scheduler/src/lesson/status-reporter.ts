@@ -20,7 +20,7 @@ export class StatusReporter {
 
   constructor(
     @Inject(DataManager) private readonly data: DataManager,
-    @Inject(BusClient) private readonly bus: BusClient,
+    @Inject(BusClient) private readonly bus: Pick<BusClient, 'publish'>,
     @Inject(SchedulerMetrics) private readonly metrics: SchedulerMetrics,
   ) {}
 

@@ -27,7 +27,7 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
   constructor(
     @Inject(DataManager) private readonly data: DataManager,
     @Inject(LESSON_CLUSTER) private readonly cluster: LessonCluster,
-    @Inject(LessonScheduler) private readonly scheduler: LessonScheduler,
+    @Inject(LessonScheduler) private readonly scheduler: Pick<LessonScheduler, 'owner' | 'submit'>,
     @Inject(StatusReporter) private readonly status: StatusReporter,
     @Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry,
     @InjectConfig() private readonly config: AntidoteConfig,

@@ -258,7 +258,10 @@ export class KubeClient {
       { ...options, logger: this.logger, what: `configuration jobs in ${namespace}` },
     );
     if (failed) {
-      const pods = await this.list('Pod', namespace, { labelSelector: `${JOB_NAME_LABEL}=${failed.job}` }).catch(() => ({ items: [] as V1Pod[] }));
+      const pods = await this.list('Pod', namespace, { labelSelector: `${JOB_NAME_LABEL}=${failed.job}` }).catch((error: unknown) => {
+        this.logger.warn({ namespace, job: failed.job, error: String(error) }, 'no pods listed for the failed job; its logs are left out');
+        return { items: [] as V1Pod[] };
+      });
       const logs = await Promise.all(pods.items.slice(-1).map((pod) => this.podLogs(namespace, nameOf(pod))));
       throw new WorkloadFailedError(`configuration job ${failed.job} failed: ${failed.reason}`, logs.join('\n'));
     }

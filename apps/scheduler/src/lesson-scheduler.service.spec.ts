@@ -1,0 +1,102 @@
+import { EventSubjects, LiveLessonStatus } from '@antidote/contracts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { lessonHarness, type LessonHarness } from '../test/lesson-harness.js';
+import type { LessonScheduler } from './lesson-scheduler.service.js';
+
+describe('LessonScheduler', () => {
+  let h: LessonHarness;
+  let scheduler: LessonScheduler;
+  beforeEach(async () => {
+    h = await lessonHarness();
+    scheduler = h.scheduler();
+  });
+  afterEach(async () => {
+    await scheduler.onApplicationShutdown();
+    await h.close();
+  });
+
+  it('creates a live lesson to READY and releases its claim', async () => {
+    const lesson = await h.newLiveLesson();
+    await scheduler.submit('create', lesson.id).done;
+    const row = await h.data.liveLessons.get(lesson.id);
+    expect(row).toMatchObject({ status: LiveLessonStatus.READY, error: false });
+    expect(row.claimedBy).toBeUndefined();
+  });
+
+  it.each([
+    { keepFailedLessons: false, namespaceLeft: false },
+    { keepFailedLessons: true, namespaceLeft: true },
+  ])('marks a failed create failed with its reason; keepFailedLessons=$keepFailedLessons decides the teardown', async ({ keepFailedLessons, namespaceLeft }) => {
+    await h.close();
+    h = await lessonHarness({ config: { scheduler: { keepFailedLessons } } });
+    scheduler = h.scheduler();
+    h.cluster.fail('waitForPods', new Error('linux1: ImagePullBackOff'));
+    const lesson = await h.newLiveLesson();
+    await scheduler.submit('create', lesson.id).done;
+    expect(await h.data.liveLessons.get(lesson.id)).toMatchObject({ error: true, failureReason: 'linux1: ImagePullBackOff' });
+    expect(h.cluster.namespaces.has(h.namespaceOf(lesson.id))).toBe(namespaceLeft);
+    const last = h.bus.events(EventSubjects.liveLessonStatusChanged).at(-1);
+    expect(last).toMatchObject({ liveLessonId: lesson.id, error: true });
+  });
+
+  it('tears nothing down when the create was refused before creating anything', async () => {
+    await h.close();
+    h = await lessonHarness({ config: { scheduler: { maxLiveLessons: 1 } } });
+    scheduler = h.scheduler();
+    const other = await h.newLiveLesson();
+    await h.data.liveLessons.updateStatus(other.id, LiveLessonStatus.READY);
+    const lesson = await h.newLiveLesson();
+    await scheduler.submit('create', lesson.id).done;
+    expect(await h.data.liveLessons.get(lesson.id)).toMatchObject({ error: true });
+    expect(h.cluster.calls.filter((call) => call.startsWith('deleteNamespace'))).toEqual([]);
+  });
+
+  it('leaves a live lesson another scheduler has claimed alone', async () => {
+    const lesson = await h.newLiveLesson();
+    expect(await h.data.work.claim(lesson.id, 'another-replica', 60_000)).toBe(true);
+    await scheduler.submit('create', lesson.id).done;
+    expect(h.cluster.calls).toEqual([]);
+    expect((await h.data.liveLessons.get(lesson.id)).claimedBy).toBe('another-replica');
+  });
+
+  it('cancels a running create for a delete, then deletes the namespace and the record', async () => {
+    const lesson = await h.newLiveLesson();
+    const held = h.cluster.hold('waitForPods');
+    const create = scheduler.submit('create', lesson.id);
+    await held.reached;
+    await h.data.liveLessons.requestDeletion(lesson.id);
+    await scheduler.submit('delete', lesson.id, 'killed').done;
+    await create.done;
+    expect(await h.data.liveLessons.find(lesson.id)).toBeUndefined();
+    expect(h.cluster.namespaces.size).toBe(0);
+    expect(h.cluster.calls.some((call) => call.startsWith('configure'))).toBe(false);
+    expect(h.bus.events(EventSubjects.liveLessonStatusChanged).at(-1)).toMatchObject({ liveLessonId: lesson.id, deleted: true });
+  });
+
+  it('turns a create into the delete when the row already asks for deletion', async () => {
+    const lesson = await h.newLiveLesson();
+    await h.data.liveLessons.requestDeletion(lesson.id);
+    await scheduler.submit('create', lesson.id).done;
+    expect(await h.data.liveLessons.find(lesson.id)).toBeUndefined();
+    expect(h.cluster.calls.filter((call) => call.startsWith('provision'))).toEqual([]);
+  });
+
+  it('runs a stage change: configures the new stage only, then READY', async () => {
+    const lesson = await h.newLiveLesson();
+    await scheduler.submit('create', lesson.id).done;
+    const ns = h.namespaceOf(lesson.id);
+    expect(await h.data.liveLessons.changeStage(lesson.id, 1, { guideType: 'markdown', guideContents: 'second' })).toBe(true);
+    await scheduler.submit('modify', lesson.id).done;
+    expect(h.cluster.calls.filter((call) => call.startsWith('configure'))).toEqual([`configure ${ns} stage 0`, `configure ${ns} stage 1`]);
+    expect(h.cluster.calls.filter((call) => call.startsWith('provision'))).toHaveLength(1);
+    expect(await h.data.liveLessons.get(lesson.id)).toMatchObject({ status: LiveLessonStatus.READY, currentStage: 1, configuredStage: 1 });
+  });
+
+  it('ignores a redelivered stage change that asks for nothing', async () => {
+    const lesson = await h.newLiveLesson();
+    await scheduler.submit('create', lesson.id).done;
+    const calls = h.cluster.calls.length;
+    await scheduler.submit('modify', lesson.id).done;
+    expect(h.cluster.calls).toHaveLength(calls);
+  });
+});
