@@ -1,11 +1,12 @@
-import { isDnsLabel, isDnsSubdomain } from '@antidote/contracts';
+import { DNS1123_SUBDOMAIN, isDnsLabel, isDnsSubdomain } from '@antidote/contracts';
 import type { KubeObject } from './object.js';
 import type { ResourceType } from './resources.js';
 import { invalid } from './status.js';
 
 /** Kinds whose names must be DNS-1123 labels (≤ 63); the rest take subdomains (≤ 253). */
 const LABEL_NAMED = new Set(['namespaces', 'services']);
-const LABEL_KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+/** A label key: an optional DNS-1123 subdomain prefix and `/`, then a name of up to 63 characters. */
+const LABEL_KEY = new RegExp(`^(${DNS1123_SUBDOMAIN.source.slice(1, -1)}\\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$`);
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$/;
 
 /** The checks a real API server does that matter to a client: names, labels, required fields. */
