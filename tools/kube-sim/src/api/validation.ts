@@ -4,7 +4,8 @@ import type { ResourceType } from './resources.js';
 import { invalid, type Cause } from './status.js';
 import { kindCauses } from './kind-validation.js';
 
-const LABEL_KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+/** A label key: an optional DNS-1123 subdomain prefix and `/`, then a name of up to 63 characters. */
+const LABEL_KEY = new RegExp(`^(${DNS1123_SUBDOMAIN.source.slice(1, -1)}\\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$`);
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$/;
 
 const DNS1035_MESSAGE =
