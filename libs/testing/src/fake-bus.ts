@@ -15,7 +15,7 @@ export class FakeBus implements Pick<BusClient, 'publish' | 'request'> {
 
   /** Answers `subject` with `handler` (its errors reach the requester as they are). */
   answer<S extends RequestSubject>(subject: S, handler: Handler<S>): void {
-    this.handlers.set(subject, handler as Handler<never>);
+    this.handlers.set(subject, handler);
   }
 
   /** Events published on `subject`, oldest first. */

@@ -8,10 +8,9 @@ const exhausted = () => new Error('exhausted');
 describe('withFreshId', () => {
   it('tries a new id after an id collision, by the error code', async () => {
     const tried: string[] = [];
-    const id = await withFreshId(async (candidate) => {
+    const id = await withFreshId((candidate) => {
       tried.push(candidate);
-      if (tried.length < 3) throw new DuplicateError(`Livelesson ${candidate} already exists`, DataErrorCodes.idTaken);
-      return candidate;
+      return tried.length < 3 ? Promise.reject(new DuplicateError(`Livelesson ${candidate} already exists`, DataErrorCodes.idTaken)) : Promise.resolve(candidate);
     }, exhausted);
     expect(tried).toHaveLength(3);
     expect(new Set(tried).size).toBe(3);

@@ -60,7 +60,7 @@ describe('Reconciler', () => {
   });
 
   it.each([
-    { case: 'an accepted create', setup: async (_id: string) => undefined, kind: 'create' },
+    { case: 'an accepted create', setup: (_id: string) => Promise.resolve(undefined), kind: 'create' },
     { case: 'a requested deletion', setup: (id: string) => h.data.liveLessons.requestDeletion(id), kind: 'delete' },
     {
       case: 'a stage change',
