@@ -72,9 +72,16 @@ describe.skipIf(!conformanceCluster())('reaper on a real control plane, with rea
     const leaders = async () => (await Promise.all([first, second].map(leads))).filter(Boolean).length;
     await expect.poll(leaders, TIMEOUT).toBe(1);
     const holder = async () => ((await p.kube.must('GET', LEASE)).body.spec as { holderIdentity?: string }).holderIdentity;
-    const holderBefore = await holder();
-    expect(holderBefore).toBeTruthy();
-    const leader = (await leads(first)) ? first : second;
+    // A consistent view: the leader still leads after its Lease was read.
+    let leader = first;
+    let holderBefore: string | undefined;
+    await expect
+      .poll(async () => {
+        leader = (await leads(first)) ? first : second;
+        holderBefore = await holder();
+        return Boolean(holderBefore) && (await leads(leader));
+      }, TIMEOUT)
+      .toBe(true);
     const standby = leader === first ? second : first;
     await p.stopService('reaper', leader);
     await expect.poll(() => leads(standby), TIMEOUT).toBe(true);

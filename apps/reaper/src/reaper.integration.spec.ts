@@ -65,9 +65,17 @@ describe.each(DATABASE_KINDS)('reaper on kube-sim, nats-server and %s', (kind) =
     const leads = async (service: { url: string }) => /^antidote_reaper_leader\S* 1$/m.test(await (await fetch(`${service.url}/metrics`)).text());
     const leaders = async () => (await Promise.all([first, second].map(leads))).filter(Boolean).length;
     await expect.poll(leaders, { timeout: 10_000 }).toBe(1);
-    const leader = (await leads(first)) ? first : second;
+    // A consistent view: the leader still leads after its Lease was read (2 s leases may move on a loaded machine).
+    let leader = first;
+    let holderBefore: string | undefined;
+    await expect
+      .poll(async () => {
+        leader = (await leads(first)) ? first : second;
+        holderBefore = leaseHolder();
+        return holderBefore !== undefined && (await leads(leader));
+      }, { timeout: 10_000 })
+      .toBe(true);
     const standby = leader === first ? second : first;
-    const holderBefore = leaseHolder();
     await p.stopService('reaper', leader);
     await expect.poll(() => leads(standby), { timeout: 15_000 }).toBe(true);
     expect(leaseHolder()).not.toBe(holderBefore);
