@@ -39,10 +39,11 @@ export class RequestCounters {
     return { total, byVerb, byKey };
   }
 
-  /** Calls of one verb on one resource (`pods`, `pods/log`), whatever their status code. */
-  count(verb: string, resource: string): number {
+  /** Calls of one verb on one resource (`pods`, `pods/log`), of one status code or whatever their code. */
+  count(verb: string, resource: string, code?: number): number {
+    const prefix = `${verb} ${resource} ${code ?? ''}`;
     let sum = 0;
-    for (const [key, count] of this.counts) if (key.startsWith(`${verb} ${resource} `)) sum += count;
+    for (const [key, count] of this.counts) if (code === undefined ? key.startsWith(prefix) : key === prefix) sum += count;
     return sum;
   }
 

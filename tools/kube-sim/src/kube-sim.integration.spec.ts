@@ -27,7 +27,8 @@ describe('kube-sim through @kubernetes/client-node', () => {
 
   beforeAll(async () => {
     const kubeconfig = join(mkdtempSync(join(tmpdir(), 'kube-sim-')), 'kubeconfig');
-    sim = await startKubeSim({ kubeconfigPath: kubeconfig });
+    // The namespace's ServiceAccount is there at once: these specs create pods right after their namespace.
+    sim = await startKubeSim({ kubeconfigPath: kubeconfig, faults: { serviceAccountDelayMs: 0 } });
     config = new k8s.KubeConfig();
     config.loadFromFile(kubeconfig);
     core = config.makeApiClient(k8s.CoreV1Api);

@@ -105,7 +105,7 @@ export class KubeSim {
     for (const name of ['default', 'kube-system', 'kube-public']) {
       sim.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
       // Ready, like a real control plane, once its built-in namespaces have their ServiceAccount.
-      sim.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: name } });
+      if (!sim.store.get('/serviceaccounts', name, 'default')) sim.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: name } });
     }
     if (options.auth?.rbac) for (const object of bootstrapPolicy()) sim.create(object);
     for (const object of options.objects ?? []) sim.create(object);

@@ -12,10 +12,14 @@ export interface SimFixture {
   batch: k8s.BatchV1Api;
 }
 
-/** A kube-sim and real client-node APIs pointed at it through a written kubeconfig. */
+/**
+ * A kube-sim and real client-node APIs pointed at it through a written kubeconfig. A namespace's
+ * `default` ServiceAccount is there when its create answers (`serviceAccountDelayMs: 0`), so specs of
+ * other behaviour may create pods at once; the admission race has specs of its own.
+ */
 export async function startSim(options: KubeSimOptions = {}): Promise<SimFixture> {
   const kubeconfig = join(mkdtempSync(join(tmpdir(), 'kube-sim-')), 'kubeconfig');
-  const sim = await startKubeSim({ ...options, kubeconfigPath: kubeconfig });
+  const sim = await startKubeSim({ ...options, faults: { serviceAccountDelayMs: 0, ...options.faults }, kubeconfigPath: kubeconfig });
   const config = new k8s.KubeConfig();
   config.loadFromFile(kubeconfig);
   return { sim, config, kubeconfig, core: config.makeApiClient(k8s.CoreV1Api), batch: config.makeApiClient(k8s.BatchV1Api) };

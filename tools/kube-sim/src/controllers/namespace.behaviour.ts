@@ -80,12 +80,15 @@ export function namespaceBehaviour(sim: SimContext): KindBehaviour {
     created(object) {
       // The service account controller creates the namespace's `default` ServiceAccount a moment later;
       // until then pods are refused (403), as on a real cluster.
+      // With no delay (`serviceAccountDelayMs: 0`) it is there when the namespace create answers.
       const name = object.metadata.name!;
-      sim.later(sim.faults.serviceAccountDelayMs, () => {
+      const createAccount = () => {
         const namespace = sim.store.get('/namespaces', undefined, name);
         if (!namespace || namespace.metadata.uid !== object.metadata.uid || namespace.metadata.deletionTimestamp) return;
         if (!sim.store.get('/serviceaccounts', name, 'default')) sim.handler.create(sim.type('', 'serviceaccounts'), name, { metadata: { name: 'default' } }, { internal: true });
-      });
+      };
+      if (sim.faults.serviceAccountDelayMs > 0) sim.later(sim.faults.serviceAccountDelayMs, createAccount);
+      else createAccount();
     },
     deleting(object) {
       const name = object.metadata.name!;
