@@ -70,11 +70,20 @@ describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () =
   });
 
   it('finishes two labs that a scheduler killed mid-way left behind, adopting every object, and changes a stage', { timeout: LONG }, async () => {
-    await faults({ jobRunDelayMs: 15_000, unreachable: ['web1'] });
+    // No ServiceAccount controller for now: each lesson's first pod is refused (403) as on a real cluster
+    // right after the namespace, and the scheduler waits for the account (its watch) until we play the
+    // controller's part.
+    await faults({ jobRunDelayMs: 15_000, unreachable: ['web1'], serviceAccountDelayMs: 3_600_000 });
     labSession = await exp('10.40.0.1').newSession();
     lab = await exp('10.40.0.1').requestLesson(labSession, 'network-automation');
     webSession = await exp('10.40.0.2').newSession();
     web = await exp('10.40.0.2').requestLesson(webSession, 'web-services');
+    for (const namespace of [namespaceName(INSTANCE, lab), namespaceName(INSTANCE, web)]) {
+      const refused = async () => (await simRequests(platform.kubeSim)).some((r) => r.verb === 'create' && r.resource === 'pods' && r.namespace === namespace && r.code === 403);
+      await expect.poll(refused, { timeout: 60_000 }).toBe(true);
+      await sim(`/api/v1/namespaces/${namespace}/serviceaccounts`, { method: 'POST', body: JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }) });
+    }
+    await faults({ serviceAccountDelayMs: 20 });
     // network-automation configuring (its jobs exist), web-services waiting for web1 (its ingress exists).
     await expect.poll(async () => (await items('jobs', namespaceName(INSTANCE, lab))).length, { timeout: 60_000 }).toBe(3);
     await expect.poll(async () => (await items('ingresses', namespaceName(INSTANCE, web))).length, { timeout: 60_000 }).toBe(1);

@@ -95,6 +95,8 @@ export interface SimRequest {
   group: string;
   resource: string;
   subresource?: string;
+  namespace?: string;
+  code: number;
 }
 
 /** kube-sim's request log: every Kubernetes call so far, with who made it. */

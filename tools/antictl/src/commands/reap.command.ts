@@ -19,10 +19,11 @@ export function reapCommand(program: Command, output: () => Output): void {
       const local = findLocalPlatform();
       const { nats } = resolveTarget(flags, process.env, local);
       const credentials = flags.credentials ?? local?.natsCredentials ?? busCredentialsFile(STATE_DIR);
+      const explicit = flags.credentials !== undefined;
       // Loaded here, not at start: the other commands do without NATS.
       const [{ RequestSubjects }, { BusClient, connectNats }] = await Promise.all([import('@antidote/contracts'), import('@antidote/messaging')]);
-      // Without a credentials file it connects anonymously, and a server with authorization says so.
-      const login = existsSync(credentials) ? readBusLogin(credentials, 'admin') : {};
+      // A file named on the command line must be readable; without one it connects anonymously, and a server with authorization says so.
+      const login = explicit || existsSync(credentials) ? readBusLogin(credentials, 'admin') : {};
       // The services' connection waits for NATS forever; a command gives up after a few seconds.
       const connecting = connectNats({ natsUrl: nats, nats: { ...login, requestTimeoutSeconds: 30 } }, 'antictl');
       const connection = await Promise.race([connecting, sleep(CONNECT_TIMEOUT_MS).then(() => undefined)]);
