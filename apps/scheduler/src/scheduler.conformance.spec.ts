@@ -79,6 +79,8 @@ describe.skipIf(!conformanceCluster())('scheduler on a real control plane, with 
   });
 
   it('deletes: the namespace goes through the real namespace controller, then the record', async () => {
+    // The row is the request: the deletion is recorded first, as the api and the reaper do.
+    await p.data.liveLessons.requestDeletion(lessonId);
     expect(await p.bus.request(RequestSubjects.liveLessonDelete, { liveLessonId: lessonId })).toEqual({ accepted: true });
     await expect.poll(() => p.data.liveLessons.find(lessonId), TIMEOUT).toBeUndefined();
     expect(await p.namespaceExists(ns(lessonId))).toBe(false);
