@@ -63,9 +63,14 @@ export function projectConfig(projectDir: string, options: ProjectTestOptions = 
       root: projectDir,
       include: faults ? [`src/**/*.${suite}.spec.ts`] : (options.include ?? ['src/**/*.spec.ts', 'test/**/*.spec.ts']),
       exclude: [...(options.exclude ?? ['**/node_modules/**', '**/dist/**']), ...tiersElsewhere],
-      testTimeout: suite === 'bench' ? 600_000 : conformance ? 120_000 : (options.testTimeoutMs ?? 30_000),
-      // Upper bounds only: on a loaded machine starting the platform (antictl up, kcp) can take minutes.
-      hookTimeout: 360_000,
+      // Upper bounds only (a test that passes ends long before): on a loaded machine starting the platform
+      // (antictl up, kcp) can take minutes, and a test must never fail for being slow.
+      testTimeout: suite === 'bench' ? 600_000 : conformance ? 180_000 : (options.testTimeoutMs ?? 120_000),
+      hookTimeout: 600_000,
+      // Waits for a condition (`expect.poll`, and `vi.waitFor` through vitest.setup.ts) get a ceiling that
+      // a loaded machine does not reach; they return as soon as the condition holds.
+      expect: { poll: { timeout: 60_000, interval: 20 } },
+      setupFiles: [join(root, 'vitest.setup.ts')],
       pool: 'forks',
       fileParallelism: !options.serial && !conformance,
       maxWorkers: options.serial || conformance ? 1 : 2,

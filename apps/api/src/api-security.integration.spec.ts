@@ -42,14 +42,14 @@ describe('api security edges: limits by default, in-flight and stream caps, CORS
 
   it('answers 503 past the global in-flight cap at once, and serves again once requests finish', async () => {
     const held = [heldRequest(api.url), heldRequest(api.url)];
-    await expect.poll(async () => (await api.call('GET', '/exp/lesson')).status, { timeout: 20_000, interval: 50 }).toBe(503);
+    await expect.poll(async () => (await api.call('GET', '/exp/lesson')).status, { interval: 50 }).toBe(503);
     const busy = await api.call('GET', '/exp/curriculum');
     expect(busy).toMatchObject({ status: 503, body: { code: 14 } });
     expect(busy.headers.get('retry-after')).toBe('1');
     expect((await api.call('GET', '/healthz')).status).toBe(200);
     for (const request of held) request.finish();
     expect(await Promise.all(held.map((request) => request.answered))).toEqual([200, 200]);
-    await expect.poll(async () => (await api.call('GET', '/exp/lesson')).status, { timeout: 20_000, interval: 50 }).toBe(200);
+    await expect.poll(async () => (await api.call('GET', '/exp/lesson')).status, { interval: 50 }).toBe(200);
   });
 
   it('caps open event streams per client address, and frees the slot when a stream closes', async () => {
@@ -69,7 +69,7 @@ describe('api security edges: limits by default, in-flight and stream caps, CORS
         again = await openStream(url);
         if (again.status !== 200) again.close();
         return again.status;
-      }, { timeout: 20_000, interval: 100 })
+      }, { interval: 100 })
       .toBe(200);
     again?.close();
     streams[1].close();

@@ -33,10 +33,10 @@ describe('tracing: one trace from the api through the scheduler to the healthche
     const session = await post('/exp/livesession', {});
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const { id } = await post('/exp/livelesson', { lessonSlug: 'linux-basics', sessionId: session.ID, lessonStage: 0 }, { traceparent: `00-${traceId}-00f067aa0ba902b7-01` });
-    await expect.poll(async () => (await p.data.liveLessons.find(id))?.status, { timeout: 30_000 }).toBe(LiveLessonStatus.READY);
+    await expect.poll(async () => (await p.data.liveLessons.find(id))?.status).toBe(LiveLessonStatus.READY);
     // The create span ends once the operation has finished with READY (after the status is written).
     const finished = () => memorySpanExporter.getFinishedSpans().filter((span) => span.spanContext().traceId === traceId);
-    await expect.poll(() => finished().filter((span) => span.name === 'live lesson create').length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => finished().filter((span) => span.name === 'live lesson create').length).toBe(1);
 
     const spans = finished();
     const named = (name: string) => spans.filter((span) => span.name === name);

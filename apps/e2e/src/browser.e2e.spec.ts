@@ -4,7 +4,7 @@ import { antictlUp, type UpPlatform } from './support/antictl-up.js';
 import { CHROMIUM, serveFrontEnd } from './support/front-end.js';
 import { labPage, type LabPageReport } from './support/lab-page.js';
 
-const LONG = 240_000;
+const LONG = 300_000;
 const SLUG = 'network-automation';
 
 /** What antidote-web must see whoever drives the page: the lesson's prerequisites, its collection, a lab to READY, a stage change. */
@@ -32,7 +32,7 @@ describe('the real front-end works unchanged (antidote-web against antictl up)',
 
   beforeAll(async () => {
     platform = await antictlUp({ config: { api: { rateLimitPerMinute: 0 } } });
-  }, LONG);
+  });
   afterAll(async () => {
     expect(await platform?.stop()).toBe(0);
   });
@@ -62,7 +62,7 @@ describe('the real front-end works unchanged (antidote-web against antictl up)',
     beforeAll(async () => {
       frontEnd = await serveFrontEnd('127.0.0.2');
       browser = await chromium.launch(CHROMIUM);
-    }, LONG);
+    });
     afterAll(async () => {
       await browser?.close();
       await frontEnd?.stop();

@@ -57,7 +57,7 @@ describe('packaged apps', () => {
     child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
     try {
       const listening = /"url":"http:\/\/[^"]*:(\d+)"/;
-      await expect.poll(() => listening.test(log), { timeout: 30_000 }).toBe(true);
+      await expect.poll(() => listening.test(log)).toBe(true);
       const port = listening.exec(log)![1];
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
       await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status, { timeout: 60_000 }).toBe(200);

@@ -8,7 +8,7 @@ import { expClient, namespaceStatus, setSimFaults, simRequests } from './support
 
 const RBAC_FILE = join(ROOT, 'deploy', 'k8s', 'base', 'rbac.yaml');
 const INSTANCE = 'antidote-rbac';
-const LONG = 180_000;
+const LONG = 300_000;
 const APPS = ['antidote-scheduler', 'antidote-reaper'];
 /** Where each kind a lesson namespace holds is listed in the Kubernetes API. */
 const COLLECTIONS = {
@@ -64,7 +64,7 @@ describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () =
       },
       flags: ['--restart'],
     });
-  }, LONG);
+  });
   afterAll(async () => {
     await platform?.stop();
   });

@@ -26,7 +26,7 @@ describe('healthchecker service (real nats-server, SQLite, kube-sim endpoints)',
     service = await startService(healthcheckerService, {
       env: {},
       argv: [],
-      overrides: { instanceId: 'hc', curriculumDir: '/c', ...nats.loginAs('healthchecker'), database: { url }, ops: { healthcheckerPort: 0, host: '127.0.0.1' }, logging: { level: 'silent' }, healthcheck: { probeTimeoutMs: 500, intervalMs: 100, probeRanges: [`${sim.ranges.pods}.0.0/16`, `${sim.ranges.services}.0.0/16`] } },
+      overrides: { instanceId: 'hc', curriculumDir: '/c', ...nats.loginAs('healthchecker'), database: { url }, ops: { healthcheckerPort: 0, host: '127.0.0.1' }, logging: { level: 'silent' }, healthcheck: { probeTimeoutMs: 15_000, intervalMs: 100, probeRanges: [`${sim.ranges.pods}.0.0/16`, `${sim.ranges.services}.0.0/16`] } },
     });
     const dataSource = createDataSource({ url, poolSize: 2, migrateOnStart: false });
     await dataSource.initialize();
@@ -59,12 +59,12 @@ describe('healthchecker service (real nats-server, SQLite, kube-sim endpoints)',
     const progress: HealthProgressEvent[] = [];
     // Progress is heard by the api and operators, not by the scheduler that asks.
     const listener = await connectNats(nats.loginAs('admin'), 'listener');
-    const subscription = await new BusClient(listener, { requestTimeoutMs: 5000 }).subscribe(EventSubjects.healthProgressed, (event) => void progress.push(event));
+    const subscription = await new BusClient(listener, { requestTimeoutMs: 30_000 }).subscribe(EventSubjects.healthProgressed, (event) => void progress.push(event));
     await listener.flush();
-    const reply = await bus.request(RequestSubjects.healthWaitReachable, { liveLessonId: 'hclesson01', deadlineMs: 10_000 }, { timeoutMs: 20_000 });
+    const reply = await bus.request(RequestSubjects.healthWaitReachable, { liveLessonId: 'hclesson01', deadlineMs: 60_000 }, { timeoutMs: 90_000 });
     expect(reply).toMatchObject({ reachable: true, healthy: 2, total: 2 });
     expect((await data.liveLessons.get('hclesson01'))).toMatchObject({ healthyTests: 2, totalTests: 2 });
-    await expect.poll(() => progress.map((event) => event.healthy).sort(), { timeout: 10_000 }).toEqual([1, 2]);
+    await expect.poll(() => progress.map((event) => event.healthy).sort(), { timeout: 60_000 }).toEqual([1, 2]);
     subscription.unsubscribe();
     await listener.close();
   });
@@ -74,14 +74,14 @@ describe('healthchecker service (real nats-server, SQLite, kube-sim endpoints)',
     const reply = await bus.request(RequestSubjects.healthCheck, { liveLessonId: 'hclesson02' });
     expect(reply.endpoints[0]).toMatchObject({ name: 'closed', reachable: false, probes: [expect.objectContaining({ kind: 'tcp', verdict: 'refused' })] });
     await expect(bus.request(RequestSubjects.healthCheck, { liveLessonId: 'nosuchlesson' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    const garbage = await connection.request(RequestSubjects.healthWaitReachable, '[1,2', { timeout: 5000 });
+    const garbage = await connection.request(RequestSubjects.healthWaitReachable, '[1,2', { timeout: 30_000 });
     expect(garbage.json()).toMatchObject({ error: { code: 'INVALID_PAYLOAD' } });
     expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
   });
 
   it('takes no endpoint list from the bus: a request naming hosts is refused before anything is probed', async () => {
     const explicit = JSON.stringify({ endpoints: [{ name: 'scan', host: '127.0.0.1', ports: [22], presentations: [] }] });
-    const reply = await connection.request(RequestSubjects.healthCheck, explicit, { timeout: 5000 });
+    const reply = await connection.request(RequestSubjects.healthCheck, explicit, { timeout: 30_000 });
     expect(reply.json()).toMatchObject({ error: { code: 'INVALID_PAYLOAD' } });
   });
 

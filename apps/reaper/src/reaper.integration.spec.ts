@@ -33,8 +33,8 @@ describe.each(DATABASE_KINDS)('reaper on kube-sim, nats-server and %s', (kind) =
     for (const lesson of [idle, active]) await expect.poll(async () => (await p.data.liveLessons.find(lesson.id))?.status, { timeout: 60_000 }).toBe(LiveLessonStatus.READY);
     await p.data.liveLessons.updateLastActiveTime(idle.id, new Date(Date.now() - 31 * 60_000));
     // The reaper publishes its action after the scheduler was asked: wait for the event, not only for its effect.
-    await expect.poll(() => actions.some((a) => a.action === 'expire-live-lesson' && a.target === idle.id && !a.dryRun), { timeout: 30_000 }).toBe(true);
-    await expect.poll(() => p.data.liveLessons.find(idle.id), { timeout: 30_000 }).toBeUndefined();
+    await expect.poll(() => actions.some((a) => a.action === 'expire-live-lesson' && a.target === idle.id && !a.dryRun)).toBe(true);
+    await expect.poll(() => p.data.liveLessons.find(idle.id)).toBeUndefined();
     expect(namespaces()).not.toContain(ns(idle.id));
     expect(await p.data.liveLessons.find(active.id)).toMatchObject({ status: LiveLessonStatus.READY });
     expect(namespaces()).toContain(ns(active.id));
@@ -44,17 +44,17 @@ describe.each(DATABASE_KINDS)('reaper on kube-sim, nats-server and %s', (kind) =
     p.sim.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns('orphan0002'), labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: 'orphan0002' } } });
     p.sim.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'someone-elses', labels: { antidoteManaged: 'yes', antidoteId: 'other-instance', liveLesson: 'orphan0003' } } });
     // The namespace is gone before the reaper's event arrives: wait for the event.
-    await expect.poll(() => actions.some((a) => a.action === 'delete-orphan-namespace' && a.target === ns('orphan0002')), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => actions.some((a) => a.action === 'delete-orphan-namespace' && a.target === ns('orphan0002'))).toBe(true);
     expect(namespaces()).not.toContain(ns('orphan0002'));
     expect(namespaces()).toContain('someone-elses');
     // A pass with nothing to do costs exactly one list call, however many namespaces there are.
     const seen = passes.length;
-    await expect.poll(() => passes.slice(seen).find((pass) => Object.keys(pass.counts).length === 0)?.kubeCalls, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => passes.slice(seen).find((pass) => Object.keys(pass.counts).length === 0)?.kubeCalls).toBe(1);
   });
 
   it('reports a namespace stuck in Terminating with its finalizers', async () => {
     p.sim.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns('stuck00001'), labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: 'stuck00001' } } });
-    await expect.poll(() => actions.some((a) => a.action === 'report-stuck-namespace' && a.target === ns('stuck00001')), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => actions.some((a) => a.action === 'report-stuck-namespace' && a.target === ns('stuck00001'))).toBe(true);
     const report = actions.find((a) => a.action === 'report-stuck-namespace' && a.target === ns('stuck00001'));
     expect(JSON.stringify(report?.details)).toMatch(/kubernetes/);
   });
@@ -64,7 +64,7 @@ describe.each(DATABASE_KINDS)('reaper on kube-sim, nats-server and %s', (kind) =
     const [first] = p.running('reaper');
     const leads = async (service: { url: string }) => /^antidote_reaper_leader\S* 1$/m.test(await (await fetch(`${service.url}/metrics`)).text());
     const leaders = async () => (await Promise.all([first, second].map(leads))).filter(Boolean).length;
-    await expect.poll(leaders, { timeout: 10_000 }).toBe(1);
+    await expect.poll(leaders).toBe(1);
     // A consistent view: the leader still leads after its Lease was read (2 s leases may move on a loaded machine).
     let leader = first;
     let holderBefore: string | undefined;
@@ -73,11 +73,11 @@ describe.each(DATABASE_KINDS)('reaper on kube-sim, nats-server and %s', (kind) =
         leader = (await leads(first)) ? first : second;
         holderBefore = leaseHolder();
         return holderBefore !== undefined && (await leads(leader));
-      }, { timeout: 10_000 })
+      })
       .toBe(true);
     const standby = leader === first ? second : first;
     await p.stopService('reaper', leader);
-    await expect.poll(() => leads(standby), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => leads(standby)).toBe(true);
     expect(leaseHolder()).not.toBe(holderBefore);
   });
 
@@ -115,6 +115,6 @@ describe.each(DATABASE_KINDS)('reaper dry run on kube-sim, nats-server and %s', 
     const lease = (await (await fetch(leasePath)).json()) as Record<string, unknown>;
     const lapsed = JSON.stringify({ ...lease, spec: { ...held, renewTime: microTime(new Date(Date.now() - 7200_000)) } });
     expect((await fetch(leasePath, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: lapsed })).status).toBe(200);
-    await expect.poll(() => p.sim.list('namespaces').some((n) => n.metadata.name === ns('drylesson1')), { timeout: 20_000 }).toBe(false);
+    await expect.poll(() => p.sim.list('namespaces').some((n) => n.metadata.name === ns('drylesson1'))).toBe(false);
   });
 });

@@ -10,7 +10,7 @@ type Platform = TestPlatform<'healthchecker' | 'scheduler'>;
 const services = { healthchecker: healthcheckerService, scheduler: schedulerService };
 
 /** Polls the live lesson row until `predicate` holds; on timeout the error shows the last state. */
-async function waitForLesson(p: Platform, id: string, predicate: (lesson: Awaited<ReturnType<Platform['data']['liveLessons']['find']>>) => boolean, timeout = 30_000) {
+async function waitForLesson(p: Platform, id: string, predicate: (lesson: Awaited<ReturnType<Platform['data']['liveLessons']['find']>>) => boolean, timeout = 90_000) {
   const until = Date.now() + timeout;
   for (;;) {
     const lesson = await p.data.liveLessons.find(id);
@@ -118,7 +118,7 @@ describe.each(DATABASE_KINDS)('scheduler on kube-sim, nats-server and %s', (kind
     p.sim.setFaults({ imagePullFailure: [] });
     expect(failed).toMatchObject({ error: true, status: LiveLessonStatus.BOOTING });
     expect(failed!.failureReason).toMatch(/ImagePullBackOff|ErrImagePull/);
-    await expect.poll(() => p.sim.list('namespaces').some((n) => n.metadata.name === ns(pulled.id)), { timeout: 10_000 }).toBe(false);
+    await expect.poll(() => p.sim.list('namespaces').some((n) => n.metadata.name === ns(pulled.id))).toBe(false);
     expect(await create(pulled.id)).toMatchObject({ accepted: false, code: 'FAILED' });
   });
 
@@ -134,23 +134,22 @@ describe.each(DATABASE_KINDS)('scheduler on kube-sim, nats-server and %s', (kind
   });
 
   it('a delete during a create cancels the create cleanly', async () => {
-    p.sim.setFaults({ podStartDelayMs: 3000 });
+    // The pods would start only after the test's own timeout: only cancelling the create lets the delete finish.
+    p.sim.setFaults({ podStartDelayMs: 60 * 60_000 });
     const lesson = await p.newLiveLesson('linux-basics');
     await create(lesson.id);
     await waitFor(lesson.id, (l) => l?.status === LiveLessonStatus.BOOTING);
-    const started = Date.now();
     await p.deleteLiveLesson(lesson.id);
-    await waitFor(lesson.id, (l) => l === undefined, 10_000);
+    await waitFor(lesson.id, (l) => l === undefined);
     p.sim.setFaults({ podStartDelayMs: 50 });
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(p.sim.list('namespaces').some((n) => n.metadata.name === ns(lesson.id))).toBe(false);
   });
 
   it('answers unknown live lessons and malformed messages with clear errors and keeps serving', async () => {
     expect(await create('nosuchless')).toMatchObject({ accepted: false, code: 'NOT_FOUND' });
-    const garbage = await p.connection.request(RequestSubjects.liveLessonCreate, '{"liveLessonId":', { timeout: 5000 });
+    const garbage = await p.connection.request(RequestSubjects.liveLessonCreate, '{"liveLessonId":', { timeout: 30_000 });
     expect(garbage.json()).toMatchObject({ error: { code: 'INVALID_PAYLOAD' } });
-    const wrong = await p.connection.request(RequestSubjects.liveLessonCreate, JSON.stringify({ liveLessonId: 42 }), { timeout: 5000 });
+    const wrong = await p.connection.request(RequestSubjects.liveLessonCreate, JSON.stringify({ liveLessonId: 42 }), { timeout: 30_000 });
     expect(wrong.json()).toMatchObject({ error: { code: 'INVALID_PAYLOAD' } });
     const lesson = await p.newLiveLesson('linux-basics');
     await create(lesson.id);
@@ -179,7 +178,7 @@ describe.each(DATABASE_KINDS)('scheduler on kube-sim, nats-server and %s', (kind
     await p.data.liveLessons.updateStatus(lost.id, LiveLessonStatus.READY);
     const waiting = await p.newLiveLesson('linux-basics');
     await p.start('scheduler');
-    await expect.poll(() => p.sim.list('namespaces').some((n) => n.metadata.name === ns('orphan0001')), { timeout: 15_000 }).toBe(false);
+    await expect.poll(() => p.sim.list('namespaces').some((n) => n.metadata.name === ns('orphan0001'))).toBe(false);
     expect(await waitFor(lost.id, (l) => Boolean(l?.error))).toMatchObject({ failureReason: expect.stringMatching(/disappeared/) });
     expect(await waitFor(waiting.id, (l) => l?.status === LiveLessonStatus.READY)).toMatchObject({ error: false });
   });
@@ -204,7 +203,7 @@ describe.each(DATABASE_KINDS)('scheduler with a 3 s reachability deadline on %s'
     expect(reason).toMatch(/^vqfx2 did not become reachable within 3 s/);
     expect(reason).toMatch(/vqfx2: cli \(ssh to 127\.\d+\.[\d.]+:22\) refused the connection/);
     expect(reason).not.toMatch(/vqfx1|linux1/);
-    await expect.poll(() => p.eventsOf(lesson.id).find((event) => event.error), { timeout: 10_000 }).toMatchObject({ status: LiveLessonStatus.BOOTING, failureReason: reason });
-    await expect.poll(() => p.sim.list('namespaces').some((n) => n.metadata.name === ns(lesson.id)), { timeout: 20_000 }).toBe(false);
+    await expect.poll(() => p.eventsOf(lesson.id).find((event) => event.error)).toMatchObject({ status: LiveLessonStatus.BOOTING, failureReason: reason });
+    await expect.poll(() => p.sim.list('namespaces').some((n) => n.metadata.name === ns(lesson.id))).toBe(false);
   });
 });

@@ -96,8 +96,8 @@ describe.each(DATABASE_KINDS)('scheduler processes on kube-sim, nats-server and 
     const namespace = `${INSTANCE}-${lesson.id}`;
     expect(await p.bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: lesson.id })).toEqual({ accepted: true });
     const endpointPods = () => p.sim.list('pods', namespace).filter((pod) => !pod.metadata.labels?.configPod);
-    await expect.poll(async () => (await p.data.liveLessons.find(lesson.id))?.status, { timeout: 30_000 }).toBe(LiveLessonStatus.BOOTING);
-    await expect.poll(() => endpointPods().length, { timeout: 30_000 }).toBe(lesson.endpoints.length);
+    await expect.poll(async () => (await p.data.liveLessons.find(lesson.id))?.status).toBe(LiveLessonStatus.BOOTING);
+    await expect.poll(() => endpointPods().length).toBe(lesson.endpoints.length);
     expect(endpointPods().every((pod) => pod.status?.phase === 'Pending')).toBe(true);
     const podUids = endpointPods().map((pod) => pod.metadata.uid).sort();
 

@@ -18,7 +18,7 @@ async function roundTrip(config: AntidoteConfig): Promise<string> {
   try {
     const subscription = connection.subscribe('auth.echo', { max: 1, callback: (_error, message) => void message.respond(message.data) });
     await connection.flush();
-    const reply = await connection.request('auth.echo', 'ping', { timeout: 5000 });
+    const reply = await connection.request('auth.echo', 'ping', { timeout: 30_000 });
     subscription.unsubscribe();
     return reply.string();
   } finally {

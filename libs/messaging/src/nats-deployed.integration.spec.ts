@@ -54,7 +54,7 @@ describe('the shipped nats-server authorization (deploy/k8s/base/nats-authorizat
     })();
     api.publish(EventSubjects.liveLessonStatusChanged, '{}');
     api.publish(RequestSubjects.healthCheck, '{}');
-    await expect.poll(() => refused.length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => refused.length).toBe(2);
     expect(refused.join('\n')).toMatch(/Permissions Violation for Publish to "antidote\.livelesson\.status-changed\.v1"/);
   });
 });

@@ -36,16 +36,22 @@ export function natsServerVersion(binary = 'nats-server'): string | undefined {
   return result.status === 0 ? result.stdout.trim() : undefined;
 }
 
+/** The ports file, or undefined while nats-server is still writing it (seen empty or cut short). */
+function readPorts(path: string): { nats?: string[] } | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as { nats?: string[] };
+  } catch {
+    return undefined;
+  }
+}
+
 async function waitForPortsFile(dir: string, child: ChildProcess, timeoutMs: number): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`nats-server exited with code ${child.exitCode}; see ${join(dir, 'log')}`);
     const file = readdirSync(dir).find((name) => name.endsWith('.ports'));
-    if (file) {
-      const ports = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nats?: string[] };
-      const first = ports.nats?.[0];
-      if (first) return Number(new URL(first).port);
-    }
+    const first = file ? readPorts(join(dir, file))?.nats?.[0] : undefined;
+    if (first) return Number(new URL(first).port);
     await sleep(20);
   }
   throw new Error(`nats-server did not report its port within ${timeoutMs} ms`);
@@ -78,7 +84,7 @@ async function terminate(child: ChildProcess): Promise<void> {
 export async function startNatsServer(options: NatsServerOptions = {}): Promise<NatsServerProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'antidote-nats-'));
   let child = launch(dir, options, options.port ?? 0);
-  const port = await waitForPortsFile(dir, child, 10_000);
+  const port = await waitForPortsFile(dir, child, 60_000);
   const clearPorts = (): void => {
     for (const name of readdirSync(dir)) if (name.endsWith('.ports')) rmSync(join(dir, name));
   };
@@ -97,7 +103,7 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
       clearPorts();
       if (downForMs > 0) await sleep(downForMs);
       child = launch(dir, options, port);
-      await waitForPortsFile(dir, child, 10_000);
+      await waitForPortsFile(dir, child, 60_000);
     },
   };
   return handle;

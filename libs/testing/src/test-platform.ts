@@ -64,7 +64,7 @@ export async function startPlatformOn<N extends string>(kind: DatabaseKind, opti
     k8sInCluster: false,
     ops: { schedulerPort: 0, healthcheckerPort: 0, reaperPort: 0, host: '127.0.0.1' },
     logging: { level: process.env.ANTIDOTE_TEST_LOG ?? 'silent' },
-    healthcheck: { probeTimeoutMs: 1000, intervalMs: 100 },
+    healthcheck: { probeTimeoutMs: 10_000, intervalMs: 100 },
     timeouts: { podRunningSeconds: 20, reachabilitySeconds: 20, configJobSeconds: 20, namespaceDeleteSeconds: 20 },
     scheduler: { redriveIntervalSeconds: 1, redriveAfterSeconds: 1, claimLeaseSeconds: 5 },
     ...overrides,
@@ -95,7 +95,7 @@ export async function startPlatformOn<N extends string>(kind: DatabaseKind, opti
   await data.curriculum.replaceCurriculum(read.curriculum);
   // The test acts as an operator's tool would: it may ask the scheduler and the reaper, and hears every event.
   const connection: NatsConnection = await connectNats(nats.loginAs('admin'), 'test');
-  const bus = new BusClient(connection, { requestTimeoutMs: 10_000 });
+  const bus = new BusClient(connection, { requestTimeoutMs: 30_000 });
   const events: LiveLessonStatusChangedEvent[] = [];
   await bus.subscribe(EventSubjects.liveLessonStatusChanged, (event) => void events.push(event));
   let ids = 0;

@@ -117,7 +117,7 @@ describe('Kubernetes REST semantics', () => {
           resolve('ok');
         });
         client.on('error', (error) => resolve(error.message));
-        client.connect({ host: running.status!.podIP!, port: 22, username: 'antidote', password, readyTimeout: 3000 });
+        client.connect({ host: running.status!.podIP!, port: 22, username: 'antidote', password, readyTimeout: 30_000 });
       });
     expect(await login('antidotepassword')).toBe('ok');
     expect(await login('wrong')).toMatch(/authentication/i);

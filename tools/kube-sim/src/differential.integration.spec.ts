@@ -24,9 +24,11 @@ async function answer(target: ApiTarget, item: DifferentialCase, ns: string): Pr
   const version = item.versionOf ? at((await send(target, 'GET', fill(item.versionOf, ns))).body, ['metadata', 'resourceVersion']) : undefined;
   const sent = version ? { ...(item.body as Record<string, Record<string, unknown>>), metadata: { ...(item.body as Record<string, Record<string, unknown>>).metadata, resourceVersion: version } } : item.body;
   const body = sent === undefined ? undefined : fill(JSON.stringify(sent), ns);
-  for (let attempt = 0; ; attempt++) {
+  // A condition on a real control plane (a controller's work) is waited for with a ceiling a loaded machine
+  // does not reach; the answer is compared as it stands then.
+  for (const deadline = Date.now() + 120_000; ; ) {
     const reply = await send(target, item.method, fill(item.path, ns), body, item.contentType);
-    if (!item.until || item.until(reply.body) || attempt >= 200) return reply;
+    if (!item.until || item.until(reply.body) || Date.now() > deadline) return reply;
     await sleep(100);
   }
 }
@@ -45,7 +47,7 @@ async function selectorCrossing(target: ApiTarget, ns: string): Promise<string[]
   const patch = (value: string) => send(target, 'PATCH', `${path}/moving`, { metadata: { labels: { watched: value } } }, 'application/merge-patch+json');
   await patch('no');
   await patch('yes');
-  const events = await send(target, 'GET', `${path}?watch=true&labelSelector=watched%3Dyes&resourceVersion=${version}&timeoutSeconds=1`);
+  const events = await send(target, 'GET', `${path}?watch=true&labelSelector=watched%3Dyes&resourceVersion=${version}&timeoutSeconds=3`);
   const text = (events.body.text as string | undefined) ?? JSON.stringify(events.body);
   return text
     .split('\n')
@@ -68,11 +70,11 @@ describe.skipIf(!kcp)('kube-sim and a real kube-apiserver answer alike', () => {
       crossings.push(await selectorCrossing(target, ns));
       for (const item of DIFFERENTIAL_CASES) answers.set(item.name, [...(answers.get(item.name) ?? []), await answer(target, item, ns)]);
     }
-  }, 240_000);
+  }, 600_000);
   afterAll(async () => {
     await sim?.stop();
     await real?.stop();
-  }, 60_000);
+  }, 180_000);
 
   it.each(DIFFERENTIAL_CASES.map((item) => [item.name, item] as const))('%s', (_name, item) => {
     const [simulated, actual] = answers.get(item.name)!;

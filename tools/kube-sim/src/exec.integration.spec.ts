@@ -20,24 +20,24 @@ describe('kubectl exec into kube-sim pods', () => {
   beforeAll(async () => {
     fixture = await startSim();
     await fixture.core.createNamespacedPod({ namespace: 'default', body: pod('shell', 'antidotelabs/utility', 22) });
-    await until(async () => (await fixture.core.readNamespacedPod({ namespace: 'default', name: 'shell' })).status?.phase === 'Running', 10_000);
+    await until(async () => (await fixture.core.readNamespacedPod({ namespace: 'default', name: 'shell' })).status?.phase === 'Running');
   });
   afterAll(() => fixture?.sim.stop());
 
   it('runs a command and prints its output', async () => {
     expect(await kubectl(undefined, 'exec', 'shell', '--', 'echo', 'hi')).toMatchObject({ stdout: 'hi\n', code: 0 });
     expect(await kubectl(undefined, 'exec', 'shell', '--', 'hostname')).toMatchObject({ stdout: 'shell\n', code: 0 });
-  }, 60_000);
+  }, 180_000);
 
   it('passes the exit status on, as kubectl does with a real kubelet', async () => {
     const failed = await kubectl(undefined, 'exec', 'shell', '--', 'sh', '-c', 'exit 3');
     expect(failed).toMatchObject({ code: 3, stderr: expect.stringContaining('command terminated with exit code 3') as string });
     expect(await kubectl(undefined, 'exec', 'shell', '--', 'nosuch')).toMatchObject({ code: 127, stderr: expect.stringContaining('nosuch: command not found') as string });
-  }, 60_000);
+  }, 180_000);
 
   it('-i with piped stdin runs a shell script and exits at its end', async () => {
     expect(await kubectl('echo one\nwhoami\nuname -n\n', 'exec', '-i', 'shell', '--', 'sh')).toMatchObject({ stdout: 'one\nroot\nshell\n', code: 0 });
-  }, 60_000);
+  }, 180_000);
 
   it('-it gives an interactive shell through a terminal', async () => {
     // util-linux `script` gives kubectl a pty, as a user's terminal would.
@@ -45,18 +45,18 @@ describe('kubectl exec into kube-sim pods', () => {
     let output = '';
     child.stdout.on('data', (data: Buffer) => (output += data.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    await until(() => output.includes('shell# '), 30_000);
+    await until(() => output.includes('shell# '));
     child.stdin.write('echo hi there\r');
-    await until(() => output.includes('hi there\r\nshell# '), 30_000);
+    await until(() => output.includes('hi there\r\nshell# '));
     child.stdin.write('exit 4\r');
     expect(await exited).toBe(4);
     expect(output).toContain('shell# echo hi there\r\nhi there\r\n');
-  }, 60_000);
+  }, 180_000);
 
   it('refuses exec into a missing pod and a plain (non-upgrade) request', async () => {
     expect(await kubectl(undefined, 'exec', 'ghost', '--', 'echo')).toMatchObject({ code: 1, stderr: expect.stringContaining('pods "ghost" not found') as string });
     const plain = await fetch(`${fixture.sim.url}/api/v1/namespaces/default/pods/shell/exec?command=echo`, { method: 'POST' });
     expect(plain.status).toBe(400);
     expect(((await plain.json()) as { message: string }).message).toBe('Upgrade request required');
-  }, 60_000);
+  }, 180_000);
 });

@@ -10,7 +10,7 @@ const podSpec = (image = 'antidotelabs/utility:latest', port = 22): k8s.V1PodSpe
   containers: [{ name: 'main', image, ports: [{ containerPort: port }] }],
 });
 
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -13,7 +13,7 @@ describe('kubectl apply/create with validation on', () => {
   let fixture: SimFixture;
   const kubectl = async (...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> => {
     try {
-      const { stdout, stderr } = await run('kubectl', ['--kubeconfig', fixture.kubeconfig, '--cache-dir', join(dirname(fixture.kubeconfig), 'cache'), ...args], { timeout: 30_000 });
+      const { stdout, stderr } = await run('kubectl', ['--kubeconfig', fixture.kubeconfig, '--cache-dir', join(dirname(fixture.kubeconfig), 'cache'), ...args], { timeout: 120_000 });
       return { stdout, stderr, code: 0 };
     } catch (error) {
       const failed = error as { stdout: string; stderr: string; code: number };
@@ -40,7 +40,7 @@ describe('kubectl apply/create with validation on', () => {
     const v2 = (await (await fetch(`${fixture.sim.url}/openapi/v2`, { headers: { Accept: 'application/json' } })).json()) as { swagger: string; definitions: Record<string, unknown> };
     expect(v2.swagger).toBe('2.0');
     expect(v2.definitions['io.k8s.api.batch.v1.Job']).toBeDefined();
-  }, 60_000);
+  }, 180_000);
 
   it('applies and creates valid manifests without --validate=false', async () => {
     const applied = await kubectl('apply', '-f', manifest('pod.yaml', pod()));
@@ -53,7 +53,7 @@ describe('kubectl apply/create with validation on', () => {
     expect((await fixture.core.readNamespacedConfigMap({ namespace: 'default', name: 'app' })).data).toEqual({ mode: 'two' });
     const created = await kubectl('create', '-f', manifest('cm.yaml', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'default' }, data: { a: 'b' } }));
     expect(created).toMatchObject({ code: 0, stdout: 'configmap/settings created\n' });
-  }, 60_000);
+  }, 180_000);
 
   it('refuses a manifest with an unknown field as a real API server makes kubectl refuse it', async () => {
     const refused = await kubectl('create', '-f', manifest('bad.yaml', { ...pod({ imagePullPolicyy: 'Always' }), metadata: { name: 'bad', namespace: 'default' } }));
@@ -64,7 +64,7 @@ describe('kubectl apply/create with validation on', () => {
     expect(ignored.code).toBe(0);
     const stored = await fixture.core.readNamespacedPod({ namespace: 'default', name: 'bad' });
     expect(Object.keys(stored.spec!.containers[0])).not.toContain('imagePullPolicyy');
-  }, 60_000);
+  }, 180_000);
 
   it('validates custom resources against their CRD schema', async () => {
     const crd = {
@@ -79,11 +79,11 @@ describe('kubectl apply/create with validation on', () => {
       },
     };
     expect((await kubectl('apply', '-f', manifest('crd.yaml', crd))).code).toBe(0);
-    expect((await kubectl('wait', '--for=condition=Established', 'crd/widgets.example.com', '--timeout=20s')).code).toBe(0);
+    expect((await kubectl('wait', '--for=condition=Established', 'crd/widgets.example.com', '--timeout=120s')).code).toBe(0);
     const widget = (spec: Record<string, unknown>) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' }, spec });
     expect(await kubectl('apply', '-f', manifest('widget.yaml', widget({ size: 3 })))).toMatchObject({ code: 0, stdout: 'widget.example.com/w created\n' });
     const refused = await kubectl('apply', '-f', manifest('widget.yaml', widget({ size: 4, colour: 'red' })));
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('strict decoding error: unknown field "spec.colour"');
-  }, 60_000);
+  }, 180_000);
 });

@@ -10,7 +10,7 @@ const run = promisify(execFile);
 /** The machine's kubectl, unchanged, against kube-sim (installed by .ci/run where missing). */
 describe('kubectl against kube-sim', () => {
   let fixture: SimFixture;
-  const kubectl = async (...args: string[]): Promise<string> => (await run('kubectl', ['--kubeconfig', fixture.kubeconfig, ...args], { timeout: 30_000 })).stdout;
+  const kubectl = async (...args: string[]): Promise<string> => (await run('kubectl', ['--kubeconfig', fixture.kubeconfig, ...args], { timeout: 120_000 })).stdout;
 
   beforeAll(async () => {
     fixture = await startSim();
@@ -29,13 +29,13 @@ describe('kubectl against kube-sim', () => {
     await until(async () => {
       const pod = JSON.parse(await kubectl('get', 'pod', 'web', '-n', 'kubectl-test', '-o', 'json')) as { status?: { phase?: string } };
       return pod.status?.phase === 'Running' || undefined;
-    }, 10_000);
+    });
     const pods = JSON.parse(await kubectl('get', 'pods', '-n', 'kubectl-test', '-l', 'app=web', '-o', 'json')) as { items: { metadata: { name: string } }[] };
     expect(pods.items.map((item) => item.metadata.name)).toEqual(['web']);
     await kubectl('apply', '-f', manifest);
     await kubectl('delete', 'pod', 'web', '-n', 'kubectl-test');
     expect(await kubectl('get', 'pods', '-n', 'kubectl-test', '-o', 'name')).toBe('');
-    await kubectl('delete', 'namespace', 'kubectl-test', '--wait=true', '--timeout=20s');
+    await kubectl('delete', 'namespace', 'kubectl-test', '--wait=true', '--timeout=120s');
     expect(await kubectl('get', 'namespaces', '-o', 'name')).not.toContain('kubectl-test');
-  }, 60_000);
+  }, 180_000);
 });

@@ -10,13 +10,13 @@ describe('SSH shell of simulated endpoints', () => {
     new Promise<ssh2.Client>((resolve, reject) => {
       const client = new ssh2.Client();
       client.on('ready', () => resolve(client)).on('error', reject);
-      client.connect({ host: address, port: 22, username: 'antidote', password: 'antidotepassword', readyTimeout: 10_000 });
+      client.connect({ host: address, port: 22, username: 'antidote', password: 'antidotepassword', readyTimeout: 60_000 });
     });
 
   beforeAll(async () => {
     fixture = await startSim({ sshUsers: { antidote: 'antidotepassword' } });
     await fixture.core.createNamespacedPod({ namespace: 'default', body: pod('linux1', 'antidotelabs/utility', 22) });
-    address = await until(async () => (await fixture.core.readNamespacedPod({ namespace: 'default', name: 'linux1' })).status?.podIP, 10_000);
+    address = await until(async () => (await fixture.core.readNamespacedPod({ namespace: 'default', name: 'linux1' })).status?.podIP);
   });
   afterAll(() => fixture?.sim.stop());
 
@@ -26,12 +26,12 @@ describe('SSH shell of simulated endpoints', () => {
     let output = '';
     stream.on('data', (data: Buffer) => (output += data.toString()));
     const closed = new Promise<number>((resolve) => stream.on('exit', (code: number) => resolve(code)));
-    await until(() => output === 'linux1$ ', 10_000);
+    await until(() => output === 'linux1$ ');
     stream.write('echo hello world\r');
-    await until(() => output.endsWith('linux1$ ') && output.length > 'linux1$ '.length, 10_000);
+    await until(() => output.endsWith('linux1$ ') && output.length > 'linux1$ '.length);
     expect(output).toBe('linux1$ echo hello world\r\nhello world\r\nlinux1$ ');
     stream.write('nosuch\r');
-    await until(() => output.includes('nosuch: command not found\r\n'), 10_000);
+    await until(() => output.includes('nosuch: command not found\r\n'));
     stream.write('exit 2\r');
     expect(await closed).toBe(2);
     client.end();

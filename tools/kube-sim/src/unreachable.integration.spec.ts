@@ -32,8 +32,8 @@ describe('the unreachable fault', () => {
     for (const name of ['vqfx1', 'vqfx2']) await fixture.core.createNamespacedPod({ namespace: 'u', body: pod(name) });
     const [ip1, ip2] = [await runningPodIP('vqfx1'), await runningPodIP('vqfx2')];
     const [svc1, svc2] = [await service('vqfx1'), await service('vqfx2')];
-    await expect.poll(() => connects(ip1, 22), { timeout: 5000 }).toBe(true);
-    await expect.poll(() => connects(svc1, 22), { timeout: 5000 }).toBe(true);
+    await expect.poll(() => connects(ip1, 22)).toBe(true);
+    await expect.poll(() => connects(svc1, 22)).toBe(true);
     expect((await fixture.core.readNamespacedPod({ name: 'vqfx2', namespace: 'u' })).status?.phase).toBe('Running');
     expect(await connects(ip2, 22)).toBe(false);
     expect(await connects(svc2, 22)).toBe(false);
@@ -47,14 +47,14 @@ describe('the unreachable fault', () => {
   it('applies at once to running endpoints when changed through the admin API, and lifts again', async () => {
     await fixture.core.createNamespacedPod({ namespace: 'u', body: pod('linux1') });
     const [ip, svc] = [await runningPodIP('linux1'), await service('linux1')];
-    await expect.poll(() => connects(svc, 22), { timeout: 5000 }).toBe(true);
+    await expect.poll(() => connects(svc, 22)).toBe(true);
     expect(await patchFaults({ unreachable: ['linux*'] })).toMatchObject({ unreachable: ['linux*'] });
-    await expect.poll(() => connects(svc, 22), { timeout: 5000 }).toBe(false);
+    await expect.poll(() => connects(svc, 22)).toBe(false);
     expect(await connects(ip, 22)).toBe(false);
     await patchFaults({ unreachable: [] });
-    await expect.poll(() => connects(svc, 22), { timeout: 5000 }).toBe(true);
-    await expect.poll(() => connects(ip, 22), { timeout: 5000 }).toBe(true);
+    await expect.poll(() => connects(svc, 22)).toBe(true);
+    await expect.poll(() => connects(ip, 22)).toBe(true);
     const vqfx2 = await runningPodIP('vqfx2');
-    await expect.poll(() => connects(vqfx2, 22), { timeout: 5000 }).toBe(true);
+    await expect.poll(() => connects(vqfx2, 22)).toBe(true);
   });
 });

@@ -25,7 +25,7 @@ export async function startSim(options: KubeSimOptions = {}): Promise<SimFixture
   return { sim, config, kubeconfig, core: config.makeApiClient(k8s.CoreV1Api), batch: config.makeApiClient(k8s.BatchV1Api) };
 }
 
-export async function until<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 5000): Promise<T> {
+export async function until<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

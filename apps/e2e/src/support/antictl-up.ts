@@ -13,7 +13,7 @@ export interface UpOptions {
   config?: Record<string, unknown>;
   /** Extra `antictl up` flags, e.g. `--restart`. */
   flags?: string[];
-  /** Upper bound for start-up (default 300 s: on a loaded CI machine the four apps can take minutes to start one after another). */
+  /** Upper bound for start-up (default 420 s, within the hook timeout of vitest.shared.ts: on a loaded CI machine the four apps can take minutes to start one after another). */
   startTimeoutMs?: number;
 }
 
@@ -63,7 +63,7 @@ export async function antictlUp(options: UpOptions = {}) {
   up.once('exit', () => process.off('exit', orphaned));
 
   try {
-    await waitForOutput(/Antidote is up/, options.startTimeoutMs ?? 300_000);
+    await waitForOutput(/Antidote is up/, options.startTimeoutMs ?? 420_000);
   } catch (error) {
     await stop(); // a platform that did not come up in time is not left running
     throw error;

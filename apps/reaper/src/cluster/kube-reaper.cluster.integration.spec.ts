@@ -16,7 +16,7 @@ describe('KubeReaperCluster on a stuck namespace', () => {
   beforeAll(async () => {
     const kubeconfigPath = join(mkdtempSync(join(tmpdir(), 'reaper-cluster-')), 'kubeconfig');
     sim = await startKubeSim({ kubeconfigPath, faults: { stuckNamespaces: ['stuck-*'] } });
-    kube = KubeClient.fromConfig({ inCluster: false, kubeconfigPath, insecureSkipTlsVerify: false } as never, { timeoutMs: 5000, retries: 2, userAgent: 'reaper-cluster-test' });
+    kube = KubeClient.fromConfig({ inCluster: false, kubeconfigPath, insecureSkipTlsVerify: false } as never, { timeoutMs: 30_000, retries: 2, userAgent: 'reaper-cluster-test' });
     cluster = new KubeReaperCluster(kube, { instanceId: 'test' } as never);
   });
   afterAll(() => sim.stop());
@@ -27,7 +27,7 @@ describe('KubeReaperCluster on a stuck namespace', () => {
     await kube.create('Pod', ns, pod('first'));
     await kube.create('Pod', ns, pod('second'));
     await kube.delete('Namespace', '', ns);
-    await expect.poll(async () => (await cluster.blockingResources(ns)).length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(async () => (await cluster.blockingResources(ns)).length).toBe(2);
     const [first, second] = await cluster.blockingResources(ns);
 
     // Only one blocker cleared: the other pod is still there, so the namespace must not be finalized.
@@ -36,7 +36,7 @@ describe('KubeReaperCluster on a stuck namespace', () => {
     expect(sim.list('pods', ns).map((object) => object.metadata.name)).toEqual([second.name]);
 
     expect(await cluster.removeFinalizers(ns, [second])).toEqual({ namespaceFinalized: true, remaining: 0 });
-    await kube.waitForNamespaceGone(ns, { timeoutMs: 10_000 });
+    await kube.waitForNamespaceGone(ns, { timeoutMs: 60_000 });
     expect(sim.list('pods', ns)).toEqual([]);
   });
 });

@@ -32,7 +32,7 @@ describe('KubeClient against kube-sim', () => {
   beforeAll(async () => {
     const kubeconfigPath = join(mkdtempSync(join(tmpdir(), 'kube-client-')), 'kubeconfig');
     sim = await startKubeSim({ kubeconfigPath });
-    kube = KubeClient.fromConfig({ inCluster: false, kubeconfigPath, insecureSkipTlsVerify: false } as never, { timeoutMs: 5000, retries: 3, pageSize: 3, userAgent: 'antidote-client-test', ownerLabel: { key: 'antidoteManaged', value: 'yes' } });
+    kube = KubeClient.fromConfig({ inCluster: false, kubeconfigPath, insecureSkipTlsVerify: false } as never, { timeoutMs: 30_000, retries: 3, pageSize: 3, userAgent: 'antidote-client-test', ownerLabel: { key: 'antidoteManaged', value: 'yes' } });
   });
   afterAll(() => sim.stop());
   beforeEach(async () => {
@@ -61,14 +61,14 @@ describe('KubeClient against kube-sim', () => {
     await kube.create('Namespace', '', { metadata: { name: fresh, labels: managed } });
     const podCreates = () => sim.counters.requests().filter((entry) => entry.resource === 'pods' && entry.verb === 'create' && entry.namespace === fresh);
     const creating = kube.create('Pod', fresh, pod('linux1'));
-    await expect.poll(() => podCreates().length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => podCreates().length, ).toBe(1);
     sim.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: fresh } });
     const created = await creating;
     expect(created.spec?.serviceAccountName).toBe('default');
     expect(podCreates().map((entry) => entry.code)).toEqual([403, 201]);
     await kube.create('ResourceQuota', fresh, { metadata: { name: 'one-pod' }, spec: { hard: { pods: '1' } } });
-    await kube.waitForPodsRunning(fresh, ['linux1'], { timeoutMs: 10_000 });
-    await expect.poll(async () => (await kube.read('ResourceQuota', fresh, 'one-pod'))?.status?.used?.pods, { timeout: 10_000 }).toBe('1');
+    await kube.waitForPodsRunning(fresh, ['linux1'], { timeoutMs: 60_000 });
+    await expect.poll(async () => (await kube.read('ResourceQuota', fresh, 'one-pod'))?.status?.used?.pods, ).toBe('1');
     const overQuota = await kube.create('Pod', fresh, pod('linux2')).catch((error: unknown) => error);
     expect((overQuota as KubeApiError).code).toBe(403);
     expect((overQuota as KubeApiError).statusMessage).toContain('exceeded quota: one-pod');
@@ -86,7 +86,7 @@ describe('KubeClient against kube-sim', () => {
     sim.setFaults({ podStartDelayMs: 400 });
     await kube.create('Pod', ns, pod('linux1'));
     await kube.create('Pod', ns, pod('linux2'));
-    const waiting = kube.waitForPodsRunning(ns, ['linux1', 'linux2'], { timeoutMs: 10_000 });
+    const waiting = kube.waitForPodsRunning(ns, ['linux1', 'linux2'], { timeoutMs: 60_000 });
     setTimeout(() => sim.dropWatches(), 150);
     await waiting;
     const pods = await kube.listAll('Pod', ns);
@@ -96,23 +96,22 @@ describe('KubeClient against kube-sim', () => {
   it('fails fast on an image that cannot be pulled, with the reason and the container log', async () => {
     sim.setFaults({ imagePullFailure: ['broken/*'] });
     await kube.create('Pod', ns, pod('vqfx1', 'broken/vqfx'));
-    const started = Date.now();
-    const error = await kube.waitForPodsRunning(ns, ['vqfx1'], { timeoutMs: 20_000 }).catch((e: unknown) => e);
+    // Its own deadline is beyond the test's: only failing fast (a WorkloadFailedError, not a timeout) ends it.
+    const error = await kube.waitForPodsRunning(ns, ['vqfx1'], { timeoutMs: 60 * 60_000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WorkloadFailedError);
     expect((error as Error).message).toMatch(/vqfx1: container vqfx1: (ImagePullBackOff|ErrImagePull)/);
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('fails fast on a crash loop and on a failed init container', async () => {
     sim.setFaults({ crash: ['crashy/*'], initFailure: ['badinit/*'] });
     await kube.create('Pod', ns, pod('crash1', 'crashy/img'));
-    const crash = await kube.waitForPodsRunning(ns, ['crash1'], { timeoutMs: 20_000 }).catch((e: unknown) => e);
+    const crash = await kube.waitForPodsRunning(ns, ['crash1'], { timeoutMs: 60_000 }).catch((e: unknown) => e);
     expect((crash as Error).message).toMatch(/CrashLoopBackOff/);
     expect((crash as WorkloadFailedError).logs).toMatch(/segmentation fault/);
     const init = pod('init1');
     init.spec!.initContainers = [{ name: 'copy', image: 'badinit/copier' }];
     await kube.create('Pod', ns, init);
-    const initError = await kube.waitForPodsRunning(ns, ['init1'], { timeoutMs: 20_000 }).catch((e: unknown) => e);
+    const initError = await kube.waitForPodsRunning(ns, ['init1'], { timeoutMs: 60_000 }).catch((e: unknown) => e);
     expect((initError as Error).message).toMatch(/init container copy failed/);
   });
 
@@ -125,9 +124,9 @@ describe('KubeClient against kube-sim', () => {
   it('waits for jobs: success, and failure once backoffLimit is used up, with the job pod log', async () => {
     sim.setFaults({ jobFailures: [{ pattern: 'bad-*', times: 5 }] });
     await kube.create('Job', ns, job('good-config'));
-    await kube.waitForJobsComplete(ns, ['good-config'], { timeoutMs: 10_000 });
+    await kube.waitForJobsComplete(ns, ['good-config'], { timeoutMs: 60_000 });
     await kube.create('Job', ns, job('bad-config'));
-    const error = await kube.waitForJobsComplete(ns, ['bad-config'], { timeoutMs: 10_000 }).catch((e: unknown) => e);
+    const error = await kube.waitForJobsComplete(ns, ['bad-config'], { timeoutMs: 60_000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WorkloadFailedError);
     expect((error as Error).message).toMatch(/bad-config failed: BackoffLimitExceeded/);
     expect((error as WorkloadFailedError).logs).toMatch(/configuration failed/);
@@ -135,7 +134,7 @@ describe('KubeClient against kube-sim', () => {
 
   it('gives a child client its own call count, on the same connection and observer', async () => {
     const observed: string[] = [];
-    const parent = new KubeClient(kube.kubeConfig, { timeoutMs: 5000, retries: 0, onCall: (event) => observed.push(event.verb) });
+    const parent = new KubeClient(kube.kubeConfig, { timeoutMs: 30_000, retries: 0, onCall: (event) => observed.push(event.verb) });
     const child = parent.child();
     await child.list('Pod', ns);
     await parent.read('Namespace', '', ns);
@@ -146,7 +145,7 @@ describe('KubeClient against kube-sim', () => {
   it('names itself in the User-Agent of every call and watch, as the API server logs it', async () => {
     sim.counters.reset();
     await kube.create('Pod', ns, pod('linux1'));
-    await kube.waitForPodsRunning(ns, ['linux1'], { timeoutMs: 10_000 });
+    await kube.waitForPodsRunning(ns, ['linux1'], { timeoutMs: 60_000 });
     await kube.listAll('Pod', ns);
     const calls = sim.counters.requests();
     expect(new Set(calls.map((call) => call.verb))).toEqual(new Set(['create', 'list', 'watch']));
@@ -157,13 +156,13 @@ describe('KubeClient against kube-sim', () => {
     sim.setFaults({ namespaceDeleteDelayMs: 300 });
     await kube.create('Pod', ns, pod('linux1'));
     expect(await kube.delete('Namespace', '', ns)).toBe(true);
-    await kube.waitForNamespaceGone(ns, { timeoutMs: 10_000 });
+    await kube.waitForNamespaceGone(ns, { timeoutMs: 60_000 });
     expect(await kube.read('Namespace', '', ns)).toBeUndefined();
   });
 
   it('retries 503s and registers the NAD CRD (ensureNadCrd through the client)', async () => {
     sim.setFaults({ errors: [{ verb: 'create', resource: 'customresourcedefinitions', code: 503, count: 2 }] });
-    const crd = await ensureNadCrd(kube, { timeoutMs: 10_000 });
+    const crd = await ensureNadCrd(kube, { timeoutMs: 60_000 });
     expect(crd.metadata?.name).toBe('network-attachment-definitions.k8s.cni.cncf.io');
     await kube.create('NetworkAttachmentDefinition', ns, { apiVersion: 'k8s.cni.cncf.io/v1', kind: 'NetworkAttachmentDefinition', metadata: { name: 'net', labels: managed }, spec: { config: '{}' } });
     expect((await kube.listAll('NetworkAttachmentDefinition', ns)).items).toHaveLength(1);

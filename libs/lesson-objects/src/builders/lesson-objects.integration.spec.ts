@@ -21,7 +21,7 @@ describe('lesson objects through client-node against kube-sim', () => {
   beforeAll(async () => {
     const kubeconfigPath = join(mkdtempSync(join(tmpdir(), 'kube-objects-')), 'kubeconfig');
     sim = await startKubeSim({ kubeconfigPath });
-    kube = KubeClient.fromConfig({ ...config.kubernetes, inCluster: false, kubeconfigPath }, { timeoutMs: 5000, retries: 2, ownerLabel: OWNER_LABEL });
+    kube = KubeClient.fromConfig({ ...config.kubernetes, inCluster: false, kubeconfigPath }, { timeoutMs: 30_000, retries: 2, ownerLabel: OWNER_LABEL });
     await ensureNadCrd(kube);
   });
   afterAll(() => sim?.stop());
