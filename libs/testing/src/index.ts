@@ -10,7 +10,7 @@ export { INSTANCE, startPlatformOn, startTestPlatform } from './test-platform.js
 export type { ClusterPlatform, TestPlatform, TestPlatformOptions } from './test-platform.js';
 export { BENCH_DIR, distribution, machine, NETWORK_AUTOMATION, referenceKubeCalls, writeBenchReport, writeHistogramSvg } from './bench-report.js';
 export type { Distribution, ReferenceLessonShape } from './bench-report.js';
-export { CLUSTER_ENV, conformanceCluster, KCP_ENV, KCP_KUBECONFIG_ENV, kcpDir, prepareCluster, startKcp } from './kcp.js';
+export { CLUSTER_ENV, conformanceCluster, KCP_ENV, KCP_KUBECONFIG_ENV, kcpAddress, kcpDir, prepareCluster, startKcp } from './kcp.js';
 export type { ConformanceCluster } from './kcp.js';
 export { startClusterPlatform } from './cluster-platform.js';
 export type { ClusterTestPlatform } from './cluster-platform.js';

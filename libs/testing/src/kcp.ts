@@ -19,10 +19,20 @@ export function kcpDir(): string | undefined {
   return existsSync(join(dir, 'start.sh')) ? dir : undefined;
 }
 
-/** Starts kcp with its state in `state`; resolves with the admin kubeconfig once the control plane is ready. */
-export async function startKcp(dir: string, state: string): Promise<{ kubeconfig: string; stop: () => Promise<void> }> {
-  const { stdout } = await run('bash', [join(dir, 'start.sh'), state], { maxBuffer: 16 * 1024 * 1024 });
+/**
+ * Starts kcp with its state in `state`; resolves with the admin kubeconfig once the control plane is ready.
+ * `timeoutSeconds`: how long start.sh waits for it (its KCP_TIMEOUT; its own default when not given).
+ */
+export async function startKcp(dir: string, state: string, options: { timeoutSeconds?: number } = {}): Promise<{ kubeconfig: string; stop: () => Promise<void> }> {
+  const env = options.timeoutSeconds === undefined ? process.env : { ...process.env, KCP_TIMEOUT: String(options.timeoutSeconds) };
+  const { stdout } = await run('bash', [join(dir, 'start.sh'), state], { env, maxBuffer: 16 * 1024 * 1024 });
   return { kubeconfig: stdout.trim().split('\n').pop()!, stop: async () => void (await run('bash', [join(dir, 'stop.sh'), state])) };
+}
+
+/** Where the control plane of an admin kubeconfig kcp wrote answers, and the admin's bearer token. */
+export function kcpAddress(adminKubeconfig: string): { url: string; token: string } {
+  const config = parse(readFileSync(adminKubeconfig, 'utf8')) as { clusters: { cluster: { server: string } }[]; users: { user: { token: string } }[] };
+  return { url: config.clusters[0].cluster.server, token: config.users[0].user.token };
 }
 
 /** Kubeconfigs per app, each with its own ServiceAccount token; the admin's for the tests' own checks. */

@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { kcpAddress, kcpDir, startKcp } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kcpDirectory, send, startKcp, type ApiAnswer, type ApiTarget } from './differential/api-target.js';
+import { send, type ApiAnswer, type ApiTarget } from './differential/api-target.js';
 import { DIFFERENTIAL_CASES, type DifferentialCase } from './differential/request-table.js';
 import { startKubeSim, type KubeSim } from './kube-sim.js';
 
@@ -11,10 +14,23 @@ import { startKubeSim, type KubeSim } from './kube-sim.js';
  * status codes, reasons and the fields the platform reads must agree. Without the real control plane
  * the suite skips, except in CI, where it fails.
  */
-const kcp = kcpDirectory(resolve(import.meta.dirname, '..', '..', '..'));
+const kcp = kcpDir();
 if (!kcp) {
   console.warn('differential tests skipped: no real control plane (set ANTIDOTE_TEST_KCP or provide ../shared/kcp)');
   if (process.env.CI) describe('differential tests', () => it('needs the real control plane in CI', () => expect.fail('no ../shared/kcp and no ANTIDOTE_TEST_KCP')));
+}
+
+/** The real kube-apiserver as a target, in a state directory of its own (removed on stop). */
+async function startRealApiServer(dir: string): Promise<{ target: ApiTarget; stop: () => Promise<void> }> {
+  const state = mkdtempSync(join(tmpdir(), 'kcp-differential-'));
+  const started = await startKcp(dir, state, { timeoutSeconds: Number(process.env.KCP_TIMEOUT ?? 110) });
+  return {
+    target: { name: 'kube-apiserver', ...kcpAddress(started.kubeconfig) },
+    stop: async () => {
+      await started.stop();
+      rmSync(state, { recursive: true, force: true });
+    },
+  };
 }
 
 const at = (body: unknown, path: string[]): unknown => path.reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), body);
@@ -63,7 +79,7 @@ describe.skipIf(!kcp)('kube-sim and a real kube-apiserver answer alike', () => {
   let real: { target: ApiTarget; stop: () => Promise<void> } | undefined;
 
   beforeAll(async () => {
-    [sim, real] = await Promise.all([startKubeSim(), startKcp(kcp!)]);
+    [sim, real] = await Promise.all([startKubeSim(), startRealApiServer(kcp!)]);
     const targets: ApiTarget[] = [{ name: 'kube-sim', url: sim.url, token: 'kube-sim' }, real.target];
     for (const target of targets) {
       await namespaceReady(target, ns);

@@ -54,7 +54,8 @@ export class LeaderElector {
   async release(): Promise<void> {
     if (!this.leading || !this.lease) return;
     this.leading = false;
-    await this.store.replace({ ...this.lease, holderIdentity: '', renewTime: new Date(0) }).catch(() => undefined);
+    // Not fatal (the lease runs out after one duration anyway), but said.
+    await this.store.replace({ ...this.lease, holderIdentity: '', renewTime: new Date(0) }).catch((error: unknown) => this.onError(error));
   }
 
   private validUntil(lease: LeaseRecord): number {
