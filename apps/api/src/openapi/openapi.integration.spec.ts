@@ -129,6 +129,9 @@ describe('the OpenAPI document and its UI, against the running api', () => {
     expect(limited.map((answer) => answer.status)).toEqual([200, 429]);
     expect(Object.keys(document.paths['/exp/image'].get.responses)).toContain('429');
     expect(exp.runtimeError.safeParse(limited[1].body).success).toBe(true);
+    // The limiter is middleware, so it counts unknown routes too (a guard such as ThrottlerGuard runs only on matched handlers).
+    const unknown = [await api.call('GET', '/exp/nosuchroute', undefined, { 'x-forwarded-for': '10.79.0.2' }), await api.call('GET', '/nosuchroute', undefined, { 'x-forwarded-for': '10.79.0.2' })];
+    expect(unknown.map((answer) => answer.status)).toEqual([404, 429]);
   });
 
   it('serves the Swagger UI at /exp/docs with its own assets only, under a self-only CSP', async () => {
