@@ -1,3 +1,8 @@
+// The event stream is written by hand (stream() below). That is not because Nest's @Sse falls short:
+// @nestjs/core 12's SseStream (installed) has comment lines, drain handling, headers deferred until the
+// first event (so a 404/429 before it keeps its status) and a disconnect signal. What ours adds, the
+// per-client StreamSlots, listening before the row is read and closing at a final state, fits an
+// Observable as well. Moving stream() to @Sse is open; see docs/architecture.md, "Hand-written on purpose".
 import { Body, Controller, Delete, Get, HttpCode, Inject, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { z } from 'zod';

@@ -1,81 +1,45 @@
-import { Controller, Get } from '@nestjs/common';
-import { z } from 'zod';
-import { liveLessonRequestSchema, sessionRequestSchema } from '../live-lessons/live-lesson.dto.js';
-import { BUILD_INFO } from '../curriculum/build-info.js';
+import { Controller, Get, Logger, Param, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { notFound, unavailable } from '../http/gateway.error.js';
+import { DOCS_CSP, DOCS_PATH, DocsAssets, DocsUnavailableError } from './docs-ui.js';
+import { openApiDocument } from './openapi.document.js';
 
-interface Route {
-  method: 'get' | 'post' | 'put' | 'delete';
-  path: string;
-  summary: string;
-  body?: z.ZodType;
-  query?: string[];
-  admin?: boolean;
-  stream?: boolean;
-}
+const logger = new Logger('OpenApi');
 
-/** Every route the api serves; the document below is generated from it. */
-export const ROUTES: Route[] = [
-  { method: 'post', path: '/exp/livesession', summary: 'Create a live session (body: {}; other fields are ignored)', body: sessionRequestSchema },
-  { method: 'get', path: '/exp/livesession/{id}', summary: 'A live session' },
-  { method: 'post', path: '/exp/livelesson', summary: 'Request a live lesson, or the id of the existing one (changes its stage, or keeps it alive)', body: liveLessonRequestSchema },
-  { method: 'get', path: '/exp/livelesson/{id}', summary: 'A live lesson (expLiveLesson, plus FailureReason and PhaseTimes)' },
-  { method: 'delete', path: '/exp/livelesson/{id}', summary: 'Kill a live lesson' },
-  { method: 'get', path: '/exp/livelesson/{id}/events', summary: 'Server-sent events of status changes until READY, an error or deletion', stream: true },
-  { method: 'get', path: '/exp/lesson', summary: 'Lessons (optional ?Category=)', query: ['Category'] },
-  { method: 'get', path: '/exp/lesson/{slug}', summary: 'A lesson' },
-  { method: 'get', path: '/exp/lesson/{slug}/prereqs', summary: 'All prerequisites of a lesson, transitively' },
-  { method: 'get', path: '/exp/collection', summary: 'Collections' },
-  { method: 'get', path: '/exp/collection/{slug}', summary: 'A collection with its lessons' },
-  { method: 'get', path: '/exp/image', summary: 'Images' },
-  { method: 'get', path: '/exp/image/{slug}', summary: 'An image' },
-  { method: 'get', path: '/exp/curriculum', summary: 'The curriculum record' },
-  { method: 'get', path: '/exp/antidoteinfo', summary: 'Build and curriculum versions' },
-  { method: 'get', path: '/exp/admin/livelessons', summary: 'All live lessons', admin: true },
-  { method: 'get', path: '/exp/admin/livesessions', summary: 'All live sessions', admin: true },
-  { method: 'delete', path: '/exp/admin/livelesson/{id}', summary: 'Kill any live lesson', admin: true },
-  { method: 'delete', path: '/exp/admin/livesession/{id}', summary: 'Kill a session and its live lessons', admin: true },
-  { method: 'put', path: '/exp/admin/livesession/{id}/persistence', summary: 'Make a session persistent (its live lessons never expire)', body: z.object({ persistent: z.boolean() }).strict(), admin: true },
-  { method: 'get', path: '/healthz', summary: 'Liveness' },
-  { method: 'get', path: '/readyz', summary: 'Readiness (database, NATS)' },
-  { method: 'get', path: '/metrics', summary: 'Prometheus metrics' },
-  { method: 'get', path: '/exp/openapi.json', summary: 'This document' },
-];
-
-const errorSchema = { type: 'object', properties: { error: { type: 'string' }, code: { type: 'integer' }, message: { type: 'string' }, details: { type: 'array', items: {} } } };
-
-export function openApiDocument(): Record<string, unknown> {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of ROUTES) {
-    const parameters = [
-      ...[...route.path.matchAll(/\{(\w+)\}/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } })),
-      ...(route.query ?? []).map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
-    ];
-    paths[route.path] ??= {};
-    paths[route.path][route.method] = {
-      summary: route.summary,
-      ...(parameters.length > 0 ? { parameters } : {}),
-      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(route.body, { io: 'input' }) } } } } : {}),
-      ...(route.admin ? { security: [{ adminToken: [] }] } : {}),
-      responses: {
-        200: { description: 'OK', content: { [route.stream ? 'text/event-stream' : 'application/json']: {} } },
-        default: { description: 'Error in the gateway shape', content: { 'application/json': { schema: errorSchema } } },
-      },
-    };
-  }
-  return {
-    openapi: '3.0.3',
-    info: { title: 'Antidote API', version: BUILD_INFO.version },
-    paths,
-    components: { securitySchemes: { adminToken: { type: 'http', scheme: 'bearer' } } },
-  };
-}
-
+/** `GET /exp/openapi.json` (generated once, from the route table and the zod schemas) and the Swagger UI at `/exp/docs/`. */
 @Controller('exp')
 export class OpenApiController {
   private readonly document = openApiDocument();
+  private readonly assets = new DocsAssets();
 
   @Get('openapi.json')
   openapi(): Record<string, unknown> {
     return this.document;
+  }
+
+  @Get('docs')
+  index(@Res() response: Response): void {
+    this.send(response, 'index.html');
+  }
+
+  @Get('docs/:file')
+  file(@Param('file') file: string, @Res() response: Response): void {
+    this.send(response, file);
+  }
+
+  private send(response: Response, name: string): void {
+    let asset;
+    try {
+      asset = this.assets.get(name);
+    } catch (error) {
+      if (!(error instanceof DocsUnavailableError)) throw error;
+      logger.warn(error.message);
+      throw unavailable(error.message);
+    }
+    if (!asset) throw notFound(`no such file in ${DOCS_PATH}/`);
+    response
+      .status(200)
+      .set({ 'Content-Type': asset.type, 'Content-Security-Policy': DOCS_CSP, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache', 'Referrer-Policy': 'no-referrer' })
+      .end(asset.body);
   }
 }

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { healthProgressEventSchema, liveLessonStatusChangedEventSchema, liveLessonStatusSchema, phaseTimesSchema } from '@antidote/contracts';
+
+/**
+ * What the api answers, as zod schemas named after the original's swagger definitions (`expLiveLesson`…).
+ * The OpenAPI document is generated from them, and api-openapi.integration.spec.ts parses real answers
+ * with them (strict: a field added to a mapper and not here fails that test).
+ */
+const int = z.number().int();
+
+export const expLivePresentation = z.object({ Name: z.string(), Port: int, Type: z.string(), HepDomain: z.string() }).strict();
+export const expLiveEndpoint = z
+  .object({ Name: z.string(), Image: z.string(), Ports: z.array(int), LivePresentations: z.array(expLivePresentation), Host: z.string(), SSHUser: z.string(), SSHPassword: z.string() })
+  .strict();
+export const expLiveLesson = z
+  .object({
+    ID: z.string(),
+    SessionID: z.string(),
+    AntidoteID: z.string(),
+    LessonSlug: z.string(),
+    LiveEndpoints: z.record(z.string(), expLiveEndpoint),
+    CurrentStage: int,
+    GuideContents: z.string(),
+    GuideType: z.string(),
+    GuideDomain: z.string(),
+    Status: liveLessonStatusSchema,
+    Error: z.boolean(),
+    HealthyTests: int,
+    TotalTests: int,
+    Diagram: z.string(),
+    Video: z.string(),
+    StageVideo: z.string(),
+    FailureReason: z.string().describe('Ours: why provisioning failed (empty unless Error)'),
+    PhaseTimes: phaseTimesSchema.describe('Ours: when each phase was entered'),
+  })
+  .strict();
+export const expLiveLessonId = z.object({ id: z.string() }).strict();
+export const expLiveLessons = z.object({ LiveLessons: z.record(z.string(), expLiveLesson) }).strict();
+export const expKillLiveLessonStatus = z.object({ success: z.boolean() }).strict();
+export const expKillLiveSessionStatus = z.object({ success: z.boolean(), liveLessons: z.array(z.string()) }).strict();
+export const expLiveSession = z.object({ ID: z.string(), SourceIP: z.string(), Persistent: z.boolean() }).strict();
+export const expLiveSessions = z.object({ items: z.record(z.string(), expLiveSession) }).strict();
+
+const expPresentation = z.object({ Name: z.string(), Port: int, Type: z.string() }).strict();
+const expEndpoint = z
+  .object({ Name: z.string(), Image: z.string(), ConfigurationType: z.string(), AdditionalPorts: z.array(int), Presentations: z.array(expPresentation), Host: z.string() })
+  .strict();
+export const expLesson = z
+  .object({
+    Slug: z.string(),
+    Stages: z.array(z.object({ Description: z.string(), GuideType: z.string(), StageVideo: z.string() }).strict()),
+    Name: z.string(),
+    Endpoints: z.array(expEndpoint),
+    Connections: z.array(z.object({ A: z.string(), B: z.string() }).strict()),
+    Authors: z.array(z.object({ Name: z.string(), Link: z.string() }).strict()),
+    Category: z.string(),
+    Diagram: z.string(),
+    Video: z.string(),
+    Tier: z.string(),
+    Prereqs: z.array(z.string()).describe('Only the prerequisites the lesson lists itself; /prereqs has them all'),
+    Tags: z.array(z.string()),
+    Collection: z.string(),
+    Description: z.string(),
+    ShortDescription: z.string(),
+    LessonFile: z.string(),
+    LessonDir: z.string(),
+    ReadyDelay: int,
+  })
+  .strict();
+export const expLessons = z.object({ lessons: z.array(expLesson) }).strict();
+export const expLessonPrereqs = z.object({ prereqs: z.array(z.string()) }).strict();
+const expLessonSummary = z.object({ Slug: z.string(), Name: z.string(), Description: z.string() }).strict();
+export const expCollection = z
+  .object({
+    Slug: z.string(),
+    Title: z.string(),
+    Image: z.string(),
+    Website: z.string(),
+    ContactEmail: z.string(),
+    BriefDescription: z.string(),
+    LongDescription: z.string(),
+    Type: z.string(),
+    Tier: z.string(),
+    CollectionFile: z.string(),
+    Lessons: z.array(expLessonSummary),
+  })
+  .strict();
+export const expCollections = z.object({ collections: z.array(expCollection) }).strict();
+export const expImage = z.object({ Name: z.string() }).strict();
+export const expImages = z.object({ items: z.record(z.string(), expImage) }).strict();
+export const expCurriculumInfo = z.object({ Name: z.string(), Description: z.string(), Website: z.string(), AVer: z.string(), GitRoot: z.string() }).strict();
+export const expAntidoteInfo = z.object({ buildSha: z.string(), buildVersion: z.string(), curriculumVersion: z.string() }).strict();
+
+/** Every error, in the original gateway's shape (GatewayError.body()). */
+export const runtimeError = z
+  .object({
+    error: z.string(),
+    code: int.describe('the gRPC status code'),
+    message: z.string(),
+    details: z.array(z.object({ field: z.string() }).strict()).describe('the request field at fault, when there is one'),
+  })
+  .strict();
+
+/** The `data:` of the event stream's `status` events: the first is the row's state, later ones add who and when. */
+export const liveLessonStatusStreamEvent = liveLessonStatusChangedEventSchema.partial({ sessionId: true, lessonSlug: true, at: true });
+export const liveLessonProgressStreamEvent = healthProgressEventSchema;
+
+export const healthz = z.object({ status: z.literal('ok') }).strict();
+export const readyz = z
+  .object({ ready: z.boolean(), checks: z.record(z.string(), z.boolean()), instance: z.string().optional().describe('the token its supervisor gave this process') })
+  .strict();
