@@ -14,7 +14,11 @@ const appDir = join(root, 'apps', app);
 const outDir = join(appDir, 'bundle');
 
 /** Installed next to the bundle: native addons, and packages that read their own files at run time. */
-const runtimeDependencies = ['better-sqlite3', 'pg', 'ssh2'];
+const runtimeDependenciesOf = {
+  // The API document's UI is served from swagger-ui-dist's own files.
+  api: ['swagger-ui-dist'],
+};
+const runtimeDependencies = ['better-sqlite3', 'pg', 'ssh2', ...(runtimeDependenciesOf[app] ?? [])];
 /** Optional integrations of NestJS / TypeORM / ws that we never load; left as failing imports on purpose. */
 const optional = [
   '@nestjs/websockets', '@nestjs/websockets/*', '@grpc/grpc-js', '@grpc/proto-loader', 'kafkajs', 'mqtt', 'amqplib',

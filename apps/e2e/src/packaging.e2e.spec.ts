@@ -33,7 +33,7 @@ describe('packaged apps', () => {
     nats = await testNats();
     writeFileSync(kubeconfig, '');
     kubeSim = spawn(process.execPath, [join(root, 'tools', 'kube-sim', 'dist', 'main.js'), '--port', '0', '--kubeconfig', kubeconfig, '--secret', 'prod/tls-certificate'], { stdio: 'ignore' });
-    for (const until = Date.now() + 15_000; !readFileSync(kubeconfig, 'utf8').includes('server:'); await new Promise((resolve) => setTimeout(resolve, 100))) {
+    for (const until = Date.now() + 120_000; !readFileSync(kubeconfig, 'utf8').includes('server:'); await new Promise((resolve) => setTimeout(resolve, 100))) {
       if (Date.now() > until) throw new Error('kube-sim did not write its kubeconfig');
     }
   });
