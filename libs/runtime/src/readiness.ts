@@ -9,7 +9,8 @@ export interface ReadinessReport {
 
 /**
  * What a service needs before it may take work (database, NATS, Kubernetes API…). `/readyz` reports it;
- * the bootstrap waits on it before consuming messages.
+ * the bootstrap waits on it before consuming messages. Kept rather than @nestjs/terminus: the same registry
+ * gates start-up, draining and the instance token (docs/architecture.md, "Hand-written on purpose").
  */
 export class ReadinessRegistry {
   private readonly checks = new Map<string, ReadinessCheck>();
