@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { namespaceName } from '@antidote/lesson-objects';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { antictlUp, ROOT, type UpPlatform } from './support/antictl-up.js';
 import { expClient, namespaceStatus } from './support/exp-client.js';
 import { launchChromium } from './support/web-browser.js';
@@ -30,20 +30,27 @@ const labIdOf = async (page: Page, api: string): Promise<string> => {
  */
 describe('the learner\'s lab in a real browser (antictl up, headless Chromium)', () => {
   let platform: UpPlatform;
-  let browser: { context: BrowserContext; close(): Promise<void> };
+  let browser: { context: BrowserContext; close(): Promise<void> } | undefined;
 
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     platform = await antictlUp({ config: platformConfig });
+  }, LONG);
+  // Each test its own browser and profile, so its own learner session (a page left open by a failed
+  // test cannot keep another test's lab alive).
+  beforeEach(async () => {
     browser = await launchChromium();
   }, LONG);
-  afterAll(async () => {
+  afterEach(async () => {
     await browser?.close();
+    browser = undefined;
+  });
+  afterAll(async () => {
     expect(await platform?.stop()).toBe(0);
   });
 
   it('catalogue → lab READY → a command in the terminal → next stage → end lab (its namespace goes)', { timeout: LONG }, async () => {
-    const page = await browser.context.newPage();
+    const page = await browser!.context.newPage();
     const problems: string[] = [];
     page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
     await page.goto(`${platform.api}/`);
@@ -71,7 +78,7 @@ describe('the learner\'s lab in a real browser (antictl up, headless Chromium)',
 
     // A guide snippet typed into the terminal by its button.
     await page.getByRole('button', { name: 'Run in terminal' }).first().click();
-    await page.locator('.terminal .xterm-rows', { hasText: /\$ hostname\s/ }).waitFor(WAIT);
+    await page.locator('.terminal .xterm-rows', { hasText: /\$\s*hostname\s*linux1/ }).waitFor(WAIT);
 
     const id = await labIdOf(page, platform.api);
     const namespace = namespaceName(INSTANCE, id);
@@ -90,7 +97,7 @@ describe('the learner\'s lab in a real browser (antictl up, headless Chromium)',
   });
 
   it('keeps a lab alive while the page is open, and lets it expire once the page is closed', { timeout: LONG }, async () => {
-    const page = await browser.context.newPage();
+    const page = await browser!.context.newPage();
     await page.goto(`${platform.api}/labs/?lessonSlug=linux-basics&lessonStage=0`);
     await page.locator('.phase.done[data-phase="READY"]').waitFor(WAIT);
     const id = await labIdOf(page, platform.api);

@@ -32,7 +32,7 @@ export async function renderCatalogue() {
       groups.set(key, [...(groups.get(key) ?? []), lesson]);
     }
     list.replaceChildren(
-      ...[...groups.entries()].map(([slug, group]) => {
+      ...[...groups.entries()].sort(([a], [b]) => (a === '') - (b === '') || a.localeCompare(b)).map(([slug, group]) => {
         const collection = byCollection.get(slug);
         return h(
           'section',

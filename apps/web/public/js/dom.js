@@ -6,7 +6,7 @@ export function h(tag, attrs = {}, ...children) {
     if (name.startsWith('on') && typeof value === 'function') element.addEventListener(name.slice(2), value);
     else element.setAttribute(name, value === true ? '' : String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue;
     element.append(typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child);
   }
