@@ -5,6 +5,8 @@ import { useJsonBodies } from './http/body-parsing.js';
 import { corsMiddleware } from './http/cors.js';
 import { GatewayExceptionFilter } from './http/gateway-exception.filter.js';
 import { inFlightCap } from './http/in-flight.js';
+import { TerminalService } from './terminals/terminal.service.js';
+import { serveWeb } from './web/serve-web.js';
 
 /** How the api boots: the Antidote REST API and the ops routes on `httpPort`; it only publishes to the bus. */
 export const apiService: ServiceDefinition = {
@@ -21,6 +23,8 @@ export const apiService: ServiceDefinition = {
     express.use(corsMiddleware(config.api.corsOrigins));
     express.use(inFlightCap(config.api.maxInFlightRequests));
     useJsonBodies(express, config.api.maxBodyBytes);
+    serveWeb(express, config);
+    express.get(TerminalService).attach(express.getHttpServer());
     express.useGlobalFilters(new GatewayExceptionFilter());
   },
 };

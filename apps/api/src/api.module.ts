@@ -12,6 +12,7 @@ import { LiveLessonRequestService } from './live-lessons/live-lesson-request.ser
 import { LiveLessonController } from './live-lessons/live-lesson.controller.js';
 import { OpenApiController } from './openapi/openapi.controller.js';
 import { LiveSessionController } from './sessions/live-session.controller.js';
+import { TerminalService } from './terminals/terminal.service.js';
 
 /** The `/exp` REST API. */
 @Module({})
@@ -21,7 +22,7 @@ export class ApiModule implements NestModule {
       module: ApiModule,
       imports: [DataModule.forRoot(config)],
       controllers: [LiveSessionController, LiveLessonController, LessonController, CurriculumController, AdminController, OpenApiController],
-      providers: [DatabaseReadiness, ClientIpMiddleware, AdminGuard, LiveLessonRequestService, LiveLessonEventHub, CurriculumStartup],
+      providers: [DatabaseReadiness, ClientIpMiddleware, AdminGuard, LiveLessonRequestService, LiveLessonEventHub, CurriculumStartup, TerminalService],
     };
   }
 

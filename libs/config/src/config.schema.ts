@@ -241,6 +241,32 @@ const api = z
     rateLimitPerMinute: nonNegativeInt.default(600),
     /** Largest accepted request body. */
     maxBodyBytes: z.number().int().min(256).default(64 * 1024),
+    /** The learner's web UI under `/`: its folder (empty: the `@antidote/web` app beside the api); `web.enabled: false` serves none. */
+    web: z
+      .object({
+        enabled: z.boolean().default(true),
+        root: z.string().default(''),
+        /** The page stops keeping its lab alive once hidden this long (the reaper may then expire it). */
+        hiddenGraceSeconds: z.number().min(0).default(300),
+      })
+      .strict()
+      .default({ enabled: true, root: '', hiddenGraceSeconds: 300 }),
+    /** Browser terminals (`/terminals` WebSocket): the api opens the SSH session itself; every limit is on by default. */
+    terminals: z
+      .object({
+        /** Open terminals per learner session; past it the socket is refused (0 = terminals off). */
+        maxPerSession: nonNegativeInt.default(8),
+        /** A terminal with no input or output for this long is closed. */
+        idleTimeoutSeconds: z.number().int().min(1).default(900),
+        /** Largest WebSocket message accepted from the browser. */
+        maxFrameBytes: z.number().int().min(64).max(1024 * 1024).default(16 * 1024),
+        /** Bound of the SSH connect and login. */
+        connectTimeoutMs: z.number().int().min(1).default(10_000),
+        /** Origins allowed to open a terminal besides the api's own (the Host header's); `*` is refused. */
+        allowedOrigins: z.array(z.string().url()).default([]),
+      })
+      .strict()
+      .default({ maxPerSession: 8, idleTimeoutSeconds: 900, maxFrameBytes: 16 * 1024, connectTimeoutMs: 10_000, allowedOrigins: [] }),
   })
   .strict();
 

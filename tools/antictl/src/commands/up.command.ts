@@ -187,9 +187,10 @@ export function upCommand(program: Command, output: () => Output): void {
         const platformFile = writeLocalPlatform(dir, { api, nats: nats.url, natsCredentials: bus.file, adminToken, pid: process.pid });
         running = true;
         const here = dir === resolve(STATE_DIR);
-        out.data({ api, nats: nats.url, natsCredentials: bus.file, config: configFile, logs: join(dir, 'logs'), platform: platformFile }, () => [
+        out.data({ api, web: `${api}/`, nats: nats.url, natsCredentials: bus.file, config: configFile, logs: join(dir, 'logs'), platform: platformFile }, () => [
           '',
           `Antidote is up: ${api}/exp/lesson`,
+          `  web:  ${api}/   (the learner's labs in the browser)`,
           `  try:  npx antictl lesson request linux-basics${here ? '' : ` --api ${api}`}`,
           `        npx antictl lesson list${here ? '' : ` --api ${api} --token <api.adminToken in ${configFile}>`}`,
           `  logs: ${join(dir, 'logs')}   config: ${configFile}`,

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { LiveLessonStatus } from '@antidote/contracts';
+import { makeLiveEndpoint, makeNewLiveLesson } from '@antidote/testing';
+import type { LiveLesson } from '@antidote/data';
+import { authorizeTerminal } from './terminal-access.js';
+import { originAllowed, parseTerminalRequest } from './terminal-request.js';
+import { TerminalSlots } from './terminal-slots.js';
+import { TerminalCloseCode } from './terminal.errors.js';
+
+describe('originAllowed', () => {
+  it.each([
+    ['the api\'s own origin', 'http://127.0.0.1:8080', '127.0.0.1:8080', [], true],
+    ['https on its own host', 'https://labs.example', 'labs.example', [], true],
+    ['another port', 'http://127.0.0.1:9999', '127.0.0.1:8080', [], false],
+    ['another site', 'http://evil.example', '127.0.0.1:8080', [], false],
+    ['a listed origin', 'http://front.example', '127.0.0.1:8080', ['http://front.example'], true],
+    ['a wildcard is never a listing', 'http://evil.example', '127.0.0.1:8080', ['*'], false],
+    ['no origin (not a browser)', undefined, '127.0.0.1:8080', [], false],
+    ['a "null" origin (sandboxed frame, file:)', 'null', '127.0.0.1:8080', [], false],
+    ['no Host', 'http://127.0.0.1:8080', undefined, [], false],
+  ] as const)('%s', (_case, origin, host, allowed, expected) => {
+    expect(originAllowed(origin, host, allowed)).toBe(expected);
+  });
+});
+
+describe('parseTerminalRequest', () => {
+  it('reads the lab, the session and the endpoint', () => {
+    expect(parseTerminalRequest('/terminals?liveLessonId=abc123&sessionId=s1&endpoint=vqfx-1')).toEqual({ liveLessonId: 'abc123', sessionId: 's1', endpoint: 'vqfx-1' });
+  });
+  it.each(['/terminals', '/terminals?liveLessonId=a&sessionId=b', '/terminals?liveLessonId=a/../b&sessionId=b&endpoint=c', '/terminals?liveLessonId=a&sessionId=b&endpoint=c&password=x', `/terminals?liveLessonId=${'a'.repeat(65)}&sessionId=b&endpoint=c`])(
+    'refuses %s with a bad-request close',
+    (url) => {
+      expect(() => parseTerminalRequest(url)).toThrow(expect.objectContaining({ code: TerminalCloseCode.badRequest }));
+    },
+  );
+});
+
+describe('authorizeTerminal', () => {
+  const lesson = (overrides: Partial<LiveLesson> = {}): LiveLesson => ({
+    ...makeNewLiveLesson({ id: 'lab0000001', sessionId: 'mine', endpoints: [makeLiveEndpoint({ host: '10.96.0.7' }), makeLiveEndpoint({ name: 'web1', presentations: [{ name: 'web', port: 80, type: 'http', hepDomain: '' }], host: '10.96.0.8' })] }),
+    status: LiveLessonStatus.READY, error: false, healthyTests: 2, totalTests: 2, createdAt: new Date(), lastActiveAt: new Date(), updatedAt: new Date(), phaseTimes: {},
+    ...overrides,
+  });
+  const ask = (found: LiveLesson | undefined, sessionId = 'mine', endpoint = 'linux1') => authorizeTerminal(() => Promise.resolve(found), { liveLessonId: 'lab0000001', sessionId, endpoint });
+
+  it('answers the endpoint\'s address, SSH port and the image\'s login for the lab\'s own session', async () => {
+    await expect(ask(lesson())).resolves.toEqual({ host: '10.96.0.7', port: 22, username: 'antidote', password: 'antidotepassword' });
+  });
+  it.each([
+    ['another session\'s lab', lesson(), 'theirs', 'linux1', TerminalCloseCode.forbidden, 'no such lab for this session'],
+    ['a missing lab', undefined, 'mine', 'linux1', TerminalCloseCode.forbidden, 'no such lab for this session'],
+    ['a lab being deleted', lesson({ deleteRequestedAt: new Date() }), 'mine', 'linux1', TerminalCloseCode.forbidden, 'no such lab for this session'],
+    ['a failed lab', lesson({ error: true }), 'mine', 'linux1', TerminalCloseCode.notReady, 'the lab failed to start'],
+    ['an endpoint without SSH', lesson(), 'mine', 'web1', TerminalCloseCode.badRequest, 'the lab has no SSH endpoint named web1'],
+    ['an unknown endpoint', lesson(), 'mine', 'vqfx9', TerminalCloseCode.badRequest, 'the lab has no SSH endpoint named vqfx9'],
+    ['a lab not started', lesson({ status: LiveLessonStatus.INITIALIZED }), 'mine', 'linux1', TerminalCloseCode.notReady, 'linux1 is not started yet'],
+  ] as const)('refuses %s', async (_case, found, sessionId, endpoint, code, message) => {
+    await expect(ask(found, sessionId, endpoint)).rejects.toMatchObject({ code, message });
+  });
+});
+
+describe('TerminalSlots', () => {
+  it('counts per session, refuses past the limit and frees on release', () => {
+    const slots = new TerminalSlots(2);
+    expect([slots.take('a'), slots.take('a'), slots.take('a'), slots.take('b')]).toEqual([true, true, false, true]);
+    slots.release('a');
+    expect(slots.take('a')).toBe(true);
+    expect(new TerminalSlots(0).take('a')).toBe(false);
+  });
+});

@@ -1,0 +1,27 @@
+/** Builds an element; strings become text nodes (never HTML). `on*` attributes with functions become listeners. */
+export function h(tag, attrs = {}, ...children) {
+  const element = document.createElementNS(tag.startsWith('svg:') ? 'http://www.w3.org/2000/svg' : 'http://www.w3.org/1999/xhtml', tag.replace(/^svg:/, ''));
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith('on') && typeof value === 'function') element.addEventListener(name.slice(2), value);
+    else element.setAttribute(name, value === true ? '' : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    element.append(typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child);
+  }
+  return element;
+}
+
+/** Replaces the page's content and moves focus to it (keyboard and screen-reader users land on the new view). */
+export function show(...children) {
+  const main = document.getElementById('main');
+  main.replaceChildren(...children);
+  main.focus({ preventScroll: true });
+}
+
+/** A polite announcement for screen readers. */
+export function announce(text) {
+  const region = document.getElementById('announce');
+  if (region) region.textContent = text;
+}

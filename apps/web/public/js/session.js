@@ -1,0 +1,34 @@
+import { api, ApiError } from './api.js';
+
+const KEY = 'antidote.sessionId';
+
+/** The learner's session, kept in this browser; a new one when there is none or the platform forgot it. */
+export async function ensureSession() {
+  const stored = localStorage.getItem(KEY);
+  if (stored) {
+    try {
+      await api.session(stored);
+      return stored;
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 404) throw error;
+    }
+  }
+  return renewSession();
+}
+
+export async function renewSession() {
+  const session = await api.newSession();
+  localStorage.setItem(KEY, session.ID);
+  return session.ID;
+}
+
+/** Requests the lab (or its stage change, or a keep-alive); an expired session is replaced once. */
+export async function requestLab(slug, stage, sessionId) {
+  try {
+    return { sessionId, id: (await api.requestLab(slug, sessionId, stage)).id };
+  } catch (error) {
+    if (!(error instanceof ApiError) || !/Invalid session ID/.test(error.message)) throw error;
+    const fresh = await renewSession();
+    return { sessionId: fresh, id: (await api.requestLab(slug, fresh, stage)).id };
+  }
+}
