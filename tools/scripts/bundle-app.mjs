@@ -4,7 +4,7 @@
 // `npm install --omit=dev` in that folder, then `node main.js`, runs the app with nothing else around it.
 import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -15,8 +15,13 @@ const outDir = join(appDir, 'bundle');
 
 /** Installed next to the bundle: native addons, and packages that read their own files at run time. */
 const runtimeDependenciesOf = {
-  // The API document's UI is served from swagger-ui-dist's own files.
-  api: ['swagger-ui-dist'],
+  // The API document's UI is served from swagger-ui-dist's own files; the learner's UI loads these
+  // browser libraries' files as they are published.
+  api: ['swagger-ui-dist', '@xterm/xterm', '@xterm/addon-fit', 'marked', 'dompurify'],
+};
+/** Static files an app serves, copied beside its bundle: the learner's UI (apps/web) under `web/`. */
+const staticFoldersOf = {
+  api: [[join(root, 'apps', 'web', 'public'), join('web', 'public')]],
 };
 const runtimeDependencies = ['better-sqlite3', 'pg', 'ssh2', ...(runtimeDependenciesOf[app] ?? [])];
 /** Optional integrations of NestJS / TypeORM / ws that we never load; left as failing imports on purpose. */
@@ -58,6 +63,8 @@ await build({
   define: { __ANTIDOTE_BUILD_VERSION__: JSON.stringify(appVersion), __ANTIDOTE_BUILD_SHA__: JSON.stringify(sha) },
   logLevel: 'warning',
 });
+
+for (const [from, to] of staticFoldersOf[app] ?? []) cpSync(from, join(outDir, to), { recursive: true });
 
 const rootPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const dependencies = Object.fromEntries(runtimeDependencies.map((name) => [name, rootPackage.dependencies[name]]));

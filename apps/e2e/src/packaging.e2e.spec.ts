@@ -62,6 +62,10 @@ describe('packaged apps', () => {
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
       await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status, { timeout: 60_000 }).toBe(200);
       expect((await fetch(`http://127.0.0.1:${port}/no-such-route`, { signal: AbortSignal.timeout(10_000) })).status).toBe(404);
+      if (app === 'api') {
+        // The learner's UI and the API document's UI travel with the packaged api.
+        for (const path of ['/', '/vendor/xterm.mjs', '/exp/docs/']) expect((await fetch(`http://127.0.0.1:${port}${path}`)).status, path).toBe(200);
+      }
     } finally {
       child.kill('SIGTERM');
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));

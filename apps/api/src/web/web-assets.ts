@@ -33,6 +33,8 @@ function findInNodeModules(from: string, pkg: string, file: string): string | un
  */
 export function locateWebAssets(root: string, here: string): WebAssets | { missing: string } {
   let webDir = root;
+  // The packaged api (tools/scripts/bundle-app.mjs) carries the pages in `web/` beside its bundle.
+  if (!webDir && existsSync(join(here, 'web', 'public', 'index.html'))) webDir = join(here, 'web');
   if (!webDir) {
     try {
       webDir = dirname(createRequire(join(here, 'noop.js')).resolve('@antidote/web/package.json'));
