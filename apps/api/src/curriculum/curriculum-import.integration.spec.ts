@@ -33,7 +33,7 @@ describe('the api importing a curriculum at start (the built app, as a process)'
       stringify({
         instanceId: 'importtest',
         curriculumDir: dir,
-        natsUrl: nats.url,
+        ...nats.loginAs('api'),
         httpPort: 0,
         database: { url: `sqlite:${join(work, 'db.sqlite')}` },
         api: { host: '127.0.0.1' },
