@@ -11,7 +11,7 @@ import { validate, validateExp } from '../http/validation.js';
 import { idParamSchema, liveLessonRequestSchema } from './live-lesson.dto.js';
 import { LiveLessonEventHub, type LiveLessonEvent } from './live-lesson-events.hub.js';
 import { LiveLessonRequestService } from './live-lesson-request.service.js';
-import { toExpLiveLesson, withDetails } from './live-lesson.mapper.js';
+import { toExpLiveLesson, toStreamStatus, withDetails } from './live-lesson.mapper.js';
 import { StreamSlots } from './stream-slots.js';
 
 const HEARTBEAT_MS = 15_000;
@@ -110,7 +110,7 @@ export class LiveLessonController {
     send('status', liveLessonStatusOf(lesson));
     if (isFinal(lesson.status, lesson.error)) return close();
     forward = (item) => {
-      send(item.kind, item.event);
+      send(item.kind, item.kind === 'status' ? toStreamStatus(item.event) : item.event);
       if (item.kind === 'status' && isFinal(item.event.status, item.event.error, item.event.deleted)) close();
     };
     for (const item of early) forward(item);

@@ -16,7 +16,9 @@ export function toExpLiveLesson(lesson: LiveLesson, exposePasswords: boolean): R
   }
   return {
     ID: lesson.id,
-    SessionID: lesson.sessionId,
+    // Never the session: anyone holding a live lesson id (a learner's lab link) could otherwise act as its
+    // session (kill its labs, request labs on its quota). Blank, so the field keeps the original's type.
+    SessionID: '',
     AntidoteID: lesson.antidoteId,
     LessonSlug: lesson.lessonSlug,
     LiveEndpoints: endpoints,
@@ -40,5 +42,8 @@ export const withDetails = (lesson: LiveLesson, body: Record<string, unknown>): 
   FailureReason: lesson.failureReason ?? '',
   PhaseTimes: lesson.phaseTimes,
 });
+
+/** A status event as an SSE client of the live lesson sees it: the row's state, without the owning session. */
+export const toStreamStatus = <T extends { sessionId?: string }>({ sessionId: _session, ...status }: T): Omit<T, 'sessionId'> => status;
 
 export const toExpLiveSession = (session: LiveSession): Record<string, unknown> => ({ ID: session.id, SourceIP: session.sourceIp, Persistent: session.persistent });
