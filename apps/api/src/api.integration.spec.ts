@@ -30,6 +30,9 @@ describe.each(DATABASE_KINDS)('api on %s', (kind) => {
     expect(lesson.SessionID).toBe('');
     expect(JSON.stringify(lesson)).not.toContain(sessionId);
     expect(shapeProblems('livelesson', 'expLiveLesson', lesson, ['FailureReason', 'PhaseTimes'])).toEqual([]);
+    // An operator (the admin token; antictl uses it) still reads it; a wrong token does not.
+    expect((await api.call('GET', `/exp/livelesson/${id}`, undefined, { authorization: 'Bearer secret-admin-token' })).body).toMatchObject({ SessionID: sessionId });
+    expect((await api.call('GET', `/exp/livelesson/${id}`, undefined, { authorization: 'Bearer wrong-token' })).body).toMatchObject({ SessionID: '' });
     expect(lesson).toMatchObject({ ID: id, AntidoteID: 'apitest', LessonSlug: 'network-automation', Status: 'INITIALIZED', Error: false, CurrentStage: 0, GuideType: 'markdown', TotalTests: 3 });
     // Public hostnames carry a random token of their own, never the live lesson id (which unlocks the device logins).
     const token = /^apitest-([a-z0-9]{16})-jupyterlabguide-web\.localhost$/.exec(lesson.GuideDomain as string)?.[1];

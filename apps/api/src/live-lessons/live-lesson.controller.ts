@@ -42,12 +42,12 @@ export class LiveLessonController {
   }
 
   @Get(':id')
-  async get(@Param() params: unknown): Promise<Record<string, unknown>> {
+  async get(@Param() params: unknown, @Req() request: Request): Promise<Record<string, unknown>> {
     const { id } = validate(idParamSchema, params, 'path');
     const lesson = await this.data.liveLessons.find(id);
     if (!lesson) throw notFound('livelesson not found');
     if (lesson.error) throw failedPrecondition(`Livelesson encountered errors during provisioning. See antidote logs${lesson.failureReason ? `: ${lesson.failureReason}` : ''}`);
-    return withDetails(lesson, toExpLiveLesson(lesson, this.config.api.exposeDevicePasswords));
+    return withDetails(lesson, toExpLiveLesson(lesson, this.config.api.exposeDevicePasswords, this.admin.isAdmin(request.headers.authorization)));
   }
 
   /**
