@@ -97,6 +97,8 @@ describe('api security edges: limits by default, in-flight and stream caps, CORS
       expect.objectContaining({ status: 'READY', error: false }),
     ]);
     expect(JSON.stringify(events)).not.toContain('forged');
+    // Nor the owning session: whoever holds a lab link must not learn it.
+    expect(events.filter((event) => 'sessionId' in event.data)).toEqual([]);
   });
 
   it('allows only api.corsOrigins: their answers carry the origin, other origins cannot write', async () => {

@@ -1,6 +1,7 @@
 import { DATABASE_KINDS } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type ApiFixture } from '../test/api-fixture.js';
+import { shapeProblems } from '../test/swagger-shape.js';
 
 describe.each(DATABASE_KINDS)('api on %s', (kind) => {
   let api: ApiFixture;
@@ -25,7 +26,14 @@ describe.each(DATABASE_KINDS)('api on %s', (kind) => {
     expect(id).toMatch(/^[a-z0-9]{10}$/);
     expect(api.received['antidote.livelesson.create.v1']).toContainEqual({ liveLessonId: id });
     const lesson = (await api.call('GET', `/exp/livelesson/${id}`)).body as Record<string, unknown>;
-    expect(lesson).toMatchObject({ ID: id, SessionID: sessionId, AntidoteID: 'apitest', LessonSlug: 'network-automation', Status: 'INITIALIZED', Error: false, CurrentStage: 0, GuideType: 'markdown', TotalTests: 3 });
+    // The session is never given to whoever holds the live lesson id: blanked, the original's shape kept.
+    expect(lesson.SessionID).toBe('');
+    expect(JSON.stringify(lesson)).not.toContain(sessionId);
+    expect(shapeProblems('livelesson', 'expLiveLesson', lesson, ['FailureReason', 'PhaseTimes'])).toEqual([]);
+    // An operator (the admin token; antictl uses it) still reads it; a wrong token does not.
+    expect((await api.call('GET', `/exp/livelesson/${id}`, undefined, { authorization: 'Bearer secret-admin-token' })).body).toMatchObject({ SessionID: sessionId });
+    expect((await api.call('GET', `/exp/livelesson/${id}`, undefined, { authorization: 'Bearer wrong-token' })).body).toMatchObject({ SessionID: '' });
+    expect(lesson).toMatchObject({ ID: id, AntidoteID: 'apitest', LessonSlug: 'network-automation', Status: 'INITIALIZED', Error: false, CurrentStage: 0, GuideType: 'markdown', TotalTests: 3 });
     // Public hostnames carry a random token of their own, never the live lesson id (which unlocks the device logins).
     const token = /^apitest-([a-z0-9]{16})-jupyterlabguide-web\.localhost$/.exec(lesson.GuideDomain as string)?.[1];
     expect(token).toBeDefined();

@@ -15,6 +15,8 @@ export interface ApiFixture {
   /** Requests the stand-in scheduler received, by subject. */
   received: Record<string, unknown[]>;
   publishStatus(event: Partial<LiveLessonStatusChangedEvent> & { liveLessonId: string; status: LiveLessonStatusChangedEvent['status'] }): void;
+  /** Publishes `payload` as the healthchecker does (its own login, the only one allowed): raw text as is, anything else as JSON. */
+  publishAsHealthchecker(subject: string, payload: unknown): Promise<void>;
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: unknown; headers: Headers }>;
   stop(): Promise<void>;
 }
@@ -56,6 +58,7 @@ export async function startApi(kind: DatabaseKind, overrides: Record<string, unk
     });
   }
   await nats.flush();
+  let healthchecker: NatsConnection | undefined;
   return {
     url: service.url,
     data,
@@ -64,6 +67,11 @@ export async function startApi(kind: DatabaseKind, overrides: Record<string, unk
     publishStatus(event) {
       const full: LiveLessonStatusChangedEvent = { sessionId: 's', lessonSlug: 'l', error: false, stage: 0, healthyTests: 0, totalTests: 1, phaseTimes: {}, at: new Date().toISOString(), ...event };
       nats.publish(EventSubjects.liveLessonStatusChanged, JSON.stringify(full));
+    },
+    async publishAsHealthchecker(subject, payload) {
+      healthchecker ??= await connect({ servers: server.url, user: server.credentials.healthchecker.user, pass: server.credentials.healthchecker.password });
+      healthchecker.publish(subject, typeof payload === 'string' ? payload : JSON.stringify(payload));
+      await healthchecker.flush();
     },
     async call(method, path, body, headers = {}) {
       const response = await fetch(`${service.url}${path}`, {
@@ -81,6 +89,7 @@ export async function startApi(kind: DatabaseKind, overrides: Record<string, unk
       return { status: response.status, body: parsed, headers: response.headers };
     },
     async stop() {
+      await healthchecker?.close();
       await nats.close();
       await data.close();
       await service.stop();

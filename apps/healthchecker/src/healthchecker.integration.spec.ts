@@ -21,7 +21,7 @@ describe('healthchecker service (real nats-server, SQLite, kube-sim endpoints)',
 
   beforeAll(async () => {
     nats = await testNats();
-    sim = await startKubeSim({ faults: { podStartDelayMs: 300 } });
+    sim = await startKubeSim({ faults: { podStartDelayMs: 300, serviceAccountDelayMs: 0 } });
     const { url } = await testDatabaseUrl('sqlite');
     service = await startService(healthcheckerService, {
       env: {},

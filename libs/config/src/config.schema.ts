@@ -54,6 +54,11 @@ const nats = z
     /** Secret: read from the file or ANTIDOTE_NATS_PASSWORD, never logged. */
     password: z.string().optional(),
     token: z.string().optional(),
+    /**
+     * Development only: start without bus credentials (against a nats-server with no authorization).
+     * Off by default: an app with no `nats.user`/`nats.token` refuses to start. Logged as a warning when on.
+     */
+    allowAnonymous: z.boolean().default(false),
     tls: z
       .object({
         caFile: z.string().optional(),

@@ -96,14 +96,18 @@ export const waitReachableReplySchema = z
   .strict();
 export type WaitReachableReply = z.infer<typeof waitReachableReplySchema>;
 
-/** Published as each endpoint of a waited-on live lesson comes up. */
+/**
+ * Published as each endpoint of a waited-on live lesson comes up. Bounded so a malformed event cannot
+ * reach a learner's stream: an endpoint name as in a target, counts with healthy ≤ total, an ISO time.
+ */
 export const healthProgressEventSchema = z
   .object({
     liveLessonId: liveLessonIdSchema,
-    endpoint: z.string(),
-    healthy: z.number().int(),
-    total: z.number().int(),
-    at: z.string(),
+    endpoint: healthTargetSchema.shape.name,
+    healthy: z.number().int().min(0).max(10_000),
+    total: z.number().int().min(0).max(10_000),
+    at: z.iso.datetime({ offset: true }),
   })
-  .strict();
+  .strict()
+  .refine((event) => event.healthy <= event.total, { message: 'healthy must not exceed total', path: ['healthy'] });
 export type HealthProgressEvent = z.infer<typeof healthProgressEventSchema>;

@@ -1,11 +1,13 @@
 export { BusClient } from './bus.client.js';
 export type { BusLogger, BusRequestEvent, EventMeta, RequestOptions } from './bus.client.js';
 export { decodeJson, isErrorReply, parseContract, toErrorReply } from './bus.codec.js';
+export { hasBusCredentials, NatsCredentialsMissingError, requireBusCredentials } from './bus-credentials.required.js';
 export { BusRequestError, ContractViolationError, NatsAuthenticationError } from './bus.error.js';
 export { MessagingModule } from './messaging.module.js';
 export { deployedNatsAuthorizationConfig, generateBusCredentials, natsAuthorizationConfig, natsPasswordEnv } from './nats-authorization.js';
 export type { BusCredentials, BusLogin, PasswordSource } from './nats-authorization.js';
 export { connectNats, natsConnectOptions } from './nats-connection.js';
+export type { NatsClientConfig } from './nats-connection.js';
 export { fixedConnection, NatsConnectionManager } from './nats-connection.manager.js';
 export type { ConnectionSource } from './nats-connection.manager.js';
 export { BusExceptionFilter, errorReplyOf } from './nest/bus-exception.filter.js';

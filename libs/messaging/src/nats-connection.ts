@@ -4,11 +4,17 @@ import type { AntidoteConfig } from '@antidote/config';
 import { inboxPrefixOf } from '@antidote/contracts';
 import { NatsAuthenticationError } from './bus.error.js';
 
+/** What a NATS client needs of the configuration (the start-up opt-out `nats.allowAnonymous` is not among it). */
+export interface NatsClientConfig {
+  natsUrl: AntidoteConfig['natsUrl'];
+  nats: Omit<AntidoteConfig['nats'], 'allowAnonymous'>;
+}
+
 /**
  * Connection options for every NATS client of a service: credentials and TLS from the config, and
  * reconnect forever (a service outlives a nats-server restart and reports not-ready meanwhile).
  */
-export function natsConnectOptions(config: Pick<AntidoteConfig, 'natsUrl' | 'nats'>, name: string): NodeConnectionOptions {
+export function natsConnectOptions(config: NatsClientConfig, name: string): NodeConnectionOptions {
   const { user, password, token, tls } = config.nats;
   const options: NodeConnectionOptions = {
     servers: config.natsUrl.split(',').map((server) => server.trim()),
@@ -33,7 +39,7 @@ export function natsConnectOptions(config: Pick<AntidoteConfig, 'natsUrl' | 'nat
 }
 
 /** How a client authenticates, for error messages: the user name at most, never a secret. */
-function authMethod({ user, token }: AntidoteConfig['nats']): string {
+function authMethod({ user, token }: NatsClientConfig['nats']): string {
   if (user) return `user "${user}" with a password`;
   return token ? 'a token' : 'no credentials';
 }
@@ -42,7 +48,7 @@ function authMethod({ user, token }: AntidoteConfig['nats']): string {
  * Connects to NATS; with `waitOnFirstConnect` it keeps trying until the server is there. Refused
  * credentials end the attempt with a NatsAuthenticationError (nats.js gives up on a repeated one).
  */
-export async function connectNats(config: Pick<AntidoteConfig, 'natsUrl' | 'nats'>, name: string): Promise<NatsConnection> {
+export async function connectNats(config: NatsClientConfig, name: string): Promise<NatsConnection> {
   const options = natsConnectOptions(config, name);
   try {
     return await connect(options);

@@ -4,7 +4,16 @@ import { BaseExceptionFilter, NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import { ConfigError, ConfigModule, loadConfig, type AntidoteConfig, type LoadConfigOptions } from '@antidote/config';
 import { migrate } from '@antidote/data';
-import { BusClient, BusExceptionFilter, busMicroserviceOptions, MessagingModule, NatsAuthenticationError, NatsConnectionManager } from '@antidote/messaging';
+import {
+  BusClient,
+  BusExceptionFilter,
+  busMicroserviceOptions,
+  MessagingModule,
+  NatsAuthenticationError,
+  NatsConnectionManager,
+  NatsCredentialsMissingError,
+  requireBusCredentials,
+} from '@antidote/messaging';
 import { BusHandledMetricsInterceptor, observeBusRequests } from './bus-metrics.js';
 import { createLogger, PinoNestLogger, type AppLogger } from './logger.js';
 import { MetricsService } from './metrics.service.js';
@@ -46,6 +55,13 @@ export async function startService(definition: ServiceDefinition, options: LoadC
   const { config, warnings } = loadConfig(options);
   const logger = createLogger(definition.name, config.logging.level);
   for (const warning of warnings) logger.warn(warning);
+  // Before anything connects: no credentials, no start (unless the development opt-out says so, loudly).
+  if (requireBusCredentials(config, definition.name) === 'anonymous') {
+    logger.warn(
+      { key: 'nats.allowAnonymous' },
+      `INSECURE: ${definition.name} connects to NATS without credentials (nats.allowAnonymous / ANTIDOTE_NATS_ALLOW_ANONYMOUS is set); for development only, never in production`,
+    );
+  }
   startTracing(config, definition.name);
   const app = await NestFactory.create(
     {
@@ -146,7 +162,7 @@ export function runService(definition: ServiceDefinition): void {
       service = started;
     })
     .catch((error: unknown) => {
-      if (error instanceof ConfigError || error instanceof NatsAuthenticationError) process.stderr.write(`${error.message}\n`);
+      if (error instanceof ConfigError || error instanceof NatsAuthenticationError || error instanceof NatsCredentialsMissingError) process.stderr.write(`${error.message}\n`);
       else process.stderr.write(`${definition.name} failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       process.exit(1);
     });

@@ -16,7 +16,7 @@ import { validate, validateExp } from '../http/validation.js';
 import { idParamSchema, liveLessonRequestSchema } from './live-lesson.dto.js';
 import { LiveLessonEventHub, type LiveLessonEvent } from './live-lesson-events.hub.js';
 import { LiveLessonRequestService } from './live-lesson-request.service.js';
-import { toExpLiveLesson, withDetails } from './live-lesson.mapper.js';
+import { toExpLiveLesson, toStreamStatus, withDetails } from './live-lesson.mapper.js';
 import { StreamSlots } from './stream-slots.js';
 
 const HEARTBEAT_MS = 15_000;
@@ -47,12 +47,12 @@ export class LiveLessonController {
   }
 
   @Get(':id')
-  async get(@Param() params: unknown): Promise<Record<string, unknown>> {
+  async get(@Param() params: unknown, @Req() request: Request): Promise<Record<string, unknown>> {
     const { id } = validate(idParamSchema, params, 'path');
     const lesson = await this.data.liveLessons.find(id);
     if (!lesson) throw notFound('livelesson not found');
     if (lesson.error) throw failedPrecondition(`Livelesson encountered errors during provisioning. See antidote logs${lesson.failureReason ? `: ${lesson.failureReason}` : ''}`);
-    return withDetails(lesson, toExpLiveLesson(lesson, this.config.api.exposeDevicePasswords));
+    return withDetails(lesson, toExpLiveLesson(lesson, this.config.api.exposeDevicePasswords, this.admin.isAdmin(request.headers.authorization)));
   }
 
   /**
@@ -115,7 +115,7 @@ export class LiveLessonController {
     send('status', liveLessonStatusOf(lesson));
     if (isFinal(lesson.status, lesson.error)) return close();
     forward = (item) => {
-      send(item.kind, item.event);
+      send(item.kind, item.kind === 'status' ? toStreamStatus(item.event) : item.event);
       if (item.kind === 'status' && isFinal(item.event.status, item.event.error, item.event.deleted)) close();
     };
     for (const item of early) forward(item);

@@ -1,7 +1,10 @@
 import type { LiveLesson, LiveSession } from '@antidote/data';
 
-/** `expLiveLesson` of the original API (swagger field names). */
-export function toExpLiveLesson(lesson: LiveLesson, exposePasswords: boolean): Record<string, unknown> {
+/**
+ * `expLiveLesson` of the original API (swagger field names). `revealSession`: the caller is an operator
+ * (admin token); anyone else gets `SessionID` blank.
+ */
+export function toExpLiveLesson(lesson: LiveLesson, exposePasswords: boolean, revealSession = false): Record<string, unknown> {
   const endpoints: Record<string, unknown> = {};
   for (const endpoint of lesson.endpoints) {
     endpoints[endpoint.name] = {
@@ -16,7 +19,9 @@ export function toExpLiveLesson(lesson: LiveLesson, exposePasswords: boolean): R
   }
   return {
     ID: lesson.id,
-    SessionID: lesson.sessionId,
+    // Never the session to a learner: anyone holding a live lesson id (a lab link) could otherwise act as
+    // its session (kill its labs, request labs on its quota). Blank, so the field keeps the original's type.
+    SessionID: revealSession ? lesson.sessionId : '',
     AntidoteID: lesson.antidoteId,
     LessonSlug: lesson.lessonSlug,
     LiveEndpoints: endpoints,
@@ -40,5 +45,8 @@ export const withDetails = (lesson: LiveLesson, body: Record<string, unknown>): 
   FailureReason: lesson.failureReason ?? '',
   PhaseTimes: lesson.phaseTimes,
 });
+
+/** A status event as an SSE client of the live lesson sees it: the row's state, without the owning session. */
+export const toStreamStatus = <T extends { sessionId?: string }>({ sessionId: _session, ...status }: T): Omit<T, 'sessionId'> => status;
 
 export const toExpLiveSession = (session: LiveSession): Record<string, unknown> => ({ ID: session.id, SourceIP: session.sourceIp, Persistent: session.persistent });
