@@ -51,9 +51,16 @@ async function burst(p: TestPlatform<'healthchecker' | 'scheduler'>, count: numb
   };
 }
 
+/** Deadlines long enough for the reference §10 example's 20 s pods and 30 s jobs (the test defaults are 20 s). */
+const SLOW_TIMEOUTS = { podRunningSeconds: 120, reachabilitySeconds: 60, configJobSeconds: 120, namespaceDeleteSeconds: 20 };
+
 const platform = (kind: DatabaseKind, podStartDelayMs: number, jobRunDelayMs: number) =>
   // No cluster cap (scheduler.maxLiveLessons): the benchmark takes BENCH_LESSONS at once, whatever the number.
-  startTestPlatform(kind, { services: { healthchecker: healthcheckerService, scheduler: schedulerService }, faults: { podStartDelayMs, jobRunDelayMs }, overrides: { scheduler: { redriveIntervalSeconds: 1, redriveAfterSeconds: 1, claimLeaseSeconds: 5, maxLiveLessons: 0 } } });
+  startTestPlatform(kind, {
+    services: { healthchecker: healthcheckerService, scheduler: schedulerService },
+    faults: { podStartDelayMs, jobRunDelayMs },
+    overrides: { scheduler: { redriveIntervalSeconds: 1, redriveAfterSeconds: 1, claimLeaseSeconds: 5, maxLiveLessons: 0 }, ...(podStartDelayMs >= 20_000 ? { timeouts: SLOW_TIMEOUTS } : {}) },
+  });
 
 const row = (label: string, run: Run, floorMs = 0) =>
   `  ${label.padEnd(34)} ${String(run.lessons).padStart(4)} ${run.seconds.toFixed(1).padStart(7)} ${run.lessonsPerSecond.toFixed(1).padStart(7)} ${[run.timeToReadyMs.p50, run.timeToReadyMs.p95, run.timeToReadyMs.p99].map((ms) => String(Math.round(ms - floorMs)).padStart(7)).join('')} ${run.cpuMsPerLesson.toFixed(0).padStart(7)} ${run.kubeCallsPerLesson.toFixed(1).padStart(7)} ${String(run.failures).padStart(5)}`;
