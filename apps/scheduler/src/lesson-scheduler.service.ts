@@ -17,6 +17,14 @@ import { SchedulerMetrics } from './scheduler.metrics.js';
 import { LessonWorkQueue, type EnqueueResult, type OperationKind } from './work/lesson-work-queue.js';
 
 /**
+ * Operations in flight at once: a bound on memory, not on work. Waiting (for pods, jobs, reachability)
+ * holds no scarce resource — the waits are cache subscriptions — so what is bounded is what costs:
+ * Kubernetes writes (`scheduler.maxConcurrentOperations`, in the KubeClient) and probes (the
+ * healthchecker's `maxConcurrentProbes`). A lesson stuck waiting never blocks the others.
+ */
+export const MAX_IN_FLIGHT = 10_000;
+
+/**
  * Runs live lesson operations: serialised per live lesson and bounded overall (LessonWorkQueue), and
  * safe across scheduler replicas — each operation first claims the row (a lease in the database, kept
  * renewed), so a duplicate or redelivered request never runs twice at once anywhere. A failure marks
@@ -39,7 +47,7 @@ export class LessonScheduler implements OnApplicationShutdown {
     @InjectConfig() private readonly config: AntidoteConfig,
   ) {
     this.leaseMs = config.scheduler.claimLeaseSeconds * 1000;
-    this.queue = new LessonWorkQueue(config.scheduler.maxConcurrentOperations, {
+    this.queue = new LessonWorkQueue(MAX_IN_FLIGHT, {
       onError: (id, kind, error) => this.logger.error(`${kind} of ${id} failed unexpectedly: ${reasonOf(error)}`),
       onChange: ({ running, waiting }) => {
         this.metrics.inFlight.set(running);

@@ -5,6 +5,7 @@ import { KubeModule } from '@antidote/kube-runtime';
 import { DatabaseReadiness } from '@antidote/runtime';
 import { KubeLessonCluster } from './cluster/kube-lesson.cluster.js';
 import { LESSON_CLUSTER } from './cluster/lesson-cluster.port.js';
+import { LessonInformers } from './cluster/lesson-informers.js';
 import { CreateLessonOperation } from './lesson/create-lesson.operation.js';
 import { DeleteLessonOperation } from './lesson/delete-lesson.operation.js';
 import { LessonPlanFactory } from './lesson/lesson-plan.factory.js';
@@ -12,6 +13,7 @@ import { ModifyLessonOperation } from './lesson/modify-lesson.operation.js';
 import { ReachabilityClient } from './lesson/reachability.client.js';
 import { StatusReporter } from './lesson/status-reporter.js';
 import { LessonScheduler } from './lesson-scheduler.service.js';
+import { NamespaceWatchdog } from './reconcile/namespace-watchdog.service.js';
 import { Reconciler } from './reconcile/reconciler.service.js';
 import { SchedulerController } from './scheduler.controller.js';
 import { SchedulerMetrics } from './scheduler.metrics.js';
@@ -22,10 +24,11 @@ export class SchedulerModule {
   static forRoot(config: AntidoteConfig): DynamicModule {
     return {
       module: SchedulerModule,
-      imports: [DataModule.forRoot(config), KubeModule.forRoot(config, { app: 'scheduler', ensureNadCrd: true })],
+      imports: [DataModule.forRoot(config), KubeModule.forRoot(config, { app: 'scheduler', ensureNadCrd: true, maxConcurrentWrites: config.scheduler.maxConcurrentOperations })],
       controllers: [SchedulerController],
       providers: [
         DatabaseReadiness,
+        LessonInformers,
         { provide: LESSON_CLUSTER, useClass: KubeLessonCluster },
         SchedulerMetrics,
         StatusReporter,
@@ -36,6 +39,7 @@ export class SchedulerModule {
         DeleteLessonOperation,
         LessonScheduler,
         Reconciler,
+        NamespaceWatchdog,
       ],
     };
   }

@@ -11,6 +11,8 @@ export interface KubeModuleOptions {
   app: string;
   /** Register the NetworkAttachmentDefinition CRD before reporting ready (the scheduler). */
   ensureNadCrd?: boolean;
+  /** Bound on Kubernetes writes in flight at once (the scheduler's `maxConcurrentOperations`); unbounded when unset. */
+  maxConcurrentWrites?: number;
 }
 
 const KUBE_OPTIONS = Symbol.for('antidote.kube.options');
@@ -82,6 +84,7 @@ export class KubeModule {
               retryForMs: config.scheduler.kubeRetrySeconds * 1000,
               pageSize: config.gc.listPageSize,
               ownerLabel: OWNER_LABEL,
+              ...(options.maxConcurrentWrites ? { maxConcurrentWrites: options.maxConcurrentWrites } : {}),
               userAgent: `antidote-${options.app}`,
               logger: logger.child({ component: 'kube' }),
               onCall: (event) => calls.inc({ verb: event.verb, resource: event.resource, code: String(event.code) }),

@@ -8,14 +8,16 @@ import {
   JUPYTER_ENDPOINT,
   LABEL,
   LessonObjectError,
+  MANAGED,
   managedNamespaceSelector,
   type LessonObjectSet,
   type LessonObjectsInput,
 } from '@antidote/lesson-objects';
 import { KubeClient } from '@antidote/kube';
-import type { V1Secret } from '@kubernetes/client-node';
+import type { V1Job, V1Namespace, V1Pod, V1Secret } from '@kubernetes/client-node';
 import { LessonFailure } from '../lesson/lesson-failure.error.js';
 import type { LessonCluster, LessonPlan, ManagedNamespace } from './lesson-cluster.port.js';
+import { LessonInformers } from './lesson-informers.js';
 
 /** Copied secrets change rarely; one read per minute instead of one per live lesson. */
 const SECRET_CACHE_MS = 60_000;
@@ -34,6 +36,7 @@ export class KubeLessonCluster implements LessonCluster {
 
   constructor(
     @Inject(KubeClient) private readonly kube: KubeClient,
+    @Inject(LessonInformers) private readonly informers: LessonInformers,
     @InjectConfig() private readonly config: AntidoteConfig,
   ) {}
 
@@ -64,25 +67,34 @@ export class KubeLessonCluster implements LessonCluster {
 
   async waitForPods(plan: LessonPlan, timeoutMs: number, signal: AbortSignal): Promise<void> {
     const names = this.objectsOf(plan).endpoints.map(({ pod }) => pod.metadata?.name ?? '');
-    await this.kube.waitForPodsRunning(plan.namespace, names, { timeoutMs, signal }).catch((error: unknown) => {
+    const options = { timeoutMs, signal, informer: this.informers.pods, guard: this.namespaceGuard(plan.namespace) };
+    await this.kube.waitForPodsRunning(plan.namespace, names, options).catch((error: unknown) => {
       throw new LessonFailure(`Timeout or failure waiting for LiveEndpoints to start: ${(error as Error).message}`);
     });
   }
 
   async configure(plan: LessonPlan, stage: number, timeouts: { oldJobsGoneMs: number; jobsMs: number }, signal: AbortSignal): Promise<void> {
     const ns = plan.namespace;
-    // Other stages' jobs and their pods go first (propagation Background deletes the pods with them).
-    const others = `${LABEL.jobType}=${JOB_TYPE_CONFIG},${LABEL.stageId}!=${stage}`;
-    const old = await this.kube.listAll('Job', ns, { labelSelector: others }, signal);
-    await Promise.all(old.items.map((job) => this.kube.delete('Job', ns, job.metadata?.name ?? '', signal)));
-    if (old.items.length > 0) {
-      await this.kube.waitForGone('Pod', ns, `${LABEL.configPod}=yes,${LABEL.stageId}!=${stage}`, { timeoutMs: timeouts.oldJobsGoneMs, signal });
+    // Other stages' jobs and their pods go first (propagation Background deletes the pods with them); the cache knows them.
+    const otherStage = (object: V1Job | V1Pod): boolean => object.metadata?.labels?.[LABEL.stageId] !== String(stage);
+    const old = [...this.informers.jobs.objectsIn(ns).values()].filter((job) => job.metadata?.labels?.[LABEL.jobType] === JOB_TYPE_CONFIG && otherStage(job));
+    await Promise.all(old.map((job) => this.kube.delete('Job', ns, job.metadata?.name ?? '', signal)));
+    if (old.length > 0) {
+      await this.informers.pods.waitFor(
+        ns,
+        (pods) => {
+          const left = [...pods.values()].filter((pod) => pod.metadata?.labels?.[LABEL.configPod] === MANAGED && otherStage(pod)).length;
+          return left === 0 ? { state: 'done', value: undefined } : { state: 'waiting', progress: `${left} left` };
+        },
+        { timeoutMs: timeouts.oldJobsGoneMs, signal, what: `configuration pods of other stages gone from ${ns}` },
+      );
     }
     const { credentials, jobs } = this.configObjectsOf(plan, stage);
     if (jobs.length === 0) return;
     await this.kube.create('Secret', ns, credentials, signal);
     await Promise.all(jobs.map((job) => this.kube.create('Job', ns, job, signal)));
-    await this.kube.waitForJobsComplete(ns, jobs.map((job) => job.metadata?.name ?? ''), { timeoutMs: timeouts.jobsMs, signal }).catch((error: unknown) => {
+    const options = { timeoutMs: timeouts.jobsMs, signal, informer: this.informers.jobs, guard: this.namespaceGuard(ns) };
+    await this.kube.waitForJobsComplete(ns, jobs.map((job) => job.metadata?.name ?? ''), options).catch((error: unknown) => {
       throw new LessonFailure(`Configuration of stage ${stage} failed: ${(error as Error).message}`);
     });
   }
@@ -99,16 +111,30 @@ export class KubeLessonCluster implements LessonCluster {
 
   async deleteNamespace(namespace: string, timeoutMs: number, signal: AbortSignal): Promise<void> {
     if (!(await this.kube.delete('Namespace', '', namespace, signal))) return;
-    await this.kube.waitForNamespaceGone(namespace, { timeoutMs, signal });
+    // Gone = seen going (Terminating or deleted) and no longer cached: a namespace the cache has not seen yet is not "gone".
+    await this.informers.namespaces.waitFor(
+      namespace,
+      (cached) => {
+        const left = cached.get(namespace);
+        if (!left && this.informers.isGone(namespace)) return { state: 'done', value: undefined };
+        return { state: 'waiting', progress: left?.status?.phase ?? 'not seen deleted yet' };
+      },
+      { timeoutMs, signal, what: `namespace ${namespace} to be gone` },
+    );
   }
 
+  /** From the namespace cache once it has synced (the scheduler is not ready before); a read before. */
   async namespaceExists(namespace: string): Promise<boolean> {
+    if (this.informers.namespaces.hasSynced) return this.informers.namespaces.get(namespace, namespace) !== undefined;
     return (await this.kube.read('Namespace', '', namespace)) !== undefined;
   }
 
   async listManagedNamespaces(): Promise<ManagedNamespace[]> {
-    const list = await this.kube.listAll('Namespace', '', { labelSelector: managedNamespaceSelector(this.config.instanceId) });
-    return list.items.map((namespace) => {
+    const cache = this.informers.namespaces;
+    const items: V1Namespace[] = cache.hasSynced
+      ? cache.all()
+      : (await this.kube.listAll('Namespace', '', { labelSelector: managedNamespaceSelector(this.config.instanceId) })).items;
+    return items.map((namespace) => {
       const created = namespace.metadata?.creationTimestamp;
       const liveLessonId = namespace.metadata?.labels?.[LABEL.liveLesson];
       return {
@@ -118,6 +144,11 @@ export class KubeLessonCluster implements LessonCluster {
         terminating: namespace.status?.phase === 'Terminating' || Boolean(namespace.metadata?.deletionTimestamp),
       };
     });
+  }
+
+  /** Fails a wait at once when its namespace was deleted under it (by hand, by someone else). */
+  private namespaceGuard(namespace: string): () => Error | undefined {
+    return () => (this.informers.isGone(namespace) ? new Error(`namespace ${namespace} was deleted`) : undefined);
   }
 
   private objectsOf(plan: LessonPlan): LessonObjectSet {

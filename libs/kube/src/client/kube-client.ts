@@ -1,12 +1,14 @@
 import type { KubernetesConfig } from '@antidote/config';
 import { CoreV1Api, type ConfigurationOptions, type KubeConfig, type V1CustomResourceDefinition, type V1Job, type V1Namespace, type V1Pod } from '@kubernetes/client-node';
 import { KubeWatchSource } from '../watch/kube-watch-source.js';
-import type { ListSnapshot } from '../watch/watch-source.js';
+import { SharedInformer } from '../watch/shared-informer.js';
+import type { HasMetadata, ListSnapshot } from '../watch/watch-source.js';
 import { watchUntil, type WaitVerdict } from '../watch/watch-until.js';
 import { jobState, podState } from '../watch/workload-status.js';
 import { isAlreadyExists, isNotFound, KubeApiError, type KubeCallTarget, type KubeVerb } from './kube-api.error.js';
 import { KubeCallRunner, type KubeCallEvent, type KubeCallRunnerOptions } from './kube-call.runner.js';
 import { kubeConfigFrom } from './kube-config.factory.js';
+import { Semaphore } from './semaphore.js';
 import { silentLogger, type KubeLogger } from './kube-logger.js';
 import { kindOperations, type KindOperations, type KindTypes, type KubeKind, type ListPage, type ListQuery } from './kube-resources.js';
 
@@ -20,6 +22,11 @@ export interface KubeClientOptions extends Omit<KubeCallRunnerOptions, 'logger'>
    * someone else made under our name. Without it, a create adopts whatever exists.
    */
   ownerLabel?: { key: string; value: string };
+  /**
+   * Kubernetes writes (create, update, delete) in flight at once across this client and its children;
+   * the rest wait in line. Waits hold nothing (they are watches or cache subscriptions). Unbounded when unset.
+   */
+  maxConcurrentWrites?: number;
   /** How long a pod create waits for its namespace's ServiceAccount (created by a controller just after the namespace). */
   serviceAccountWaitMs?: number;
 }
@@ -39,6 +46,13 @@ export interface WaitOptions {
   signal?: AbortSignal;
 }
 
+/** A wait answered from a shared cache (no Kubernetes call) instead of a list + watch of its own. */
+export interface CachedWaitOptions<T extends HasMetadata> extends WaitOptions {
+  informer?: SharedInformer<T>;
+  /** Checked before every evaluation: an error fails the wait at once (e.g. its namespace was deleted). */
+  guard?: () => Error | undefined;
+}
+
 /** A pod or job that failed for good; `logs` holds the last lines of the containers concerned. */
 export class WorkloadFailedError extends Error {
   override readonly name = 'WorkloadFailedError';
@@ -49,6 +63,8 @@ export class WorkloadFailedError extends Error {
     super(logs ? `${message}\n${logs}` : message);
   }
 }
+
+const WRITES = new Set<KubeVerb>(['create', 'update', 'patch', 'delete']);
 
 /** Set by Kubernetes' Job controller on the pods of a Job. */
 const JOB_NAME_LABEL = 'job-name';
@@ -66,11 +82,14 @@ export class KubeClient {
   private readonly logger: KubeLogger;
   private readonly pageSize: number;
   private calls = 0;
+  private readonly writes?: Semaphore;
 
   constructor(
     readonly kubeConfig: KubeConfig,
     private readonly options: KubeClientOptions,
+    writes?: Semaphore,
   ) {
+    this.writes = writes ?? (options.maxConcurrentWrites ? new Semaphore(options.maxConcurrentWrites) : undefined);
     this.logger = options.logger ?? silentLogger;
     this.pageSize = options.pageSize ?? 500;
     this.runner = new KubeCallRunner({
@@ -96,7 +115,7 @@ export class KubeClient {
 
   /** A client on the same connection and options (metrics included) that counts its own calls. */
   child(): KubeClient {
-    return new KubeClient(this.kubeConfig, this.options);
+    return new KubeClient(this.kubeConfig, this.options, this.writes);
   }
 
   /**
@@ -215,10 +234,12 @@ export class KubeClient {
   }
 
   /** Resolves once every named pod is Running; fails at once, with the container's log, when one fails for good. */
-  async waitForPodsRunning(namespace: string, names: readonly string[], options: WaitOptions): Promise<void> {
+  async waitForPodsRunning(namespace: string, names: readonly string[], options: CachedWaitOptions<V1Pod>): Promise<void> {
     const wanted = new Set(names);
-    const failure = await watchUntil<V1Pod, { pod: string; reason: string; container?: string } | undefined>(
-      this.watchSource('Pod', namespace),
+    const failure = await this.waitOn<'Pod', { pod: string; reason: string; container?: string } | undefined>(
+      'Pod',
+      namespace,
+      {},
       (pods) => {
         const pending: string[] = [];
         for (const name of wanted) {
@@ -233,7 +254,8 @@ export class KubeClient {
         }
         return pending.length === 0 ? { state: 'done', value: undefined } : { state: 'waiting', progress: pending.join('; ') };
       },
-      { ...options, logger: this.logger, what: `pods Running in ${namespace}` },
+      options,
+      `pods Running in ${namespace}`,
     );
     if (failure) {
       const logs = await this.podLogs(namespace, failure.pod, failure.container);
@@ -242,9 +264,11 @@ export class KubeClient {
   }
 
   /** Resolves once every named job succeeded; a failed job (backoffLimit used up) fails the wait with its pods' logs. */
-  async waitForJobsComplete(namespace: string, names: readonly string[], options: WaitOptions): Promise<void> {
-    const failed = await watchUntil<V1Job, { job: string; reason: string } | undefined>(
-      this.watchSource('Job', namespace),
+  async waitForJobsComplete(namespace: string, names: readonly string[], options: CachedWaitOptions<V1Job>): Promise<void> {
+    const failed = await this.waitOn<'Job', { job: string; reason: string } | undefined>(
+      'Job',
+      namespace,
+      {},
       (jobs) => {
         const running: string[] = [];
         for (const name of names) {
@@ -255,7 +279,8 @@ export class KubeClient {
         }
         return running.length === 0 ? { state: 'done', value: undefined } : { state: 'waiting', progress: `still running: ${running.join(', ')}` };
       },
-      { ...options, logger: this.logger, what: `configuration jobs in ${namespace}` },
+      options,
+      `configuration jobs in ${namespace}`,
     );
     if (failed) {
       const pods = await this.list('Pod', namespace, { labelSelector: `${JOB_NAME_LABEL}=${failed.job}` }).catch((error: unknown) => {
@@ -277,15 +302,45 @@ export class KubeClient {
   }
 
   /** Resolves once the namespace no longer exists. */
-  waitForNamespaceGone(name: string, options: WaitOptions): Promise<void> {
-    return watchUntil<V1Namespace, void>(
-      this.watchSource('Namespace', '', { fieldSelector: `metadata.name=${name}` }),
+  waitForNamespaceGone(name: string, options: CachedWaitOptions<V1Namespace>): Promise<void> {
+    return this.waitOn<'Namespace', void>(
+      'Namespace',
+      name,
+      { fieldSelector: `metadata.name=${name}` },
       (namespaces) => {
         const namespace = namespaces.get(name);
         return namespace ? { state: 'waiting', progress: namespace.status?.phase ?? 'Active' } : { state: 'done', value: undefined };
       },
-      { ...options, logger: this.logger, what: `namespace ${name} to be gone` },
+      options,
+      `namespace ${name} to be gone`,
     );
+  }
+
+  /**
+   * A shared cache of `kind` across all namespaces, selected by `labelSelector` (one list, then one
+   * watch, for the whole process). Started by the caller; pass it to the waits as `informer`.
+   */
+  informer<K extends KubeKind>(kind: K, labelSelector: string): SharedInformer<KindTypes[K]> {
+    return new SharedInformer(this.watchSource(kind, '', { labelSelector }), { clusterScoped: !this.ops(kind).namespaced, logger: this.logger });
+  }
+
+  /** A wait on the informer when one is given (scope: the namespace, or the name of a cluster-scoped object), else a list + watch of its own. */
+  private waitOn<K extends KubeKind, R>(
+    kind: K,
+    scope: string,
+    query: ListQuery,
+    evaluate: (objects: ReadonlyMap<string, KindTypes[K]>) => WaitVerdict<R>,
+    options: CachedWaitOptions<KindTypes[K]>,
+    what: string,
+  ): Promise<R> {
+    const { informer, guard, ...wait } = options;
+    const guarded = (objects: ReadonlyMap<string, KindTypes[K]>): WaitVerdict<R> => {
+      const error = guard?.();
+      return error ? { state: 'failed', error } : evaluate(objects);
+    };
+    if (informer) return informer.waitFor(scope, guarded, { ...wait, what });
+    const namespace = this.ops(kind).namespaced ? scope : '';
+    return watchUntil(this.watchSource(kind, namespace, query), guarded, { ...wait, logger: this.logger, what });
   }
 
   /** Drops every finalizer of a Terminating namespace (the `finalize` subresource). */
@@ -339,6 +394,7 @@ export class KubeClient {
   private call<T>(verb: KubeVerb, kind: KubeKind, namespace: string, name: string | undefined, operation: (options: ConfigurationOptions) => Promise<T>, signal?: AbortSignal, createIsSafe = false): Promise<T> {
     const ops = this.operations[kind];
     const target: KubeCallTarget = { verb, resource: ops.resource, ...(ops.namespaced && namespace ? { namespace } : {}), ...(name ? { name } : {}) };
-    return this.runner.run(target, operation, { ...(signal ? { signal } : {}), createIsSafe });
+    const run = (): Promise<T> => this.runner.run(target, operation, { ...(signal ? { signal } : {}), createIsSafe });
+    return this.writes && WRITES.has(verb) ? this.writes.run(run, signal) : run();
   }
 }

@@ -57,7 +57,7 @@ export interface ListPage<T> {
   continueToken?: string;
 }
 
-/** The typed client-node calls of one kind; `namespace` is ignored for cluster-scoped kinds. */
+/** The typed client-node calls of one kind; `namespace` is ignored for cluster-scoped kinds; pods and jobs list across all namespaces when it is empty. */
 export interface KindOperations<T> {
   /** Resource plural, as metrics and RBAC name it. */
   resource: string;
@@ -111,7 +111,7 @@ export function kindOperations(kubeConfig: KubeConfig): OperationsTable {
       read: (namespace, name, o) => coreApi.readNamespacedPod({ namespace, name }, o),
       replace: (namespace, name, body, o) => coreApi.replaceNamespacedPod({ namespace, name, body }, o),
       delete: (namespace, name, propagationPolicy, o) => coreApi.deleteNamespacedPod({ namespace, name, propagationPolicy }, o),
-      list: (namespace, q, o) => coreApi.listNamespacedPod({ namespace, ...listParams(q) }, o),
+      list: (namespace, q, o) => (namespace ? coreApi.listNamespacedPod({ namespace, ...listParams(q) }, o) : coreApi.listPodForAllNamespaces(listParams(q), o)),
     },
     Service: {
       resource: 'services',
@@ -171,7 +171,7 @@ export function kindOperations(kubeConfig: KubeConfig): OperationsTable {
       read: (namespace, name, o) => batch.readNamespacedJob({ namespace, name }, o),
       replace: (namespace, name, body, o) => batch.replaceNamespacedJob({ namespace, name, body }, o),
       delete: (namespace, name, propagationPolicy, o) => batch.deleteNamespacedJob({ namespace, name, propagationPolicy }, o),
-      list: (namespace, q, o) => batch.listNamespacedJob({ namespace, ...listParams(q) }, o),
+      list: (namespace, q, o) => (namespace ? batch.listNamespacedJob({ namespace, ...listParams(q) }, o) : batch.listJobForAllNamespaces(listParams(q), o)),
     },
     NetworkPolicy: {
       resource: 'networkpolicies',

@@ -15,8 +15,8 @@ describe('buildConfigJob', () => {
   it('names and labels the job and its pods as §5.1', () => {
     const job = buildConfigJob(input, napalm, 2, config);
     expect(job.metadata?.name).toBe('config-vqfx1-2');
-    expect(job.metadata?.labels).toEqual({ antidoteManaged: 'yes', jobType: 'config', stageId: '2' });
-    expect(job.spec?.template.metadata?.labels).toEqual({ antidoteManaged: 'yes', configPod: 'yes', stageId: '2' });
+    expect(job.metadata?.labels).toEqual({ antidoteManaged: 'yes', antidoteId: 'antidote-testing', jobType: 'config', stageId: '2' });
+    expect(job.spec?.template.metadata?.labels).toEqual({ antidoteManaged: 'yes', antidoteId: 'antidote-testing', configPod: 'yes', stageId: '2' });
     expect(job.spec?.template.spec?.restartPolicy).toBe('Never');
     expect(job.spec?.backoffLimit).toBe(3);
     expect(job.spec?.activeDeadlineSeconds).toBe(600);

@@ -72,13 +72,13 @@ export function buildConfigJob(input: LessonObjectsInput, endpoint: EndpointInpu
     metadata: {
       name,
       namespace: namespaceOf(input),
-      labels: { [LABEL.managed]: MANAGED, [LABEL.jobType]: JOB_TYPE_CONFIG, [LABEL.stageId]: String(stage) },
+      labels: { [LABEL.managed]: MANAGED, [LABEL.antidoteId]: input.instanceId, [LABEL.jobType]: JOB_TYPE_CONFIG, [LABEL.stageId]: String(stage) },
     },
     spec: {
       backoffLimit: config.scheduler.configJobBackoffLimit,
       activeDeadlineSeconds: Math.ceil(config.timeouts.configJobSeconds),
       template: {
-        metadata: { name, labels: { [LABEL.managed]: MANAGED, [LABEL.configPod]: MANAGED, [LABEL.stageId]: String(stage) } },
+        metadata: { name, labels: { [LABEL.managed]: MANAGED, [LABEL.antidoteId]: input.instanceId, [LABEL.configPod]: MANAGED, [LABEL.stageId]: String(stage) } },
         spec: {
           restartPolicy: 'Never',
           automountServiceAccountToken: false,

@@ -25,7 +25,7 @@ describe('buildEndpointPod', () => {
   it('names, labels and exposes the endpoint as §5.1/§5.5', () => {
     const pod = buildEndpointPod(input, vqfx1, config);
     expect(pod.metadata?.name).toBe('vqfx1');
-    expect(pod.metadata?.labels).toEqual({ liveLesson: 'abcdef1234', liveSession: 'sess000001', podName: 'vqfx1', antidoteManaged: 'yes' });
+    expect(pod.metadata?.labels).toEqual({ liveLesson: 'abcdef1234', liveSession: 'sess000001', podName: 'vqfx1', antidoteManaged: 'yes', antidoteId: 'antidote-testing' });
     const main = pod.spec!.containers[0];
     expect(main.name).toBe('vqfx1');
     expect(main.image).toBe('antidotelabs/vqfx:latest');

@@ -87,7 +87,7 @@ export function buildEndpointPod(input: LessonObjectsInput, endpoint: EndpointIn
     metadata: {
       name,
       namespace: namespaceOf(input),
-      labels: { ...sameLesson, [LABEL.podName]: labelValue(name) },
+      labels: { ...sameLesson, [LABEL.antidoteId]: input.instanceId, [LABEL.podName]: labelValue(name) },
       annotations: { [MULTUS_NETWORKS_ANNOTATION]: JSON.stringify(endpointNetworks(input, endpoint, image)) },
     },
     spec: {

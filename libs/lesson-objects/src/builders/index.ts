@@ -12,7 +12,7 @@ export { buildLimitRange, LIMIT_RANGE } from './limit-range.builder.js';
 export { napalmDriver } from './napalm-driver.js';
 export { buildNamespace } from './namespace.builder.js';
 export { buildNetworkAttachments, DEFAULT_CONNECTION_SUBNET } from './network-attachment.builder.js';
-export { buildNetworkPolicies, EGRESS_GUARD_POLICY, INGRESS_POLICY, STONEAGE_POLICY } from './network-policy.builder.js';
+export { buildNetworkPolicies, ISOLATION_POLICY, STONEAGE_POLICY } from './network-policy.builder.js';
 export { buildResourceQuota, RESOURCE_QUOTA } from './resource-quota.builder.js';
 export { buildConfigCredentialsSecret, CONFIG_CREDENTIALS_SECRET, copySecret, credentialKeys } from './secret.builder.js';
 export { buildService } from './service.builder.js';

@@ -47,7 +47,7 @@ describe('lesson objects through client-node against kube-sim', () => {
     const objects = sim.store.contentsOf(ns).map(({ resource, object }) => `${resource.split('/').pop()}/${object.metadata.name}`);
     expect(objects).toEqual(
       expect.arrayContaining([
-        'networkpolicies/antidote-ingress',
+        'networkpolicies/stoneage',
         'resourcequotas/antidote-quota',
         'limitranges/antidote-limits',
         'network-attachment-definitions/vqfx1-vqfx2-net',

@@ -19,7 +19,7 @@ describe('buildLessonObjects (3 endpoints, 3 links, 1 http presentation)', () =>
 
   it('contains the object set of §5.5 plus the new policies, quota and limits', () => {
     expect(set.namespace.metadata?.name).toBe('antidote-testing-abcdef1234');
-    expect(set.networkPolicies.map((p) => p.metadata?.name)).toEqual(['antidote-ingress', 'stoneage', 'antidote-egress-guard']);
+    expect(set.networkPolicies.map((p) => p.metadata?.name)).toEqual(['stoneage']);
     expect(set.resourceQuota?.metadata?.name).toBe('antidote-quota');
     expect(set.limitRange?.metadata?.name).toBe('antidote-limits');
     expect(set.secretsToCopy).toEqual(['tls-certificate']);
@@ -44,14 +44,14 @@ describe('buildLessonObjects (3 endpoints, 3 links, 1 http presentation)', () =>
     expect(limits.spec.limits[0]).toHaveProperty('default', { cpu: '1', memory: '1Gi' });
   });
 
-  it('leaves out quota and limits when disabled, and the egress policies when egress is allowed and nothing is blocked', () => {
+  it('leaves out quota and limits when disabled, and egress rules when egress is allowed and nothing is blocked', () => {
     const open = buildLessonObjects(
       triangleLesson(),
       testConfig({ quota: { enabled: false }, limitRange: { enabled: false }, allowEgress: true, network: { blockedCidrs: [] } }),
     );
     expect(open.resourceQuota).toBeUndefined();
     expect(open.limitRange).toBeUndefined();
-    expect(open.networkPolicies.map((p) => p.metadata?.name)).toEqual(['antidote-ingress']);
+    expect(open.networkPolicies.map((p) => [p.metadata?.name, p.spec?.policyTypes])).toEqual([['antidote-isolation', ['Ingress']]]);
   });
 
   it('copies the pull secret too when one is configured', () => {

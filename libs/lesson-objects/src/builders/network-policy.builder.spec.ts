@@ -4,16 +4,30 @@ import { kubeSchemaProblems } from '../../test/kube-schema.js';
 import { testConfig, triangleLesson } from '../../test/lesson-fixture.js';
 import { buildNetworkPolicies } from './network-policy.builder.js';
 
-const byName = (policies: V1NetworkPolicy[]) => new Map(policies.map((policy) => [policy.metadata!.name!, policy]));
+const only = (policies: V1NetworkPolicy[]): V1NetworkPolicy => {
+  expect(policies).toHaveLength(1);
+  return policies[0];
+};
+
+const DNS_RULE = {
+  to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } }, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }],
+  ports: [
+    { protocol: 'UDP', port: 53 },
+    { protocol: 'TCP', port: 53 },
+  ],
+};
 
 describe('buildNetworkPolicies', () => {
-  const policies = byName(buildNetworkPolicies(triangleLesson(), testConfig()));
+  const stoneage = only(buildNetworkPolicies(triangleLesson(), testConfig()));
+
+  it('is one policy, stoneage, over every pod of the namespace (endpoint and configuration pods alike)', () => {
+    expect(stoneage.metadata?.name).toBe('stoneage');
+    expect(stoneage.spec?.podSelector).toEqual({});
+    expect(stoneage.spec?.policyTypes).toEqual(['Ingress', 'Egress']);
+  });
 
   it('denies ingress from other namespaces except the configured ones', () => {
-    const ingress = policies.get('antidote-ingress')!;
-    expect(ingress.spec?.podSelector).toEqual({});
-    expect(ingress.spec?.policyTypes).toEqual(['Ingress']);
-    expect(ingress.spec?.ingress).toEqual([
+    expect(stoneage.spec?.ingress).toEqual([
       {
         _from: [
           { podSelector: {} },
@@ -23,57 +37,45 @@ describe('buildNetworkPolicies', () => {
     ]);
   });
 
-  it('keeps stoneage (§5.5): endpoint pods, not configuration pods, reach their namespace and the cluster DNS only', () => {
-    const stoneage = policies.get('stoneage')!;
-    expect(stoneage.spec?.podSelector?.matchExpressions).toEqual([
-      { key: 'antidoteManaged', operator: 'In', values: ['yes'] },
-      { key: 'configPod', operator: 'NotIn', values: ['yes'] },
-    ]);
-    expect(stoneage.spec?.policyTypes).toEqual(['Egress']);
-    expect(stoneage.spec?.egress).toEqual([
-      { to: [{ podSelector: {} }] },
-      {
-        to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } }, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }],
-        ports: [
-          { protocol: 'UDP', port: 53 },
-          { protocol: 'TCP', port: 53 },
-        ],
-      },
-    ]);
-  });
-
-  it('keeps configuration pods, which stoneage exempts, to their own namespace and the cluster DNS: no other namespace, no address block', () => {
-    const guard = policies.get('antidote-egress-guard')!;
-    expect(guard.spec?.podSelector).toEqual({ matchLabels: { configPod: 'yes' } });
-    expect(guard.spec?.egress).toEqual([{ to: [{ podSelector: {} }] }, policies.get('stoneage')!.spec!.egress![1]]);
-    expect(JSON.stringify(guard.spec)).not.toMatch(/namespaceSelector":\{\}|ipBlock/);
+  it('keeps stoneage (§5.5): every pod, configuration pods included, reaches its own namespace and the cluster DNS only', () => {
+    expect(stoneage.spec?.egress).toEqual([{ to: [{ podSelector: {} }] }, DNS_RULE]);
+    // No other namespace, no address block.
+    expect(JSON.stringify(stoneage.spec)).not.toMatch(/namespaceSelector":\{\}|ipBlock/);
   });
 
   it('blocks IPv4 and IPv6 metadata and IPv6 link-local by default when egress is allowed', () => {
-    const open = byName(buildNetworkPolicies(triangleLesson(), testConfig({ allowEgress: true })));
-    expect(open.get('antidote-egress-guard')?.spec?.egress?.[1].to).toEqual([
+    const open = only(buildNetworkPolicies(triangleLesson(), testConfig({ allowEgress: true })));
+    expect(open.spec?.egress?.[1].to).toEqual([
       { ipBlock: { cidr: '0.0.0.0/0', except: ['169.254.169.254/32'] } },
       { ipBlock: { cidr: '::/0', except: ['fd00:ec2::254/128', 'fe80::/10'] } },
     ]);
   });
 
-  it('with allowEgress: no stoneage, and the guard covers every pod (metadata still blocked)', () => {
-    const open = byName(buildNetworkPolicies(triangleLesson(), testConfig({ allowEgress: true, network: { blockedCidrs: ['169.254.169.254/32', 'fd00:ec2::254/128'] } })));
-    expect([...open.keys()]).toEqual(['antidote-ingress', 'antidote-egress-guard']);
-    const guard = open.get('antidote-egress-guard')!;
-    expect(guard.spec?.podSelector).toEqual({});
-    expect(guard.spec?.egress?.[1].to).toEqual([
+  it('with allowEgress: no stoneage; one policy keeps ingress isolated and covers every pod’s egress (metadata still blocked)', () => {
+    const open = only(buildNetworkPolicies(triangleLesson(), testConfig({ allowEgress: true, network: { blockedCidrs: ['169.254.169.254/32', 'fd00:ec2::254/128'] } })));
+    expect(open.metadata?.name).toBe('antidote-isolation');
+    expect(open.spec?.podSelector).toEqual({});
+    expect(open.spec?.policyTypes).toEqual(['Ingress', 'Egress']);
+    expect(open.spec?.ingress).toEqual(stoneage.spec?.ingress);
+    expect(open.spec?.egress?.[1].to).toEqual([
       { ipBlock: { cidr: '0.0.0.0/0', except: ['169.254.169.254/32'] } },
       { ipBlock: { cidr: '::/0', except: ['fd00:ec2::254/128'] } },
     ]);
   });
 
+  it('with allowEgress and nothing blocked: ingress isolation only', () => {
+    const open = only(buildNetworkPolicies(triangleLesson(), testConfig({ allowEgress: true, network: { blockedCidrs: [] } })));
+    expect(open.spec?.policyTypes).toEqual(['Ingress']);
+    expect(open.spec?.egress).toBeUndefined();
+  });
+
   it('allows only same-namespace ingress when no namespace is configured', () => {
-    const closed = byName(buildNetworkPolicies(triangleLesson(), testConfig({ network: { ingressFromNamespaces: [] } })));
-    expect(closed.get('antidote-ingress')?.spec?.ingress).toEqual([{ _from: [{ podSelector: {} }] }]);
+    const closed = only(buildNetworkPolicies(triangleLesson(), testConfig({ network: { ingressFromNamespaces: [] } })));
+    expect(closed.spec?.ingress).toEqual([{ _from: [{ podSelector: {} }] }]);
   });
 
   it('produces schema-valid policies', () => {
-    for (const policy of policies.values()) expect(kubeSchemaProblems(policy)).toEqual([]);
+    expect(kubeSchemaProblems(stoneage)).toEqual([]);
+    expect(kubeSchemaProblems(only(buildNetworkPolicies(triangleLesson(), testConfig({ allowEgress: true }))))).toEqual([]);
   });
 });

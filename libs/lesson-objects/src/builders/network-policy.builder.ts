@@ -1,15 +1,13 @@
 import type { AntidoteConfig } from '@antidote/config';
-import type { V1NetworkPolicy, V1NetworkPolicyEgressRule } from '@kubernetes/client-node';
-import { LABEL, MANAGED, NAMESPACE_NAME_LABEL } from '../naming/labels.js';
+import type { V1NetworkPolicy, V1NetworkPolicyEgressRule, V1NetworkPolicyIngressRule } from '@kubernetes/client-node';
+import { NAMESPACE_NAME_LABEL } from '../naming/labels.js';
 import type { LessonObjectsInput } from './lesson-input.js';
 import { managedLabels, namespaceOf } from './lesson-context.js';
 
-/** Egress lock-down of reference §5.5 (kept by name: operators know it). */
+/** Ingress isolation plus the egress lock-down of reference §5.5, in one policy (kept by name: operators know it). */
 export const STONEAGE_POLICY = 'stoneage';
-/** Ingress from other namespaces denied except the configured ones (new). */
-export const INGRESS_POLICY = 'antidote-ingress';
-/** Egress of the pods `stoneage` does not cover (new): configuration pods, or every pod with `allowEgress`. */
-export const EGRESS_GUARD_POLICY = 'antidote-egress-guard';
+/** With `allowEgress`: ingress isolation, and egress anywhere except `network.blockedCidrs`, in one policy. */
+export const ISOLATION_POLICY = 'antidote-isolation';
 
 type NetworkConfig = Pick<AntidoteConfig, 'allowEgress' | 'network'>;
 
@@ -21,8 +19,8 @@ const policy = (namespace: string, name: string, spec: V1NetworkPolicy['spec']):
 });
 
 /** Pods of this namespace, and of `network.ingressFromNamespaces` (ingress controller, health checker), may connect in. */
-function ingressPolicy(namespace: string, config: NetworkConfig): V1NetworkPolicy {
-  const from: NonNullable<V1NetworkPolicy['spec']>['ingress'] = [
+function ingressRules(config: NetworkConfig): V1NetworkPolicyIngressRule[] {
+  return [
     {
       _from: [
         { podSelector: {} },
@@ -32,7 +30,6 @@ function ingressPolicy(namespace: string, config: NetworkConfig): V1NetworkPolic
       ],
     },
   ];
-  return policy(namespace, INGRESS_POLICY, { podSelector: {}, policyTypes: ['Ingress'], ingress: from });
 }
 
 const dnsRule = (config: NetworkConfig): V1NetworkPolicyEgressRule => ({
@@ -49,61 +46,39 @@ const dnsRule = (config: NetworkConfig): V1NetworkPolicyEgressRule => ({
 });
 
 /**
- * `stoneage` as §5.5 — endpoint pods (not configuration pods) may reach their own namespace and DNS —
- * but DNS only to the cluster DNS pods (the original allowed port 53 to any pod anywhere) and the own
- * namespace by pod selector (the original matched a `name` label any namespace could carry).
+ * Egress with `allowEgress`: any pod and any address except `network.blockedCidrs` (IPv4 and IPv6
+ * metadata and link-local by default); undefined when nothing is blocked (egress left open).
  */
-function stoneagePolicy(namespace: string, config: NetworkConfig): V1NetworkPolicy {
-  return policy(namespace, STONEAGE_POLICY, {
-    podSelector: {
-      matchExpressions: [
-        { key: LABEL.managed, operator: 'In', values: [MANAGED] },
-        { key: LABEL.configPod, operator: 'NotIn', values: [MANAGED] },
+function openEgressRules(config: NetworkConfig): V1NetworkPolicyEgressRule[] | undefined {
+  if (config.network.blockedCidrs.length === 0) return undefined;
+  const v4 = config.network.blockedCidrs.filter((cidr) => !cidr.includes(':'));
+  const v6 = config.network.blockedCidrs.filter((cidr) => cidr.includes(':'));
+  return [
+    { to: [{ namespaceSelector: {} }] },
+    {
+      to: [
+        { ipBlock: { cidr: '0.0.0.0/0', ...(v4.length > 0 ? { except: v4 } : {}) } },
+        { ipBlock: { cidr: '::/0', ...(v6.length > 0 ? { except: v6 } : {}) } },
       ],
     },
-    policyTypes: ['Egress'],
-    egress: [{ to: [{ podSelector: {} }] }, dnsRule(config)],
-  });
+  ];
 }
 
 /**
- * NetworkPolicies add up (a connection is allowed when any policy allows it), so the guard selects only
- * pods that `stoneage` leaves open. Configuration pods configure the lesson's own devices: they may
- * reach their own namespace and the cluster DNS, nothing else (no other namespace, no metadata). With
- * `allowEgress` every pod may reach any pod and any address except `network.blockedCidrs` (IPv4 and
- * IPv6 metadata and link-local by default).
+ * The one NetworkPolicy of a lesson namespace; it selects every pod there (endpoint and configuration
+ * pods alike). Ingress: from this namespace and `network.ingressFromNamespaces` only. Egress (§5.5
+ * `stoneage`): to this namespace's pods and the cluster DNS pods only — DNS only to the cluster DNS
+ * pods (the original allowed port 53 to any pod anywhere), the own namespace by pod selector (the
+ * original matched a `name` label any namespace could carry). With `allowEgress`: anywhere except
+ * `network.blockedCidrs`. One policy says what the former three (ingress, stoneage, egress guard) said,
+ * for the same pods or more: one create per lesson instead of three.
  */
-function egressGuardPolicy(namespace: string, config: NetworkConfig): V1NetworkPolicy {
-  if (!config.allowEgress) {
-    return policy(namespace, EGRESS_GUARD_POLICY, {
-      podSelector: { matchLabels: { [LABEL.configPod]: MANAGED } },
-      policyTypes: ['Egress'],
-      egress: [{ to: [{ podSelector: {} }] }, dnsRule(config)],
-    });
-  }
-  const v4 = config.network.blockedCidrs.filter((cidr) => !cidr.includes(':'));
-  const v6 = config.network.blockedCidrs.filter((cidr) => cidr.includes(':'));
-  return policy(namespace, EGRESS_GUARD_POLICY, {
-    podSelector: {},
-    policyTypes: ['Egress'],
-    egress: [
-      { to: [{ namespaceSelector: {} }] },
-      {
-        to: [
-          { ipBlock: { cidr: '0.0.0.0/0', ...(v4.length > 0 ? { except: v4 } : {}) } },
-          { ipBlock: { cidr: '::/0', ...(v6.length > 0 ? { except: v6 } : {}) } },
-        ],
-      },
-    ],
-  });
-}
-
-/** The NetworkPolicies of a lesson namespace, in creation order. */
 export function buildNetworkPolicies(input: LessonObjectsInput, config: NetworkConfig): V1NetworkPolicy[] {
   const namespace = namespaceOf(input);
-  return [
-    ingressPolicy(namespace, config),
-    ...(config.allowEgress ? [] : [stoneagePolicy(namespace, config)]),
-    ...(!config.allowEgress || config.network.blockedCidrs.length > 0 ? [egressGuardPolicy(namespace, config)] : []),
-  ];
+  const ingress = ingressRules(config);
+  if (!config.allowEgress) {
+    return [policy(namespace, STONEAGE_POLICY, { podSelector: {}, policyTypes: ['Ingress', 'Egress'], ingress, egress: [{ to: [{ podSelector: {} }] }, dnsRule(config)] })];
+  }
+  const egress = openEgressRules(config);
+  return [policy(namespace, ISOLATION_POLICY, { podSelector: {}, policyTypes: egress ? ['Ingress', 'Egress'] : ['Ingress'], ingress, ...(egress ? { egress } : {}) })];
 }

@@ -32,6 +32,12 @@ export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
 /** Selector of the namespaces this instance owns (reference §5.1 "Antidote-managed"). */
 export const managedNamespaceSelector = (instanceId: string): string => `${LABEL.managed}=${MANAGED},${LABEL.antidoteId}=${instanceId}`;
 
+/**
+ * Selector of everything this instance creates that it waits on — namespaces, endpoint pods,
+ * configuration jobs and their pods: what the scheduler's shared informers select.
+ */
+export const instanceObjectSelector = managedNamespaceSelector;
+
 /** Selector of the endpoint pods of a lesson namespace (configuration pods excluded). */
 export const endpointPodSelector = (): string => `${LABEL.managed}=${MANAGED},${LABEL.configPod}!=${MANAGED}`;
 

@@ -1,0 +1,71 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { InjectConfig, type AntidoteConfig } from '@antidote/config';
+import { KubeClient, type SharedInformer } from '@antidote/kube';
+import { instanceObjectSelector } from '@antidote/lesson-objects';
+import { ReadinessRegistry } from '@antidote/runtime';
+import type { V1Job, V1Namespace, V1Pod } from '@kubernetes/client-node';
+
+/** How many namespaces deleted out from under us are remembered (their waits fail at once). */
+const GONE_MEMORY = 10_000;
+
+/**
+ * The scheduler's three shared caches — this instance's namespaces, pods and jobs (label-selected,
+ * across all namespaces) — each one list and then one watch for the whole process, resumed after a
+ * dropped stream and re-listed on 410. Every wait of every live lesson is a subscription to them (no
+ * Kubernetes call). Readiness `informers` holds once all three have synced, so no work starts on an
+ * empty cache. A namespace seen deleted (or Terminating) re-checks the waits in it, which then fail.
+ */
+@Injectable()
+export class LessonInformers implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('Informers');
+  readonly namespaces: SharedInformer<V1Namespace>;
+  readonly pods: SharedInformer<V1Pod>;
+  readonly jobs: SharedInformer<V1Job>;
+  private readonly stopping = new AbortController();
+  private readonly gone = new Set<string>();
+  private readonly goneListeners = new Set<(namespace: V1Namespace) => void>();
+
+  constructor(
+    @Inject(KubeClient) kube: KubeClient,
+    @Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry,
+    @InjectConfig() config: AntidoteConfig,
+  ) {
+    const selector = instanceObjectSelector(config.instanceId);
+    this.namespaces = kube.informer('Namespace', selector);
+    this.pods = kube.informer('Pod', selector);
+    this.jobs = kube.informer('Job', selector);
+    this.namespaces.onChange((type, namespace, name) => {
+      if (type !== 'DELETED' && !namespace.metadata?.deletionTimestamp) {
+        this.gone.delete(name);
+        return;
+      }
+      if (this.gone.has(name)) return;
+      if (this.gone.size >= GONE_MEMORY) this.gone.delete(this.gone.values().next().value as string);
+      this.gone.add(name);
+      this.pods.recheck(name);
+      this.jobs.recheck(name);
+      for (const listener of this.goneListeners) listener(namespace);
+    });
+  }
+
+  onModuleInit(): void {
+    this.readiness.register('informers', () => this.namespaces.hasSynced && this.pods.hasSynced && this.jobs.hasSynced);
+    for (const informer of [this.namespaces, this.pods, this.jobs]) informer.start(this.stopping.signal);
+    this.logger.log(`watching ${this.namespaces.source.description}, ${this.pods.source.description}, ${this.jobs.source.description}`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping.abort();
+    await Promise.all([this.namespaces.stopped(), this.pods.stopped(), this.jobs.stopped()]);
+  }
+
+  /** Called once per namespace seen deleted or Terminating. */
+  onNamespaceGone(listener: (namespace: V1Namespace) => void): void {
+    this.goneListeners.add(listener);
+  }
+
+  /** True once the namespace was seen deleted or Terminating. */
+  isGone(namespace: string): boolean {
+    return this.gone.has(namespace);
+  }
+}
