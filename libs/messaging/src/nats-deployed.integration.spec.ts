@@ -37,6 +37,8 @@ describe('the shipped nats-server authorization (deploy/k8s/base/nats-authorizat
 
   it('is the block generated from the permission table in @antidote/contracts (regenerate with `antictl nats-config`)', () => {
     expect(shippedAuthorization()).toBe(deployedNatsAuthorizationConfig());
+    const composeCopy = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docker', 'nats-authorization.conf'), 'utf8');
+    expect(composeCopy.replace(/^#.*\n/gm, '')).toBe(deployedNatsAuthorizationConfig());
   });
 
   it('admits each app with the password from its environment, and nobody without one', async () => {

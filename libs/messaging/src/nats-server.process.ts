@@ -26,8 +26,11 @@ export interface NatsServerProcess {
   pid: number;
   /** Stops the server and removes its folder. */
   stop(): Promise<void>;
-  /** Stops the server and starts it again on the same port (clients must reconnect). */
-  restart(downForMs?: number): Promise<void>;
+  /**
+   * Stops the server and starts it again on the same port (clients must reconnect). It stays down for
+   * `downFor` ms, or until `downFor()` resolves — what a test waits to see while the server is down.
+   */
+  restart(downFor?: number | (() => Promise<unknown>)): Promise<void>;
 }
 
 /** Whether `nats-server` can be run here, and its version line. */
@@ -98,10 +101,11 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
       await terminate(child);
       rmSync(dir, { recursive: true, force: true });
     },
-    async restart(downForMs = 0) {
+    async restart(downFor = 0) {
       await terminate(child);
       clearPorts();
-      if (downForMs > 0) await sleep(downForMs);
+      if (typeof downFor === 'function') await downFor();
+      else if (downFor > 0) await sleep(downFor);
       child = launch(dir, options, port);
       await waitForPortsFile(dir, child, 60_000);
     },

@@ -27,7 +27,7 @@ export class AdminController {
   @Get('livelessons')
   async liveLessons(): Promise<{ LiveLessons: Record<string, unknown> }> {
     const lessons = await this.data.liveLessons.list();
-    return { LiveLessons: Object.fromEntries(lessons.map((lesson) => [lesson.id, withDetails(lesson, toExpLiveLesson(lesson, this.config.api.exposeDevicePasswords))])) };
+    return { LiveLessons: Object.fromEntries(lessons.map((lesson) => [lesson.id, withDetails(lesson, toExpLiveLesson(lesson, this.config.api.exposeDevicePasswords, true))])) };
   }
 
   @Get('livesessions')
