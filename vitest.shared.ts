@@ -72,6 +72,9 @@ export function projectConfig(projectDir: string, options: ProjectTestOptions = 
       expect: { poll: { timeout: 60_000, interval: 20 } },
       setupFiles: [join(root, 'vitest.setup.ts')],
       pool: 'forks',
+      // The unit tier shares one module graph per worker (half the CPU: Nest and the libs load once per worker,
+      // not once per file); the tiers with servers keep a fresh one per file.
+      isolate: !unit,
       fileParallelism: !options.serial && !conformance,
       maxWorkers: options.serial || conformance ? 1 : 2,
       reporters: ['default', ['json', { outputFile: join(root, 'reports', unit ? 'vitest-unit' : 'vitest', `${name}.json`) }]],
