@@ -43,11 +43,14 @@ describe('antictl up: the whole platform in processes', () => {
   it('gives a learner a lab in one request, changes its stage, and takes it away', { timeout: 300_000 }, async () => {
     const requested = await antictl('--json', 'lesson', 'request', 'network-automation', '--api', api);
     expect(requested.stderr).toBe('');
-    const lab = JSON.parse(requested.stdout.slice(requested.stdout.indexOf('{'))) as { ID: string; Status: string; LiveEndpoints: Record<string, { Host: string; SSHUser: string }> };
+    const lab = JSON.parse(requested.stdout.slice(requested.stdout.indexOf('{'))) as { ID: string; sessionId: string; Status: string; LiveEndpoints: Record<string, { Host: string; SSHUser: string }> };
     expect(lab.Status).toBe('READY');
     expect(Object.keys(lab.LiveEndpoints).sort()).toEqual(['linux1', 'vqfx1', 'vqfx2']);
     expect(Object.values(lab.LiveEndpoints).every((endpoint) => endpoint.Host && endpoint.SSHUser)).toBe(true);
-    const staged = await antictl('lesson', 'stage', lab.ID, '1', '--api', api);
+    // Without the admin token the api shows no one the lab's session: the CLI asks for it.
+    const unnamed = await antictl('lesson', 'stage', lab.ID, '1', '--api', api);
+    expect(unnamed).toMatchObject({ code: 2, stderr: expect.stringMatching(/--session <id>/) });
+    const staged = await antictl('lesson', '--session', lab.sessionId, 'stage', lab.ID, '1', '--api', api);
     expect(staged).toMatchObject({ code: 0, stdout: expect.stringMatching(/READY at stage 1/) });
     // From the folder `antictl up` keeps its state in, no flags: the API, NATS and admin token it wrote down.
     const listed = await run(platform.home, ['lesson', 'list']);
@@ -58,7 +61,7 @@ describe('antictl up: the whole platform in processes', () => {
     expect(await run(platform.home, ['reap', '--dry-run'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/action\(s\); 1 Kubernetes call/) });
     const dryRun = await antictl('reap', '--dry-run', '--nats', nats, '--credentials', join(platform.dir, 'nats-credentials.json'));
     expect(dryRun).toMatchObject({ code: 0, stdout: expect.stringMatching(/action\(s\); 1 Kubernetes call/) });
-    expect((await antictl('lesson', 'kill', lab.ID, '--api', api)).code).toBe(0);
+    expect((await antictl('lesson', 'kill', lab.ID, '--api', api, '--session', lab.sessionId)).code).toBe(0);
     await expect.poll(async () => (await fetch(`${api}/exp/livelesson/${lab.ID}`)).status).toBe(404);
   });
 
@@ -75,7 +78,7 @@ describe('antictl up: the whole platform in processes', () => {
     expect(statuses).toEqual(expect.arrayContaining(['CONFIGURATION', 'READY']));
     const again = await post('/exp/livelesson', { lessonSlug: 'network-automation', sessionId: session.ID, lessonStage: 0 });
     expect(again.id).toBe(id);
-    expect((await antictl('lesson', 'kill', id, '--api', api)).code).toBe(0);
+    expect((await antictl('lesson', 'kill', id, '--api', api, '--session', session.ID)).code).toBe(0);
   });
 
   it('refuses a lesson that does not exist, or a stage it does not have, before creating anything', async () => {

@@ -48,9 +48,20 @@ export class ApiClient {
   }
 
   /** Kills as an operator with the admin token, else as the live lesson's own session. */
-  async killLiveLesson(id: string): Promise<{ success: boolean }> {
-    const session = this.adminToken ? '' : `?sessionId=${encodeURIComponent((await this.getLiveLesson(id)).SessionID)}`;
+  async killLiveLesson(id: string, sessionId?: string): Promise<{ success: boolean }> {
+    const session = this.adminToken ? '' : `?sessionId=${encodeURIComponent(await this.sessionOf(id, sessionId))}`;
     return this.call('DELETE', `/exp/livelesson/${encodeURIComponent(id)}${session}`);
+  }
+
+  /**
+   * The session a live lesson belongs to: the one given, else the one the api shows an operator (the api
+   * shows it to no one else, so without the admin token it must be given).
+   */
+  async sessionOf(id: string, given?: string, lesson?: ExpLiveLesson): Promise<string> {
+    if (given) return given;
+    const found = (lesson ?? (await this.getLiveLesson(id))).SessionID;
+    if (found) return found;
+    throw new CliError(`live lesson ${id} belongs to a session the api shows operators only: pass --session <id> (\`lesson request\` prints it) or the admin token`, 2, 'SESSION_REQUIRED');
   }
 
   getLesson(slug: string): Promise<ExpLesson> {

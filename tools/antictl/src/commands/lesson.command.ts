@@ -6,6 +6,7 @@ import { CliError, type Output } from '../output.js';
 interface LessonOptions {
   api?: string;
   token?: string;
+  session?: string;
 }
 
 const POLL_MS = 500;
@@ -75,7 +76,8 @@ export function lessonCommand(program: Command, output: () => Output): void {
     .command('lesson')
     .description('request and manage live lessons through the API')
     .option('--api <url>', 'API base URL (default: ANTIDOTE_API, else the platform `antictl up` runs here, else http://127.0.0.1:8086)')
-    .option('--token <token>', 'admin token, for list (default: ANTIDOTE_ADMIN_TOKEN, else the one `antictl up` made here)');
+    .option('--token <token>', 'admin token, for list (default: ANTIDOTE_ADMIN_TOKEN, else the one `antictl up` made here)')
+    .option('--session <id>', "the live lesson's session, for stage and kill without the admin token (`lesson request` prints it)");
   const options = (): LessonOptions => lesson.opts<LessonOptions>();
 
   lesson
@@ -111,8 +113,9 @@ export function lessonCommand(program: Command, output: () => Output): void {
       const api = client(options());
       const stage = stageOf(n);
       const current = await api.getLiveLesson(id);
+      const session = await api.sessionOf(id, options().session, current);
       await checkLesson(api, current.LessonSlug, stage);
-      await api.requestLiveLesson(current.LessonSlug, current.SessionID, stage);
+      await api.requestLiveLesson(current.LessonSlug, session, stage);
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       const ready = await follow(api, id, out, 600_000);
       out.data(ready, () => [`${id} is READY at stage ${ready.CurrentStage}`]);
@@ -122,7 +125,7 @@ export function lessonCommand(program: Command, output: () => Output): void {
     .command('kill <id>')
     .description('delete a live lesson (its namespace and record)')
     .action(async (id: string) => {
-      const result = await client(options()).killLiveLesson(id);
+      const result = await client(options()).killLiveLesson(id, options().session);
       output().data(result, () => [`${id} is being deleted`]);
     });
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import type { DeleteOptions, KindBehaviour } from './behaviour.js';
 import { clone, type KubeObject } from './object.js';
@@ -42,7 +42,7 @@ export class ResourceHandler {
       case 'list':
         return { code: 200, body: this.list(request) };
       case 'create':
-        return this.create(type, namespace, requestBody(request, rawBody, contentType));
+        return this.create(type, namespace, requestBody(request, rawBody, contentType), { dryRun: dryRunOf(request) });
       case 'update':
         return { code: 200, body: this.update(request, requestBody(request, rawBody, contentType)) };
       case 'patch':
@@ -88,7 +88,8 @@ export class ResourceHandler {
     };
   }
 
-  create(type: ResourceType, namespace: string | undefined, input: KubeObject, options: { internal?: boolean } = {}): HandlerResult {
+  /** A create; with `dryRun`, every check and admission runs and nothing is stored (`?dryRun=All`). */
+  create(type: ResourceType, namespace: string | undefined, input: KubeObject, options: { internal?: boolean; dryRun?: boolean } = {}): HandlerResult {
     const object = clone(input);
     object.metadata ??= {};
     if (type.namespaced) {
@@ -107,6 +108,10 @@ export class ResourceHandler {
     if (this.store.get(resourceKey(type), object.metadata.namespace, object.metadata.name!)) throw alreadyExists(type.plural, type.group, object.metadata.name!);
     const behaviour = this.behaviourOf(type);
     behaviour.prepareCreate?.(object);
+    if (options.dryRun) {
+      Object.assign(object.metadata, { uid: randomUUID(), creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z') });
+      return { code: 201, body: this.present(type, object) };
+    }
     const stored = this.store.create(resourceKey(type), object);
     behaviour.created?.(stored);
     return { code: 201, body: this.present(type, stored) };
@@ -221,6 +226,14 @@ function parseBody(raw: string, contentType: string): KubeObject {
   const object = value as KubeObject;
   object.metadata ??= {};
   return object;
+}
+
+/** `?dryRun=All` (the one value the API server knows); any other value is refused as it refuses it. */
+function dryRunOf(request: ResourceRequest): boolean {
+  const values = request.query.getAll('dryRun');
+  const unknown = values.find((value) => value !== 'All');
+  if (unknown !== undefined) throw invalid('CreateOptions', '', [{ field: 'dryRun', message: `Unsupported value: ["${values.join('", "')}"]: supported values: "All"` }], 'meta.k8s.io');
+  return values.length > 0;
 }
 
 /** A create/update body: decoded, and of the path's kind and version. */
