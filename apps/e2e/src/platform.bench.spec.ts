@@ -42,8 +42,10 @@ const usages = (platform: UpPlatform) => Object.fromEntries(APPS.map((app) => [a
 const kubeCalls = async (platform: UpPlatform) => (await simRequests(platform.kubeSim)).filter((request) => request.userAgent === 'antidote-scheduler').length;
 
 /** Follows the live lesson's server-sent events until READY, an error or deletion, as the front-end does; then reads where it ended. */
-async function untilFinal(exp: ReturnType<typeof expClient>, api: string, id: string, requestedAt: number): Promise<Outcome> {
-  const stream = await fetch(`${api}/exp/livelesson/${id}/events`, { signal: AbortSignal.timeout(600_000) });
+async function untilFinal(exp: ReturnType<typeof expClient>, api: string, ip: string, id: string, requestedAt: number): Promise<Outcome> {
+  // From the learner's own address: the api caps event streams per client.
+  const stream = await fetch(`${api}/exp/livelesson/${id}/events`, { headers: { 'x-forwarded-for': ip }, signal: AbortSignal.timeout(600_000) });
+  if (stream.status !== 200) return { ms: Date.now() - requestedAt, ready: false, why: `event stream HTTP ${stream.status}: ${await stream.text()}` };
   await stream.text();
   const ms = Date.now() - requestedAt;
   const final = await exp.get<ExpLiveLesson & { message?: string }>(`/exp/livelesson/${id}`);
@@ -58,11 +60,12 @@ async function burst(platform: UpPlatform, count: number, subnet: number): Promi
   const started = Date.now();
   const outcomes = await Promise.all(
     Array.from({ length: count }, async (_, i): Promise<Outcome> => {
-      const exp = expClient(platform.api, `10.${subnet}.${Math.floor(i / 250)}.${(i % 250) + 1}`);
+      const ip = `10.${subnet}.${Math.floor(i / 250)}.${(i % 250) + 1}`;
+      const exp = expClient(platform.api, ip);
       const requestedAt = Date.now();
       try {
         const id = await exp.requestLesson(await exp.newSession(), SLUG, 0);
-        return await untilFinal(exp, platform.api, id, requestedAt);
+        return await untilFinal(exp, platform.api, ip, id, requestedAt);
       } catch (error) {
         return { ms: Date.now() - requestedAt, ready: false, why: String(error) };
       }

@@ -68,6 +68,7 @@ export class KubeSim {
   private readonly podLogs = new PodLogs();
   private readonly random: () => number;
   private readonly sockets = new Set<Socket>();
+  private connectionsAccepted = 0;
   private readonly exec = new PodExec();
   private readonly gate?: AuthGate;
   private readonly kubeconfigToken: string;
@@ -168,7 +169,7 @@ export class KubeSim {
   }
 
   stats(): Record<string, number> {
-    return { resourceVersion: this.store.currentVersion, openWatches: this.watches.openWatches, listeners: this.listeners.listenerCount, namespaces: this.store.list('/namespaces').length, pods: this.store.list('/pods').length };
+    return { resourceVersion: this.store.currentVersion, connectionsAccepted: this.connectionsAccepted, openWatches: this.watches.openWatches, listeners: this.listeners.listenerCount, namespaces: this.store.list('/namespaces').length, pods: this.store.list('/pods').length };
   }
 
   async stop(): Promise<void> {
@@ -184,7 +185,10 @@ export class KubeSim {
   private async listen(port: number, host: string): Promise<void> {
     this.server = createServer((request, response) => void this.serve(request, response));
     this.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(request, socket, head));
+    // An API server keeps idle connections far longer than Node's 5 s default; clients are expected to reuse them.
+    this.server.keepAliveTimeout = 120_000;
     this.server.on('connection', (socket) => {
+      this.connectionsAccepted++;
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });

@@ -152,6 +152,14 @@ describe('KubeClient against kube-sim', () => {
     expect(calls.map((call) => call.userAgent)).toEqual(calls.map(() => 'antidote-client-test'));
   });
 
+  it('keeps its connections: many calls, few TCP connections (client-node alone opens one per call)', async () => {
+    const before = sim.stats().connectionsAccepted;
+    for (let i = 0; i < 20; i++) await kube.read('Namespace', '', ns);
+    await Promise.all(Array.from({ length: 5 }, () => kube.listAll('Pod', ns)));
+    // One call at a time needs one connection; the 5 at once may open up to 5 more.
+    expect(sim.stats().connectionsAccepted - before).toBeLessThanOrEqual(6);
+  });
+
   it('waits for a deleted namespace to be gone', async () => {
     sim.setFaults({ namespaceDeleteDelayMs: 300 });
     await kube.create('Pod', ns, pod('linux1'));

@@ -9,17 +9,30 @@ export class KubeConnectionError extends Error {
   readonly code = 'KUBE_CONNECTION_CONFIG';
 }
 
+type Dispatcher = NonNullable<ReturnType<RequestContext['getDispatcher']>>;
+
 /**
  * A KubeConfig that names the app in the User-Agent of every call and watch, so the API server's audit
  * log (and kube-sim's request log) tells which app made it — and which ServiceAccount's rules it needs.
+ *
+ * It also keeps its connections: client-node 1.x builds a new undici Agent for every request whenever the
+ * cluster has TLS settings (a CA, a client certificate, or verification off), so every call opened a new
+ * TCP connection and TLS handshake. Here the first Agent serves every later call and watch (its pool keeps
+ * connections alive). The settings come from the loaded config, which does not change after loading;
+ * tokens travel in headers, set per request as before.
  */
 class AppKubeConfig extends KubeConfig {
+  private dispatcher?: Dispatcher;
+
   constructor(private readonly userAgent: string | undefined) {
     super();
   }
 
   override async applySecurityAuthentication(context: RequestContext): Promise<void> {
     await super.applySecurityAuthentication(context);
+    const fresh = context.getDispatcher();
+    // A fresh Agent that is never used holds no connection and no timer: it is simply dropped.
+    if (fresh) context.setDispatcher((this.dispatcher ??= fresh));
     if (this.userAgent) context.setHeaderParam('User-Agent', this.userAgent);
   }
 }
