@@ -46,7 +46,7 @@ const testConstraints = runtimeConstraints.map((rule) => {
 });
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'reports/**', '.nx/**', '**/*.js', '**/*.mjs', '**/vitest.config.ts', 'vitest.shared.ts'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'reports/**', '.nx/**', '**/*.js', '**/*.mjs', '**/vitest.config.ts', 'vitest.shared.ts', 'vitest.unit.config.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
