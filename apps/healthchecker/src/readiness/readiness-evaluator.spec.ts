@@ -36,17 +36,17 @@ describe('evaluateReadiness', () => {
     ['ssh: no answer', ssh, { ok: false, error: 'connect ECONNREFUSED' }, false, '"show version" got no answer yet: connect ECONNREFUSED'],
     ['http: expected status (200 by default)', http, { ok: true, status: 200 }, true, 'GET /healthz answered 200'],
     ['http: another status', http, { ok: true, status: 503 }, false, 'GET /healthz answered 503, not 200 yet'],
-    ['http: a declared status', { ...http, status: 204 } as ReadinessCheck, { ok: true, status: 200 }, false, 'GET /healthz answered 200, not 204 yet'],
+    ['http: a declared status', { ...http, status: 204 }, { ok: true, status: 200 }, false, 'GET /healthz answered 200, not 204 yet'],
     ['tcp: banner matches', tcp, { ok: true, text: 'SSH-2.0-OpenSSH_9.2' }, true, 'banner matched /^SSH-2\\.0-/'],
     ['tcp: banner does not match', tcp, { ok: true, text: 'vqfx1 booting' }, false, 'banner did not match /^SSH-2\\.0-/ yet: "vqfx1 booting"'],
   ] as const)('%s', async (_case, check, outcome, ready, detail) => {
-    const { fetchers } = fakeFetchers(outcome as FetchOutcome);
+    const { fetchers } = fakeFetchers(outcome);
     expect(await evaluateReadiness(check, endpoint, { timeoutMs: 1000 }, fetchers)).toEqual({ check: describeCheck(check), ready, detail });
   });
 
   it.each([
     ['ssh on the first ssh presentation, with the image login', ssh, { how: 'ssh', port: 830, what: 'show version', user: 'antidote' }],
-    ['ssh on its own port', { ...ssh, port: 2222 } as ReadinessCheck, { how: 'ssh', port: 2222 }],
+    ['ssh on its own port', { ...ssh, port: 2222 }, { how: 'ssh', port: 2222 }],
     ['http on the first http presentation', http, { how: 'http', port: 8080, what: '/healthz' }],
     ['tcp on the first port', tcp, { how: 'tcp', port: 22 }],
   ] as const)('asks %s', async (_case, check, expected) => {
