@@ -1,7 +1,6 @@
-import { connect } from 'node:net';
 import { READINESS_LIMITS } from '@antidote/contracts';
-import ssh2 from 'ssh2';
 import { withDeadline } from '../probes/deadline.js';
+import { openSsh } from '../probes/ssh-connection.js';
 import type { FetchOutcome, FetchTarget } from './readiness-fetch.js';
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -12,14 +11,7 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
  */
 export function sshCommand(target: FetchTarget, command: string, credentials: { username?: string; password?: string }): Promise<FetchOutcome> {
   return withDeadline<FetchOutcome>(target.timeoutMs, () => ({ ok: false, error: `no answer to "${command}" within ${target.timeoutMs} ms` }), target.signal, (settle, onCleanup) => {
-    const socket = connect({ host: target.host, port: target.port });
-    const client = new ssh2.Client();
-    onCleanup(() => {
-      client.removeAllListeners();
-      client.on('error', () => undefined);
-      client.end();
-      socket.destroy();
-    });
+    const { socket, client, login } = openSsh(target, onCleanup);
     let output = '';
     const collect = (data: Buffer): void => {
       if (output.length < READINESS_LIMITS.input) output += data.toString('utf8').slice(0, READINESS_LIMITS.input - output.length);
@@ -35,8 +27,6 @@ export function sshCommand(target: FetchTarget, command: string, credentials: { 
         stream.once('close', () => settle({ ok: true, text: output }));
       });
     });
-    socket.once('connect', () =>
-      client.connect({ sock: socket, username: credentials.username ?? '', password: credentials.password ?? '', tryKeyboard: false, readyTimeout: target.timeoutMs * 2, hostVerifier: () => true }),
-    );
+    socket.once('connect', () => login(credentials.username ?? '', credentials.password ?? ''));
   });
 }
