@@ -20,6 +20,7 @@ export function targetsOf(lesson: LiveLesson): HealthTarget[] {
     presentations: endpoint.presentations.map(({ name, port, type }) => ({ name, port, type })),
     sshUser: endpoint.sshUser || undefined,
     sshPassword: endpoint.sshPassword || undefined,
+    ...(endpoint.readiness ? { readiness: endpoint.readiness } : {}),
   }));
 }
 

@@ -40,6 +40,33 @@ export class ProbeServers {
     return this.listen(server, host);
   }
 
+  /**
+   * An SSH server (user/password) running `exec` requests: each command is answered by `answer` (called
+   * once per command, so a test can count the attempts and decide when the endpoint is ready).
+   */
+  sshCommands(answer: (command: string) => string, host = '127.0.0.1', user = 'antidote', password = 'antidotepassword'): Promise<number> {
+    const server = new ssh2.Server({ hostKeys: [this.hostKey] }, (client) => {
+      client.on('error', () => undefined);
+      client.on('authentication', (context) => (context.method === 'password' && context.username === user && context.password === password ? context.accept() : context.reject(['password'])));
+      client.on('ready', () =>
+        client.on('session', (accept) =>
+          accept().on('exec', (acceptExec, _reject, info) => {
+            const stream = acceptExec();
+            stream.write(answer(info.command));
+            stream.exit(0);
+            stream.end();
+          }),
+        ),
+      );
+    });
+    return this.listen(server, host);
+  }
+
+  /** Sends `banner` (a line) on connecting, then holds the connection open. */
+  bannerLine(banner: () => string, host = '127.0.0.1'): Promise<number> {
+    return this.listen(createServer((socket) => socket.resume().write(`${banner()}\r\n`)), host);
+  }
+
   /** Writes an SSH banner, then never says anything again. */
   bannerThenSilence(host = '127.0.0.1'): Promise<number> {
     return this.listen(createServer((socket) => socket.resume().write('SSH-2.0-OpenSSH_9.2\r\n')), host);

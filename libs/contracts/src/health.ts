@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { liveLessonIdSchema } from './ids.js';
+import { readinessCheckSchema, readinessResultSchema } from './readiness.js';
 
 export const presentationTypeSchema = z.enum(['ssh', 'http']);
 export type PresentationType = z.infer<typeof presentationTypeSchema>;
@@ -25,6 +26,8 @@ export const healthTargetSchema = z
       .default([]),
     sshUser: z.string().max(256).optional(),
     sshPassword: z.string().max(256).optional(),
+    /** The image's readiness check (absent: reachable means ready, as before). */
+    readiness: readinessCheckSchema.optional(),
   })
   .strict();
 export type HealthTarget = z.infer<typeof healthTargetSchema>;
@@ -60,9 +63,17 @@ export const endpointHealthSchema = z
     latencyMs: z.number(),
     probes: z.array(probeResultSchema),
     error: z.string().optional(),
+    /**
+     * Only for an endpoint whose image declares a readiness check (so replies about other endpoints are
+     * what they were): what the check saw. Such an endpoint is up when reachable and ready.
+     */
+    readiness: readinessResultSchema.optional(),
   })
   .strict();
 export type EndpointHealth = z.infer<typeof endpointHealthSchema>;
+
+/** Up: reachable, and ready where the endpoint has a readiness check. */
+export const endpointUp = (endpoint: Pick<EndpointHealth, 'reachable' | 'readiness'>): boolean => endpoint.reachable && endpoint.readiness?.ready !== false;
 
 /**
  * Probe a live lesson's endpoints once. Only a live lesson id: the addresses come from its row in the
@@ -74,7 +85,7 @@ export type HealthCheckRequest = z.infer<typeof healthCheckRequestSchema>;
 export const healthCheckReplySchema = z.object({ endpoints: z.array(endpointHealthSchema) }).strict();
 export type HealthCheckReply = z.infer<typeof healthCheckReplySchema>;
 
-/** Probe a live lesson's endpoints until all are reachable or the deadline passes. */
+/** Probe a live lesson's endpoints until all are up (reachable, and ready where a readiness check is declared) or the deadline passes. */
 export const waitReachableRequestSchema = z
   .object({
     liveLessonId: liveLessonIdSchema,
@@ -86,6 +97,7 @@ export type WaitReachableRequest = z.infer<typeof waitReachableRequestSchema>;
 
 export const waitReachableReplySchema = z
   .object({
+    /** Every endpoint up: reachable, and ready where its image declares a readiness check. */
     reachable: z.boolean(),
     healthy: z.number().int(),
     total: z.number().int(),

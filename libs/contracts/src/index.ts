@@ -6,5 +6,6 @@ export * from './ids.js';
 export * from './live-lesson.events.js';
 export * from './live-lesson.requests.js';
 export * from './live-lesson.status.js';
+export * from './readiness.js';
 export * from './reaper.js';
 export * from './subjects.js';

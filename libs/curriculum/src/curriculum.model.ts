@@ -4,6 +4,9 @@
  * filled in at ingest (marked "ingest").
  */
 
+import type { ReadinessCheck } from '@antidote/contracts';
+
+export type { ReadinessCheck } from '@antidote/contracts';
 export type Tier = 'prod' | 'ptr' | 'local';
 export type ImageFlavor = 'legacy' | 'trusted' | 'untrusted';
 export type GuideType = 'markdown' | 'jupyter';
@@ -45,6 +48,8 @@ export interface Image {
   sshPassword: string;
   configUser: string;
   configPassword: string;
+  /** Optional: how to tell an endpoint of this image is ready, not only reachable (a command over SSH, an HTTP status, a TCP banner). */
+  readiness?: ReadinessCheck;
 }
 
 export interface LessonPresentation {

@@ -1,4 +1,4 @@
-import { DATABASE_KINDS, makeCollection, makeCurriculum, makeEndpoint, makeImage, makeLesson, testDatabase, type TestDatabase } from '@antidote/testing';
+import { DATABASE_KINDS, makeCollection, makeCurriculum, makeEndpoint, makeImage, makeLesson, makeLiveEndpoint, makeNewLiveLesson, testDatabase, type TestDatabase } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError } from './index.js';
 
@@ -27,6 +27,20 @@ describe.each(DATABASE_KINDS)('curriculum on %s', (kind) => {
     await db.data.curriculum.insertCollections([makeCollection({ slug: 'foobar', title: 'B' })]);
     expect((await db.data.curriculum.getCollection('foobar')).title).toBe('B');
     await expect(db.data.curriculum.getCollection('nope')).rejects.toThrow('Unable to find collection nope');
+  });
+
+  it("keeps an image's readiness check, and gives none (no key) to an image that declares none; live endpoints keep theirs", async () => {
+    const readiness = { type: 'ssh', command: 'show version', match: 'Model: \\S+', port: 830 } as const;
+    await db.data.curriculum.insertImages([makeImage({ slug: 'ready-a', readiness }), makeImage({ slug: 'plain-b' })]);
+    expect((await db.data.curriculum.getImage('ready-a')).readiness).toEqual(readiness);
+    expect(await db.data.curriculum.getImage('plain-b')).not.toHaveProperty('readiness');
+    expect((await db.data.curriculum.imagesOf({ endpoints: [makeEndpoint({ name: 'e1', image: 'ready-a' })] })).images.get('ready-a')?.readiness).toEqual(readiness);
+    const lesson = makeNewLiveLesson({ id: 'ready12345', sessionId: 'readysess', endpoints: [makeLiveEndpoint({ name: 'vqfx1', readiness }), makeLiveEndpoint({ name: 'linux1', position: 1 })] });
+    await db.data.liveSessions.create({ id: 'readysess', sourceIp: '127.0.0.1' });
+    await db.data.liveLessons.create(lesson);
+    const [withCheck, without] = (await db.data.liveLessons.get('ready12345')).endpoints;
+    expect(withCheck.readiness).toEqual(readiness);
+    expect(without).not.toHaveProperty('readiness');
   });
 
   it("finds a lesson's images in one lookup and names the endpoints whose image is missing", async () => {

@@ -15,6 +15,7 @@ export function toLiveEndpoint(entity: LiveEndpointEntity): LiveEndpoint {
     sshUser: entity.sshUser,
     sshPassword: entity.sshPassword,
     ...(entity.host ? { host: entity.host } : {}),
+    ...(entity.readiness ? { readiness: entity.readiness } : {}),
   };
 }
 
@@ -46,5 +47,6 @@ export function endpointEntity(liveLessonId: string, endpoint: LiveEndpoint): Om
     sshUser: endpoint.sshUser,
     sshPassword: endpoint.sshPassword,
     host: endpoint.host ?? null,
+    readiness: endpoint.readiness ?? null,
   };
 }

@@ -1,4 +1,4 @@
-import type { LiveLessonStatus, PhaseTimes, PresentationType } from '@antidote/contracts';
+import type { LiveLessonStatus, PhaseTimes, PresentationType, ReadinessCheck } from '@antidote/contracts';
 import type { ConfigurationType, GuideType } from '@antidote/curriculum';
 
 export interface LivePresentation {
@@ -22,6 +22,8 @@ export interface LiveEndpoint {
   sshPassword: string;
   /** The Service ClusterIP, once the scheduler created it. */
   host?: string;
+  /** The image's readiness check, copied when the row is written (absent: reachable means ready). */
+  readiness?: ReadinessCheck;
 }
 
 export interface LiveLesson {

@@ -2,10 +2,12 @@ import { DATABASE_KINDS, testDatabaseUrl } from '@antidote/testing';
 import { describe, expect, it } from 'vitest';
 import { createDataSource, migrate, revertAllMigrations, runMigrations } from './index.js';
 
+const ALL = ['InitialSchema1764670000000', 'AddReadinessChecks1796396031608'];
+
 describe.each(DATABASE_KINDS)('migrations on %s', (kind) => {
   it('apply from empty, are idempotent, and revert completely', async () => {
     const { url, cleanup } = await testDatabaseUrl(kind);
-    expect(await migrate({ database: { url, poolSize: 2, migrateOnStart: false } })).toEqual(['InitialSchema1764670000000']);
+    expect(await migrate({ database: { url, poolSize: 2, migrateOnStart: false } })).toEqual(ALL);
     const dataSource = createDataSource({ url, poolSize: 2, migrateOnStart: false });
     await dataSource.initialize();
     try {
@@ -20,9 +22,9 @@ describe.each(DATABASE_KINDS)('migrations on %s', (kind) => {
         }
       };
       expect((await tables()).sort()).toEqual(['collections', 'curriculum', 'images', 'lessons', 'live_endpoints', 'live_lessons', 'live_sessions']);
-      expect(await revertAllMigrations(dataSource)).toBe(1);
+      expect(await revertAllMigrations(dataSource)).toBe(ALL.length);
       expect(await tables()).toEqual([]);
-      expect(await runMigrations(dataSource)).toEqual(['InitialSchema1764670000000']);
+      expect(await runMigrations(dataSource)).toEqual(ALL);
     } finally {
       await dataSource.destroy();
       cleanup();

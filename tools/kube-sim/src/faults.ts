@@ -24,6 +24,14 @@ export interface Faults {
    * address, so connections are refused. Applies at once to running objects when changed.
    */
   unreachable: string[];
+  /**
+   * Pods and services (name or `podName` label) matching are still booting: their ports answer, but their
+   * SSH shell answers every command with a "still booting" line (exit 1), HTTP answers 503 and the TCP
+   * banner says `booting`. Applies at once when changed (remove the pattern: booted).
+   */
+  booting: string[];
+  /** Every endpoint boots this long after its pod's ports open (as `booting` meanwhile); 0: ready at once. */
+  bootDelayMs: number;
   /** Jobs whose name matches `pattern` have their first `times` pods fail. */
   jobFailures: { pattern: string; times: number }[];
   /** Image pull time before a pod's containers start (ContainerCreating meanwhile). */
@@ -47,6 +55,8 @@ export const defaultFaults = (): Faults => ({
   crash: [],
   initFailure: [],
   unreachable: [],
+  booting: [],
+  bootDelayMs: 0,
   jobFailures: [],
   imagePullDelayMs: 0,
   podStartDelayMs: 0,

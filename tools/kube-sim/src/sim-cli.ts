@@ -16,6 +16,8 @@ const HELP = `kube-sim — a Kubernetes API simulator
   --image-pull-failure <pattern>  --crash <pattern>  --init-failure <pattern>  --stuck-namespace <pattern>
   --job-failure <pattern:times>   --error <verb:resource:code:rate>   --latency <key:ms>
   --unreachable <pattern>    pods/services of that name (or podName label) refuse every connection
+  --booting <pattern>        pods/services of that name (or podName label) answer but are still booting
+  --boot-delay <ms>          every endpoint boots this long after its ports open (shell: "still booting", HTTP 503)
   --secret <namespace/name>  create an (empty TLS) secret at start, e.g. prod/tls-certificate
   --token-auth-file <csv>    bearer tokens (token,user,uid,"group1,group2"); unknown tokens get 401
   --authorization-mode <m>   AlwaysAllow (default) or RBAC (Roles and bindings stored in kube-sim)
@@ -38,6 +40,8 @@ const { values } = parseArgs({
     'init-failure': { type: 'string', multiple: true, default: [] },
     'stuck-namespace': { type: 'string', multiple: true, default: [] },
     unreachable: { type: 'string', multiple: true, default: [] },
+    booting: { type: 'string', multiple: true, default: [] },
+    'boot-delay': { type: 'string', default: '0' },
     'job-failure': { type: 'string', multiple: true, default: [] },
     error: { type: 'string', multiple: true, default: [] },
     latency: { type: 'string', multiple: true, default: [] },
@@ -96,6 +100,8 @@ const sim = await startKubeSim({
     initFailure: values['init-failure'],
     stuckNamespaces: values['stuck-namespace'],
     unreachable: values.unreachable,
+    booting: values.booting,
+    bootDelayMs: number(values['boot-delay'], 'boot-delay'),
     jobFailures: values['job-failure'].map((spec) => ({ pattern: spec.split(':')[0], times: Number(spec.split(':')[1] ?? 1) })),
     errors: values.error.map((spec) => {
       const [verb, resource, code, rate] = spec.split(':');

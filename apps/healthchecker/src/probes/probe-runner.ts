@@ -1,4 +1,6 @@
-import type { EndpointHealth, HealthTarget, ProbeKind, ProbeResult } from '@antidote/contracts';
+import type { EndpointHealth, HealthTarget, ProbeKind, ProbeResult, ReadinessResult } from '@antidote/contracts';
+import { describeCheck, evaluateReadiness, SOCKET_FETCHERS } from '../readiness/readiness-evaluator.js';
+import type { ReadinessFetchers } from '../readiness/readiness-fetch.js';
 import { ConcurrencyLimiter } from './concurrency-limiter.js';
 import { httpProbe } from './http.probe.js';
 import type { ProbeOutcome, ProbeTarget } from './probe.types.js';
@@ -24,11 +26,17 @@ export function plannedProbes(endpoint: HealthTarget): PlannedProbe[] {
   return first === undefined ? [] : [{ target: `port-${first}`, kind: 'tcp', port: first }];
 }
 
-/** Runs an endpoint's probes concurrently, every probe through the one global concurrency limit. */
+/**
+ * Runs an endpoint's probes concurrently, then (once every probe reached it) its readiness check if its
+ * image declares one; every probe and check through the one global concurrency limit, with the same timeout.
+ */
 export class ProbeRunner {
   readonly limiter: ConcurrencyLimiter;
 
-  constructor(private readonly settings: ProbeSettings) {
+  constructor(
+    private readonly settings: ProbeSettings,
+    private readonly fetchers: ReadinessFetchers = SOCKET_FETCHERS,
+  ) {
     this.limiter = new ConcurrencyLimiter(settings.maxConcurrentProbes);
   }
 
@@ -53,7 +61,18 @@ export class ProbeRunner {
         return { target: probe.target, kind: probe.kind, port: probe.port, ...outcome };
       }),
     );
-    return { name: endpoint.name, host: endpoint.host, reachable: results.every((r) => r.reachable), latencyMs: Date.now() - startedAt, probes: results };
+    const reachable = results.every((r) => r.reachable);
+    const readiness = endpoint.readiness ? { readiness: await this.readiness(endpoint, reachable, timeoutMs, options.signal) } : {};
+    return { name: endpoint.name, host: endpoint.host, reachable, latencyMs: Date.now() - startedAt, probes: results, ...readiness };
+  }
+
+  /** The readiness check, run only once the endpoint is reachable (before that, it is not ready by definition). */
+  private async readiness(endpoint: HealthTarget, reachable: boolean, timeoutMs: number, signal: AbortSignal | undefined): Promise<ReadinessResult> {
+    const check = endpoint.readiness!;
+    if (!reachable) return { check: describeCheck(check), ready: false, detail: 'not checked: not reachable yet' };
+    return this.limiter
+      .run(() => evaluateReadiness(check, endpoint, { timeoutMs, signal }, this.fetchers), signal)
+      .catch((error: unknown): ReadinessResult => ({ check: describeCheck(check), ready: false, detail: `not checked: ${error instanceof Error ? error.message : String(error)}` }));
   }
 
   private probe(kind: ProbeKind, target: ProbeTarget, endpoint: HealthTarget): Promise<ProbeOutcome> {

@@ -1,7 +1,6 @@
-import { connect } from 'node:net';
-import ssh2 from 'ssh2';
 import { withDeadline } from './deadline.js';
 import { failure, timedOut, type ProbeOutcome, type ProbeTarget } from './probe.types.js';
+import { openSsh } from './ssh-connection.js';
 
 export interface SshCredentials {
   username?: string;
@@ -19,14 +18,7 @@ const PROBE_USER = 'antidote-probe';
 export function sshProbe(target: ProbeTarget, credentials: SshCredentials = {}): Promise<ProbeOutcome> {
   const startedAt = Date.now();
   return withDeadline(target.timeoutMs, () => timedOut(startedAt, target.timeoutMs, 'SSH login'), target.signal, (settle, onCleanup) => {
-    const socket = connect({ host: target.host, port: target.port });
-    const client = new ssh2.Client();
-    onCleanup(() => {
-      client.removeAllListeners();
-      client.on('error', () => undefined);
-      client.end();
-      socket.destroy();
-    });
+    const { socket, client, login } = openSsh(target, onCleanup);
     socket.once('error', (error) => settle(failure(error, startedAt)));
     socket.once('connect', () => {
       client.once('ready', () => settle({ verdict: 'reachable', reachable: true, latencyMs: Date.now() - startedAt }));
@@ -41,14 +33,7 @@ export function sshProbe(target: ProbeTarget, credentials: SshCredentials = {}):
         }
       });
       client.once('close', () => settle({ verdict: 'bad-response', reachable: false, latencyMs: Date.now() - startedAt, error: 'connection closed during the SSH handshake' }));
-      client.connect({
-        sock: socket,
-        username: credentials.username || PROBE_USER,
-        password: credentials.password ?? '',
-        tryKeyboard: false,
-        readyTimeout: target.timeoutMs * 2,
-        hostVerifier: () => true,
-      });
+      login(credentials.username || PROBE_USER, credentials.password ?? '');
     });
   });
 }

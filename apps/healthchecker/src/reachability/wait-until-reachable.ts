@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { EndpointHealth, HealthTarget, WaitReachableReply } from '@antidote/contracts';
+import { endpointUp, type EndpointHealth, type HealthTarget, type WaitReachableReply } from '@antidote/contracts';
 import type { ProbeRunner } from '../probes/probe-runner.js';
 
 export interface WaitOptions {
@@ -11,7 +11,8 @@ export interface WaitOptions {
 }
 
 /**
- * Probes every endpoint until it is reachable once (then leaves it alone), pausing `intervalMs` between
+ * Probes every endpoint until it is up once — reachable, and ready where it has a readiness check —
+ * (then leaves it alone), pausing `intervalMs` between
  * rounds, until all are up or the deadline passes. Every probe is bounded, every timer cleared, and an
  * abort ends it at once.
  */
@@ -28,7 +29,7 @@ export async function waitUntilReachable(runner: ProbeRunner, endpoints: readonl
         if (remaining <= 0) break;
         const health = await runner.check(endpoint, { signal: stop, timeoutMs: Math.min(remaining, runner.timeoutMs) });
         if (!stop.aborted || !last.has(endpoint.name)) last.set(endpoint.name, health);
-        if (health.reachable) {
+        if (endpointUp(health)) {
           healthy++;
           await options.onProgress?.(endpoint.name, healthy, endpoints.length);
           return;

@@ -1,14 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
-import { LiveLessonStatus } from '@antidote/contracts';
+import { endpointUp, LiveLessonStatus } from '@antidote/contracts';
 import { DataManager, type LiveLesson } from '@antidote/data';
 import { LESSON_CLUSTER, type LessonCluster, type LessonPlan } from '../cluster/lesson-cluster.port.js';
 import { LessonFailure, reasonOf } from './lesson-failure.error.js';
 import { LessonPlanFactory } from './lesson-plan.factory.js';
 import { ReachabilityClient } from './reachability.client.js';
 import { StatusReporter } from './status-reporter.js';
-import { unreachableReason } from './unreachable-reason.js';
+import { allUp, unreachableReason } from './unreachable-reason.js';
 
 const PROVISIONED = [LiveLessonStatus.BOOTING, LiveLessonStatus.CONFIGURATION, LiveLessonStatus.READY];
 
@@ -65,8 +65,9 @@ export class CreateLessonOperation {
   private async waitReachable(plan: LessonPlan, signal: AbortSignal): Promise<void> {
     const seconds = this.config.timeouts.reachabilitySeconds;
     const reply = await this.reachability.waitReachable(plan.liveLesson.id, seconds * 1000, signal);
-    if (reply.reachable) return;
-    const unreachable = reply.endpoints.filter((endpoint) => !endpoint.reachable);
+    // Ready, not only reachable: an endpoint with a readiness check is up once that check passed.
+    if (allUp(reply)) return;
+    const unreachable = reply.endpoints.filter((endpoint) => !endpointUp(endpoint));
     const logs = await this.cluster.podLogs(plan.namespace, unreachable.map((endpoint) => endpoint.name)).catch((error: unknown) => {
       this.logger.warn(`no pod logs for the unreachable endpoints of ${plan.liveLesson.id}: ${reasonOf(error)}`);
       return '';

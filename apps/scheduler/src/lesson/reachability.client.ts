@@ -2,6 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCodes, RequestSubjects, type WaitReachableReply } from '@antidote/contracts';
 import { BusClient, BusRequestError } from '@antidote/messaging';
+import { allUp } from './unreachable-reason.js';
 
 export interface ReachabilityTiming {
   /** The longest one request asks the healthchecker to wait: a reply lost to a NATS reconnect costs no more. */
@@ -18,7 +19,8 @@ const DEFAULT_TIMING: ReachabilityTiming = { attemptMs: 15_000, replyMarginMs: 5
 export type ReachabilityBus = Pick<BusClient, 'request'>;
 
 /**
- * Asks the healthchecker to wait until every endpoint of a live lesson is reachable, in attempts of at
+ * Asks the healthchecker to wait until every endpoint of a live lesson is up (reachable, and ready where
+ * its image has a readiness check), in attempts of at
  * most `attemptMs` each until the deadline. One long request would hang for the whole deadline if its
  * reply were lost (NATS restarted while the healthchecker worked); short attempts re-ask instead. While
  * no healthchecker answers (restarting, scaling) it also asks again rather than failing.
@@ -46,7 +48,7 @@ export class ReachabilityClient {
           this.bus.request(RequestSubjects.healthWaitReachable, { liveLessonId, deadlineMs: attemptMs }, { timeoutMs: attemptMs + this.timing.replyMarginMs, correlationId: liveLessonId }),
           abortion(signal),
         ]);
-        if (last.reachable) return last;
+        if (allUp(last)) return last;
       } catch (error) {
         if (!(error instanceof BusRequestError) || (error.code !== ErrorCodes.unavailable && error.code !== ErrorCodes.timeout)) throw error;
         await sleep(Math.min(this.timing.retryMs, Math.max(0, deadline - Date.now())), undefined, { signal });

@@ -1,6 +1,6 @@
-import type { EndpointHealth, ProbeResult } from '@antidote/contracts';
+import type { EndpointHealth, ProbeResult, ReadinessResult } from '@antidote/contracts';
 import { describe, expect, it } from 'vitest';
-import { unreachableReason } from './unreachable-reason.js';
+import { allUp, unreachableReason } from './unreachable-reason.js';
 
 const probe = (overrides: Partial<ProbeResult>): ProbeResult => ({ target: 'cli', kind: 'ssh', port: 22, verdict: 'reachable', reachable: true, latencyMs: 3, ...overrides });
 const endpoint = (name: string, probes: ProbeResult[], error?: string): EndpointHealth => ({
@@ -34,5 +34,29 @@ describe('unreachableReason', () => {
       'linux1, vqfx1 and vqfx3 did not become reachable within 600 s — linux1: web (http to 127.20.0.2:8080) gave an unexpected answer HTTP 503; ' +
         'vqfx1: cli (ssh to 127.20.0.2:22) did not answer in time (no SSH banner within 1000 ms); vqfx3: not probed before the deadline',
     );
+  });
+
+  const notReady: ReadinessResult = { check: 'ssh "show version" =~ /Model/', ready: false, detail: '"show version" output did not match /Model/ yet: "booting"' };
+
+  it('says an endpoint that answers but is not ready yet did not become ready, with what its readiness check saw', () => {
+    const reason = unreachableReason([{ ...endpoint('vqfx1', [probe({})]), readiness: notReady }, endpoint('linux1', [probe({})])], 20);
+    expect(reason).toBe('vqfx1 did not become ready within 20 s — vqfx1: reachable, not ready — ready check "show version" output did not match /Model/ yet: "booting"');
+  });
+
+  it('names both kinds when one endpoint is unreachable and another not ready', () => {
+    const reason = unreachableReason(
+      [{ ...endpoint('vqfx1', [probe({})]), readiness: notReady }, endpoint('vqfx2', [probe({ verdict: 'refused', reachable: false })])],
+      20,
+    );
+    expect(reason).toMatch(/^vqfx1 and vqfx2 did not become reachable and ready within 20 s — vqfx1: reachable, not ready — ready check .*; vqfx2: cli \(ssh to 127\.20\.0\.2:22\) refused the connection$/);
+  });
+
+  it.each([
+    ['all reachable, no readiness checks', true, [endpoint('a', [probe({})])], true],
+    ['reachable, readiness passed', true, [{ ...endpoint('a', [probe({})]), readiness: { ...notReady, ready: true } }], true],
+    ['reachable, not ready (whatever the reply says)', true, [{ ...endpoint('a', [probe({})]), readiness: notReady }], false],
+    ['the reply says not reachable', false, [endpoint('a', [probe({})])], false],
+  ] as const)('allUp: %s', (_case, reachable, endpoints, expected) => {
+    expect(allUp({ reachable, endpoints: [...endpoints] })).toBe(expected);
   });
 });

@@ -1,6 +1,7 @@
 import { DNS1123_LABEL_MAX, ID_LENGTH } from '@antidote/contracts';
 import type { Collection, Image, Lesson, Tier } from '../curriculum.model.js';
 import type { ProblemList } from '../problem.js';
+import { checkReadinessPorts } from './readiness.rules.js';
 
 /** A value and the file it came from (relative to the curriculum root). */
 export interface Located<T> {
@@ -36,14 +37,15 @@ function duplicates<T>(items: readonly T[], slugOf: (item: T) => string, fileOf:
 
 /**
  * Rules across files: duplicate slugs, endpoint images and lesson collections that must exist,
- * prerequisites among the imported lessons (reference §2.3 rule 8), and HEP labels that must fit 63
- * characters for the given instanceId.
+ * prerequisites among the imported lessons (reference §2.3 rule 8), HEP labels that must fit 63
+ * characters for the given instanceId, and a port for each endpoint's readiness check.
  */
 export function checkReferences(input: ReferenceInput, problems: ProblemList): void {
   duplicates(input.collections, (c) => c.value.slug, (c) => c.file, 'collection', problems);
   duplicates(input.images, (i) => i.value.slug, (i) => i.file, 'image', problems);
   duplicates(input.lessons, (l) => l.slug, (l) => l.lessonFile, 'lesson', problems);
   const images = new Set(input.images.map((image) => image.value.slug));
+  const imageBySlug = new Map(input.images.map((image) => [image.value.slug, image.value]));
   const allCollections = new Set(input.collections.map((c) => c.value.slug));
   const keptCollections = new Set(input.keptCollections.map((c) => c.slug));
   const allLessons = new Map(input.lessons.map((lesson) => [lesson.slug, lesson]));
@@ -56,6 +58,7 @@ export function checkReferences(input: ReferenceInput, problems: ProblemList): v
       }
       if (input.instanceId) checkHepLabels(input.instanceId, endpoint, file, i, problems);
     });
+    checkReadinessPorts(lesson, (slug) => imageBySlug.get(slug), problems);
     if (lesson.collection && !keptCollections.has(lesson.collection) && !input.invalid.collections.has(lesson.collection)) {
       const why = allCollections.has(lesson.collection) ? `is below the configured tier "${input.tier}"` : 'does not exist';
       problems.add(file, 'unknown-collection', `collection "${lesson.collection}" ${why}`, 'collection');

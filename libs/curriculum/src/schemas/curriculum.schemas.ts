@@ -1,3 +1,4 @@
+import { readinessCheckSchema } from '@antidote/contracts';
 import { z } from 'zod';
 import { ENDPOINT_NAME, IMAGE_SLUG, list, oneOf, optionalText, port, PRESENTATION_NAME, required, SLUG, text, TIERS } from './fields.js';
 
@@ -33,6 +34,8 @@ export const imageSchema = z.object({
   sshPassword: required(),
   configUser: required(),
   configPassword: required(),
+  /** Optional: how to tell an endpoint of this image is ready (not only reachable); absent → reachable is ready. */
+  readiness: z.preprocess((value) => (value === null ? undefined : value), readinessCheckSchema.optional()),
 });
 
 const presentationSchema = z.object({

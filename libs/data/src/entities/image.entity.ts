@@ -1,3 +1,4 @@
+import type { ReadinessCheck } from '@antidote/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { flag, json } from '../transformers.js';
 
@@ -12,4 +13,6 @@ export class ImageEntity {
   @Column({ type: 'text', name: 'ssh_password' }) sshPassword!: string;
   @Column({ type: 'text', name: 'config_user' }) configUser!: string;
   @Column({ type: 'text', name: 'config_password' }) configPassword!: string;
+  /** JSON; null when the image declares no readiness check. */
+  @Column({ type: 'text', nullable: true, transformer: json }) readiness!: ReadinessCheck | null;
 }

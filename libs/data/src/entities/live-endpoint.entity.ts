@@ -1,3 +1,4 @@
+import type { ReadinessCheck } from '@antidote/contracts';
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { json } from '../transformers.js';
 import type { LivePresentation } from '../live.types.js';
@@ -16,6 +17,8 @@ export class LiveEndpointEntity {
   @Column({ type: 'text', name: 'ssh_user' }) sshUser!: string;
   @Column({ type: 'text', name: 'ssh_password' }) sshPassword!: string;
   @Column({ type: 'varchar', length: 64, nullable: true }) host!: string | null;
+  /** JSON; null when the endpoint's image declares no readiness check. */
+  @Column({ type: 'text', nullable: true, transformer: json }) readiness!: ReadinessCheck | null;
   @ManyToOne(() => LiveLessonEntity, (lesson) => lesson.endpoints, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'live_lesson_id' })
   liveLesson?: LiveLessonEntity;

@@ -1,4 +1,5 @@
 import { InitialSchema1764670000000 } from './1764670000000-InitialSchema.js';
+import { AddReadinessChecks1796396031608 } from './1796396031608-AddReadinessChecks.js';
 
 /** Every migration, oldest first. Add new ones here (`<epoch-ms>-<PascalCaseName>.ts`). */
-export const migrations = [InitialSchema1764670000000];
+export const migrations = [InitialSchema1764670000000, AddReadinessChecks1796396031608];

@@ -6,6 +6,8 @@ import { CollectionEntity, CurriculumEntity, ImageEntity, LessonEntity } from '.
 
 const CURRICULUM_ID = 1;
 const plain = <T extends object>(entity: T): T => ({ ...entity });
+/** An image as the curriculum has it: no `readiness` key when it declares none. */
+const plainImage = ({ readiness, ...image }: ImageEntity): Image => ({ ...image, ...(readiness ? { readiness } : {}) }) as Image;
 
 /** Curriculum, collections, images and lessons (written by imports, read by everyone). */
 export class CurriculumRepository {
@@ -16,7 +18,7 @@ export class CurriculumRepository {
 
   /** Upserts by slug: a duplicate slug replaces the earlier record (original semantics). */
   async insertImages(images: readonly Image[], manager: EntityManager = this.dataSource.manager): Promise<void> {
-    if (images.length > 0) await manager.save(ImageEntity, images.map((image) => manager.create(ImageEntity, image)), { chunk: 200 });
+    if (images.length > 0) await manager.save(ImageEntity, images.map((image) => manager.create(ImageEntity, { ...image, readiness: image.readiness ?? null })), { chunk: 200 });
   }
 
   async insertCollections(collections: readonly Collection[], manager: EntityManager = this.dataSource.manager): Promise<void> {
@@ -28,7 +30,7 @@ export class CurriculumRepository {
   }
 
   async listImages(): Promise<Image[]> {
-    return (await this.dataSource.manager.find(ImageEntity, { order: { slug: 'ASC' } })).map((image) => plain(image) as Image);
+    return (await this.dataSource.manager.find(ImageEntity, { order: { slug: 'ASC' } })).map(plainImage);
   }
 
   async listCollections(): Promise<Collection[]> {
@@ -42,7 +44,7 @@ export class CurriculumRepository {
   async getImage(slug: string): Promise<Image> {
     const image = await this.dataSource.manager.findOneBy(ImageEntity, { slug });
     if (!image) throw new NotFoundError(`Unable to find image ${slug}`);
-    return plain(image) as Image;
+    return plainImage(image);
   }
 
   /**
@@ -52,7 +54,7 @@ export class CurriculumRepository {
   async imagesOf(lesson: Pick<Lesson, 'endpoints'>): Promise<{ images: Map<string, Image>; missing: { endpoint: string; image: string }[] }> {
     const slugs = [...new Set(lesson.endpoints.map((endpoint) => endpoint.image))];
     const found = slugs.length > 0 ? await this.dataSource.manager.findBy(ImageEntity, { slug: In(slugs) }) : [];
-    const images = new Map(found.map((image) => [image.slug, plain(image) as Image]));
+    const images = new Map(found.map((image) => [image.slug, plainImage(image)]));
     const missing = lesson.endpoints.filter((endpoint) => !images.has(endpoint.image)).map((endpoint) => ({ endpoint: endpoint.name, image: endpoint.image }));
     return { images, missing };
   }

@@ -14,7 +14,7 @@ export interface LiveLessonRecordInput {
    * the namespace name (the original's format).
    */
   hostToken?: string;
-  /** The images of the lesson's endpoints, by slug (their SSH credentials go to the endpoints). */
+  /** The images of the lesson's endpoints, by slug (their SSH credentials and readiness checks go to the endpoints). */
   imageOf: (slug: string) => Image | undefined;
 }
 
@@ -41,6 +41,7 @@ export function liveLessonRecord(lesson: Lesson, input: LiveLessonRecordInput): 
       configurationFile: endpoint.configurationFile,
       sshUser: image.sshUser,
       sshPassword: image.sshPassword,
+      ...(image.readiness ? { readiness: image.readiness } : {}),
     };
   });
   return {

@@ -118,6 +118,13 @@ describe('liveLessonRecord', () => {
   it('keeps the original format (the namespace) without a token', () => {
     expect(record().guideDomain).toBe('antidote-testing-abcdef1234-jupyterlabguide-web.heps.example.org');
   });
+
+  it("copies the image's readiness check to its endpoints, and none when the image declares none", () => {
+    const readiness = { type: 'ssh', command: 'show version', match: 'Model' } as const;
+    const withCheck = liveLessonRecord(lesson, { id: 'abcdef1234', sessionId: 's', instanceId: 'antidote-testing', hepsDomain: 'heps.example.org', stage: 0, imageOf: () => ({ ...image('utility'), readiness }) });
+    expect(withCheck.endpoints[0].readiness).toEqual(readiness);
+    expect(record().endpoints[0]).not.toHaveProperty('readiness');
+  });
 });
 
 describe('buildNetworkAttachments', () => {

@@ -28,9 +28,12 @@ export const serviceExposure: ExposureOf = (service) => {
   return address && address !== 'None' && ports.length > 0 ? { address, ports } : undefined;
 };
 
-/** The `unreachable` fault: by object name or by the `podName` label Antidote puts on endpoint pods. */
-export const isUnreachable = (faults: Faults, object: KubeObject): boolean =>
-  [object.metadata.name, object.metadata.labels?.podName].some((name) => name !== undefined && matchesAny(faults.unreachable, name));
+/** Whether a fault's patterns name the object: by object name or by the `podName` label Antidote puts on endpoint pods. */
+const names = (patterns: readonly string[], object: KubeObject): boolean =>
+  [object.metadata.name, object.metadata.labels?.podName].some((name) => name !== undefined && matchesAny(patterns, name));
+
+/** The `unreachable` fault. */
+export const isUnreachable = (faults: Faults, object: KubeObject): boolean => names(faults.unreachable, object);
 
 const EXPOSED: readonly [string, ExposureOf][] = [
   ['/pods', podExposure],
@@ -39,6 +42,9 @@ const EXPOSED: readonly [string, ExposureOf][] = [
 
 /** Opens and closes the real listeners of pods and services, honouring the `unreachable` fault. */
 export class EndpointExposure {
+  /** Pod uid → when its boot ends (`bootDelayMs` after its ports opened). */
+  private readonly bootedAt = new Map<string, number>();
+
   constructor(
     /** The objects of a resource (`/pods`, `/services`) this exposure answers for. */
     private readonly objects: (resource: string) => KubeObject[],
@@ -50,19 +56,36 @@ export class EndpointExposure {
   /** Starts answering for the object (a no-op when it has nothing to expose or is unreachable on purpose). */
   open(object: KubeObject, exposure: Exposure | undefined): void {
     if (!exposure || isUnreachable(this.faults, object)) return;
-    void this.listeners.listen(object.metadata.uid!, exposure.address, exposure.ports, this.log, { hostname: object.metadata.name!, address: exposure.address, image: this.imageOf(object) });
+    if (object.kind !== 'Service' && !this.bootedAt.has(object.metadata.uid!)) this.bootedAt.set(object.metadata.uid!, Date.now() + this.faults.bootDelayMs);
+    const identity = { hostname: object.metadata.name!, address: exposure.address, image: this.imageOf(object), booting: () => this.isBooting(object) };
+    void this.listeners.listen(object.metadata.uid!, exposure.address, exposure.ports, this.log, identity);
+  }
+
+  /**
+   * Still booting: named by the `booting` fault, or within `bootDelayMs` of its pod's ports opening (a
+   * Service boots with the pod it selects).
+   */
+  isBooting(object: KubeObject): boolean {
+    if (names(this.faults.booting, object)) return true;
+    const pod = object.kind === 'Service' ? this.selectedPod(object) : object;
+    if (!pod) return false;
+    return (object !== pod && names(this.faults.booting, pod)) || Date.now() < (this.bootedAt.get(pod.metadata.uid!) ?? 0);
   }
 
   /** The image a shell on the object answers as: a pod's first container, or that of the first pod a Service selects. */
   private imageOf(object: KubeObject): string | undefined {
-    const first = (pod: KubeObject | undefined): string | undefined => (pod?.spec?.containers as { image?: string }[] | undefined)?.[0]?.image;
-    if (object.kind !== 'Service') return first(object);
-    const selector = Object.entries((object.spec?.selector as Record<string, string> | undefined) ?? {});
+    const pod = object.kind === 'Service' ? this.selectedPod(object) : object;
+    return (pod?.spec?.containers as { image?: string }[] | undefined)?.[0]?.image;
+  }
+
+  private selectedPod(service: KubeObject): KubeObject | undefined {
+    const selector = Object.entries((service.spec?.selector as Record<string, string> | undefined) ?? {});
     if (selector.length === 0) return undefined;
-    return first(this.objects('/pods').find((pod) => pod.metadata.namespace === object.metadata.namespace && selector.every(([key, value]) => pod.metadata.labels?.[key] === value)));
+    return this.objects('/pods').find((pod) => pod.metadata.namespace === service.metadata.namespace && selector.every(([key, value]) => pod.metadata.labels?.[key] === value));
   }
 
   close(object: KubeObject): void {
+    this.bootedAt.delete(object.metadata.uid!);
     this.listeners.close(object.metadata.uid!);
   }
 

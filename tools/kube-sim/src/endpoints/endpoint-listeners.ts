@@ -24,11 +24,18 @@ export interface SshCredentials {
 export class EndpointListeners {
   private readonly byOwner = new Map<string, { servers: Server[]; sockets: Set<Socket> }>();
   private readonly http: HttpServer;
+  /** The endpoint each HTTP connection reached (whether it is still booting). */
+  private readonly hostOf = new WeakMap<Socket, Omit<ShellIdentity, 'user'>>();
   private readonly hostKey: string;
 
   constructor(private readonly credentials: SshCredentials) {
     this.http = createHttpServer((request, response) => {
       request.resume();
+      if (this.hostOf.get(request.socket)?.booting?.()) {
+        response.writeHead(503, { 'Content-Type': 'text/plain', 'Retry-After': '1' });
+        response.end('booting\n');
+        return;
+      }
       response.writeHead(200, { 'Content-Type': 'text/html' });
       response.end(`<html><body>kube-sim endpoint ${request.socket.localAddress}:${request.socket.localPort}</body></html>\n`);
     });
@@ -48,7 +55,7 @@ export class EndpointListeners {
         (port) =>
           new Promise<void>((resolve) => {
             const protocol = protocolOf(port);
-            const server = createServer((socket) => this.accept(protocol, socket, entry.sockets, ssh));
+            const server = createServer((socket) => this.accept(protocol, socket, entry.sockets, ssh, host));
             server.once('error', (error) => {
               onError(`cannot listen on ${address}:${port}: ${error.message}`);
               resolve();
@@ -83,13 +90,19 @@ export class EndpointListeners {
     return count;
   }
 
-  private accept(protocol: Protocol, socket: Socket, sockets: Set<Socket>, ssh: ssh2.Server): void {
+  /** HTTP and SSH go to the shared servers; a plain TCP port sends a banner line (`<host> booting|ready`) and holds the connection. */
+  private accept(protocol: Protocol, socket: Socket, sockets: Set<Socket>, ssh: ssh2.Server, host: Omit<ShellIdentity, 'user'>): void {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
-    if (protocol === 'http') this.http.emit('connection', socket);
-    else if (protocol === 'ssh') ssh.injectSocket(socket);
-    else socket.on('data', () => undefined);
+    if (protocol === 'http') {
+      this.hostOf.set(socket, host);
+      this.http.emit('connection', socket);
+    } else if (protocol === 'ssh') ssh.injectSocket(socket);
+    else {
+      socket.on('data', () => undefined);
+      socket.write(`${host.hostname} ${host.booting?.() ? 'booting' : 'ready'}\r\n`);
+    }
   }
 
   private sshClient(client: ssh2.Connection, host: Omit<ShellIdentity, 'user'>): void {

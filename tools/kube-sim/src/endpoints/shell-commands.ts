@@ -4,7 +4,12 @@ export interface ShellIdentity {
   user: string;
   image?: string;
   address?: string;
+  /** While true, the endpoint is still booting: every command but `exit` answers `BOOTING_ANSWER` (exit 1). */
+  booting?: () => boolean;
 }
+
+/** What a booting endpoint's shell answers to any command. */
+export const BOOTING_ANSWER = 'error: the system is still booting, please try again later\n';
 
 export interface CommandResult {
   output: string;
@@ -80,6 +85,7 @@ export function runWords(argv: string[], identity: ShellIdentity, status = 0): C
   const expanded = argv.map((word) => word.replaceAll('$?', String(status)).replaceAll('$HOSTNAME', identity.hostname).replaceAll('$USER', identity.user));
   const [name, ...args] = expanded;
   if (name === undefined) return { output: '', code: status };
+  if (name !== 'exit' && identity.booting?.()) return { output: BOOTING_ANSWER, code: 1 };
   if ((name === 'sh' || name === 'bash' || name === '/bin/sh' || name === '/bin/bash') && args[0] === '-c') return runLine(args[1] ?? '', identity, status);
   const command = COMMANDS[name] ?? (name.startsWith('/') ? COMMANDS[name.split('/').pop()!] : undefined);
   if (!command || (name === 'show' && !isNetworkImage(identity))) return { output: `${name}: command not found\n`, code: 127 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCommand, SimShell } from './sim-shell.js';
-import { words, type ShellIdentity } from './shell-commands.js';
+import { BOOTING_ANSWER, words, type ShellIdentity } from './shell-commands.js';
 
 const pod = { hostname: 'web-1', user: 'root', address: '127.10.0.5', image: 'antidotelabs/utility' };
 
@@ -72,5 +72,14 @@ describe('SimShell', () => {
 
   it('splits words with quotes and escapes', () => {
     expect(words(`echo "a b" 'c d' e\\ f`)).toEqual(['echo', 'a b', 'c d', 'e f']);
+  });
+
+  it('a booting endpoint answers every command but exit with the booting line, until it has booted', () => {
+    let booting = true;
+    const vqfx = { hostname: 'vqfx1', user: 'antidote', image: 'antidotelabs/vqfx', booting: () => booting };
+    expect(runCommand('show version', vqfx)).toEqual({ output: BOOTING_ANSWER, code: 1 });
+    expect(runCommand('echo hi; exit 3', vqfx)).toEqual({ output: BOOTING_ANSWER, code: 3 });
+    booting = false;
+    expect(runCommand('show version', vqfx)).toMatchObject({ output: expect.stringContaining('Model: kube-sim') as string, code: 0 });
   });
 });
