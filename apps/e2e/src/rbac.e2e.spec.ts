@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { namespaceName } from '@antidote/lesson-objects';
+import { SAMPLE_CURRICULUM } from '@antidote/testing';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { antictlUp, ROOT, type UpPlatform } from './support/antictl-up.js';
+import { antictlUp, ROOT, runAntictl, type UpPlatform } from './support/antictl-up.js';
 import { expClient, namespaceStatus, setSimFaults, simRequests } from './support/exp-client.js';
 
 const RBAC_FILE = join(ROOT, 'deploy', 'k8s', 'base', 'rbac.yaml');
@@ -59,7 +61,7 @@ describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () =
       config: {
         instanceId: INSTANCE,
         gc: { intervalSeconds: 1, orphanGraceSeconds: 1, stuckTerminatingSeconds: 1, removeStuckFinalizers: true },
-        scheduler: { redriveIntervalSeconds: 1, redriveAfterSeconds: 2, claimLeaseSeconds: 5 },
+        scheduler: { redriveIntervalSeconds: 1, redriveAfterSeconds: 2, claimLeaseSeconds: 5, prePull: { resyncSeconds: 1 } },
         api: { rateLimitPerMinute: 0 },
       },
       flags: ['--restart'],
@@ -127,6 +129,23 @@ describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () =
     expect((await exp('10.40.0.1').delete(`/exp/livelesson/${lab}?sessionId=${labSession}`)).status).toBe(200);
     expect((await exp('10.40.0.2').delete(`/exp/livelesson/${web}?sessionId=${webSession}`)).status).toBe(200);
     for (const ns of [labNs, webNs, orphan]) await expect.poll(() => namespaceStatus(platform.kubeSim, ns), { timeout: 60_000 }).toBe(404);
+  });
+
+  it('updates the pre-pull DaemonSet when `antictl curriculum import` changes the images', { timeout: LONG }, async () => {
+    type DaemonSet = { metadata: { uid: string }; spec: { template: { spec: { initContainers: { image: string }[] } } } };
+    const path = `/apis/apps/v1/namespaces/prod/daemonsets/antidote-prepull-${INSTANCE}`;
+    const images = async () => (await sim<DaemonSet>(path)).spec.template.spec.initContainers.map((container) => container.image);
+    await expect.poll(async () => (await images()).length, { timeout: 60_000 }).toBeGreaterThan(1);
+    const before = await sim<DaemonSet>(path);
+    const changed = join(mkdtempSync(join(tmpdir(), 'rbac-curriculum-')), 'curriculum');
+    cpSync(SAMPLE_CURRICULUM, changed, { recursive: true });
+    cpSync(join(changed, 'images', 'utility'), join(changed, 'images', 'frr'), { recursive: true });
+    const meta = join(changed, 'images', 'frr', 'image.meta.yaml');
+    writeFileSync(meta, readFileSync(meta, 'utf8').replace('slug: utility', 'slug: frr'));
+    const imported = await runAntictl(['curriculum', 'import', changed, '--config', join(platform.dir, 'antidote-config.yml')]);
+    expect(imported.code, imported.stderr).toBe(0);
+    await expect.poll(images, { timeout: 60_000 }).toContain('antidotelabs/frr:latest');
+    expect((await sim<DaemonSet>(path)).metadata.uid).toBe(before.metadata.uid);
   });
 
   it('grants each app every call it made, and nothing it did not make', async () => {

@@ -13,6 +13,8 @@ export class SchedulerMetrics {
   readonly inFlight;
   readonly queued;
   readonly failures;
+  readonly prePullImages;
+  readonly prePullNodes;
 
   constructor(@Inject(MetricsService) metrics: MetricsService) {
     const buckets = [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600];
@@ -25,6 +27,8 @@ export class SchedulerMetrics {
     });
     this.inFlight = metrics.gauge({ name: 'antidote_provisioning_in_flight', help: 'Live lesson operations running now' });
     this.queued = metrics.gauge({ name: 'antidote_provisioning_queued', help: 'Live lesson operations waiting for a slot' });
+    this.prePullImages = metrics.gauge({ name: 'antidote_prepull_images', help: 'Images the pre-pull DaemonSet pulls onto every node' });
+    this.prePullNodes = metrics.gauge({ name: 'antidote_prepull_nodes', help: 'Nodes of the pre-pull DaemonSet: desired (should run it), ready (every image pulled)', labelNames: ['state'] });
     this.failures = metrics.counter({ name: 'antidote_live_lesson_failures_total', help: 'Failed live lessons, by the status they failed in', labelNames: ['status'] });
   }
 

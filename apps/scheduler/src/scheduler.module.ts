@@ -13,6 +13,9 @@ import { ModifyLessonOperation } from './lesson/modify-lesson.operation.js';
 import { ReachabilityClient } from './lesson/reachability.client.js';
 import { StatusReporter } from './lesson/status-reporter.js';
 import { LessonScheduler } from './lesson-scheduler.service.js';
+import { DatabaseCurriculumImages, KubePrePullCluster } from './prepull/pre-pull.adapters.js';
+import { PrePullKeeper } from './prepull/pre-pull.keeper.js';
+import { CURRICULUM_IMAGES, PRE_PULL_CLUSTER } from './prepull/pre-pull.port.js';
 import { NamespaceWatchdog } from './reconcile/namespace-watchdog.service.js';
 import { Reconciler } from './reconcile/reconciler.service.js';
 import { SchedulerController } from './scheduler.controller.js';
@@ -40,6 +43,9 @@ export class SchedulerModule {
         LessonScheduler,
         Reconciler,
         NamespaceWatchdog,
+        { provide: PRE_PULL_CLUSTER, useClass: KubePrePullCluster },
+        { provide: CURRICULUM_IMAGES, useClass: DatabaseCurriculumImages },
+        PrePullKeeper,
       ],
     };
   }

@@ -85,6 +85,22 @@ const timeouts = z
   })
   .strict();
 
+/** The pre-pull DaemonSet: every curriculum image on every node before a learner asks (docs/performance.md). */
+const prePull = z
+  .object({
+    /** Keep one DaemonSet per instance whose init containers pull each curriculum image. */
+    enabled: z.boolean().default(true),
+    /** Its namespace (must exist); default `secretsNamespace`, the platform's own. */
+    namespace: z.string().optional(),
+    /** A statically linked busybox: its binary, copied into a shared volume as `true`, is the no-op each image runs. */
+    helperImage: z.string().min(1).default('busybox:1.36-musl'),
+    /** The DaemonSet's one long-running container. */
+    pauseImage: z.string().min(1).default('registry.k8s.io/pause:3.9'),
+    /** How often the scheduler compares the curriculum's images with the DaemonSet, and logs its state (seconds). */
+    resyncSeconds: positiveSeconds.default(60),
+  })
+  .strict();
+
 const scheduler = z
   .object({
     /** Live lessons provisioned in parallel; the rest wait in arrival order. */
@@ -105,6 +121,7 @@ const scheduler = z
     kubeRetrySeconds: nonNegativeInt.default(60),
     /** Configuration job `backoffLimit`: a job fails after 1 + this many failed pods. */
     configJobBackoffLimit: nonNegativeInt.default(3),
+    prePull: prePull.default(prePull.parse({})),
   })
   .strict();
 

@@ -6,6 +6,7 @@
  * values are checked with the API server's rules, which the OpenAPI schema does not carry.
  */
 import { ObjectSerializer } from '@kubernetes/client-node/dist/gen/models/ObjectSerializer.js';
+import { DaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
@@ -29,6 +30,7 @@ const KINDS: Record<string, { type: string; model: ModelClass; name: (name: stri
   'v1/Secret': { type: 'V1Secret', model: Secret, name: isDnsSubdomain },
   'v1/ResourceQuota': { type: 'V1ResourceQuota', model: ResourceQuota, name: isDnsSubdomain },
   'v1/LimitRange': { type: 'V1LimitRange', model: LimitRange, name: isDnsSubdomain },
+  'apps/v1/DaemonSet': { type: 'V1DaemonSet', model: DaemonSet, name: isDnsSubdomain },
   'batch/v1/Job': { type: 'V1Job', model: Job, name: (name) => isDnsSubdomain(name) && isLabelValue(name) },
   'networking.k8s.io/v1/Ingress': { type: 'V1Ingress', model: Ingress, name: isDnsSubdomain },
   'networking.k8s.io/v1/NetworkPolicy': { type: 'V1NetworkPolicy', model: NetworkPolicy, name: isDnsSubdomain },

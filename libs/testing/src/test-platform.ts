@@ -55,7 +55,7 @@ export async function startPlatformOn<N extends string>(kind: DatabaseKind, opti
   const { overrides = {} } = options;
   const nats = await testNats();
   const url = options.databaseUrl ?? (await testDatabaseUrl(kind)).url;
-  const config = {
+  const merged = {
     instanceId: INSTANCE,
     curriculumDir: sample,
     hepsDomain: 'heps.test',
@@ -69,6 +69,8 @@ export async function startPlatformOn<N extends string>(kind: DatabaseKind, opti
     scheduler: { redriveIntervalSeconds: 1, redriveAfterSeconds: 1, claimLeaseSeconds: 5 },
     ...overrides,
   };
+  // The pre-pull DaemonSet's calls would take injected faults meant for lessons: off unless a spec asks for it.
+  const config = { ...merged, scheduler: { prePull: { enabled: false }, ...(merged.scheduler as Record<string, unknown>) } };
   const running = new Map<string, RunningService[]>();
   /** Each service connects to NATS as itself, with its own permissions, as it does when deployed. */
   const identityOf = ({ name }: ServiceDefinition): BusIdentity => {

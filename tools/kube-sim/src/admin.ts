@@ -10,7 +10,7 @@ const json = (response: ServerResponse, code: number, body: unknown): void => {
 
 /**
  * `/_sim/…`: the simulator's own controls, beside the Kubernetes API on the same port.
- * GET/PATCH faults, drop watches, compact history, outage, counters, request log, stats.
+ * GET/PATCH faults, drop watches, compact history, outage, counters, request log, stats, nodes' image caches.
  */
 export async function handleAdmin(sim: KubeSim, request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
   const route = `${request.method} ${path}`;
@@ -43,6 +43,11 @@ export async function handleAdmin(sim: KubeSim, request: IncomingMessage, respon
       return json(response, 200, { reset: true });
     case 'GET /_sim/requests':
       return json(response, 200, sim.counters.requests());
+    case 'GET /_sim/images':
+      return json(response, 200, Object.fromEntries(sim.list('nodes').map((node) => [node.metadata.name, sim.images.imagesOn(node.metadata.name!)])));
+    case 'DELETE /_sim/images':
+      sim.images.clear();
+      return json(response, 200, { cleared: true });
     case 'GET /_sim/stats':
       return json(response, 200, sim.stats());
     default:

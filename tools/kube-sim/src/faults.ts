@@ -34,8 +34,14 @@ export interface Faults {
   bootDelayMs: number;
   /** Jobs whose name matches `pattern` have their first `times` pods fail. */
   jobFailures: { pattern: string; times: number }[];
-  /** Image pull time before a pod's containers start (ContainerCreating meanwhile). */
+  /**
+   * Time to pull an image onto a node, paid by the first pod of that image on that node only (later pods
+   * find it in the node's image cache); meanwhile the pod waits in ContainerCreating (PodInitializing for
+   * init containers). Default for every image.
+   */
   imagePullDelayMs: number;
+  /** Pull time per image pattern (substring or `*` glob; the first match wins), overriding `imagePullDelayMs`. */
+  imagePullDelays: Record<string, number>;
   podStartDelayMs: number;
   jobRunDelayMs: number;
   namespaceDeleteDelayMs: number;
@@ -59,6 +65,7 @@ export const defaultFaults = (): Faults => ({
   bootDelayMs: 0,
   jobFailures: [],
   imagePullDelayMs: 0,
+  imagePullDelays: {},
   podStartDelayMs: 0,
   jobRunDelayMs: 0,
   namespaceDeleteDelayMs: 0,

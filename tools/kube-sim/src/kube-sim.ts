@@ -18,18 +18,21 @@ import { AuthGate, type AuthOptions } from './auth/auth-gate.js';
 import { bootstrapPolicy } from './auth/bootstrap-policy.js';
 import type { RequestAttributes } from './auth/rbac.js';
 import { crdBehaviour } from './controllers/crd.behaviour.js';
+import { daemonSetBehaviour } from './controllers/daemonset.behaviour.js';
 import { jobBehaviour } from './controllers/job.behaviour.js';
 import { namespaceBehaviour } from './controllers/namespace.behaviour.js';
 import { podBehaviour } from './controllers/pod.behaviour.js';
 import { quotaBehaviour } from './controllers/quota.behaviour.js';
 import { serviceBehaviour } from './controllers/service.behaviour.js';
 import { SimContext } from './controllers/sim-context.js';
+import { simNodeNames, simNodeObject } from './controllers/sim-nodes.js';
 import { RequestCounters } from './counters.js';
 import { AddressPool } from './endpoints/address-pool.js';
 import { claimAddressRanges, type AddressRanges } from './endpoints/address-ranges.js';
 import { EndpointExposure } from './endpoints/endpoint-exposure.js';
 import { EndpointListeners } from './endpoints/endpoint-listeners.js';
 import { PodExec, refuseUpgrade } from './exec/exec-upgrade.js';
+import { ImageCache } from './pods/image-cache.js';
 import { PodLogs } from './pods/pod-logs.js';
 import { defaultFaults, injectedError, latencyFor, seededRandom, type Faults } from './faults.js';
 import { validateFields } from './openapi/field-validation.js';
@@ -49,6 +52,8 @@ export interface KubeSimOptions {
   kubeconfigPath?: string;
   /** Bearer-token authentication and RBAC (off: any token, or none, may do anything). */
   auth?: AuthOptions;
+  /** How many nodes pods are spread over (default 1): `kube-sim-node`, `kube-sim-node-1`, … each with its own image cache. */
+  nodes?: number;
   /** Objects created at start (e.g. the secrets namespace and its TLS secret). */
   objects?: KubeObject[];
   log?: (message: string) => void;
@@ -60,6 +65,8 @@ export class KubeSim {
   readonly registry = new ResourceRegistry();
   readonly counters = new RequestCounters();
   readonly faults: Faults;
+  /** The images each node holds (see `imagePullDelayMs`). */
+  readonly images = new ImageCache();
   private readonly handler: ResourceHandler;
   private readonly watches: WatchHandler;
   private readonly context: SimContext;
@@ -94,10 +101,11 @@ export class KubeSim {
     this.context = new SimContext(this.store, this.registry, this.handler, this.faults, this.endpoints, new AddressPool(this.ranges.pods), new AddressPool(this.ranges.services), log);
     const jobs = jobBehaviour(this.context);
     behaviours.set('/namespaces', namespaceBehaviour(this.context));
-    behaviours.set('/pods', podBehaviour(this.context, this.podLogs, jobs.podHooks));
+    behaviours.set('/pods', podBehaviour(this.context, this.podLogs, jobs.podHooks, this.images));
     behaviours.set('/services', serviceBehaviour(this.context));
     behaviours.set('/resourcequotas', quotaBehaviour(this.context));
     behaviours.set('batch/jobs', jobs.behaviour);
+    behaviours.set('apps/daemonsets', daemonSetBehaviour(this.context));
     behaviours.set('apiextensions.k8s.io/customresourcedefinitions', crdBehaviour(this.context));
   }
 
@@ -108,6 +116,7 @@ export class KubeSim {
       // Ready, like a real control plane, once its built-in namespaces have their ServiceAccount.
       if (!sim.store.get('/serviceaccounts', name, 'default')) sim.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: name } });
     }
+    for (const name of simNodeNames(options.nodes ?? 1)) sim.create(simNodeObject(name));
     if (options.auth?.rbac) for (const object of bootstrapPolicy()) sim.create(object);
     for (const object of options.objects ?? []) sim.create(object);
     await sim.listen(options.port ?? 0, options.host ?? '127.0.0.1');

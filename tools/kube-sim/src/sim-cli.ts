@@ -11,6 +11,9 @@ const HELP = `kube-sim — a Kubernetes API simulator
   --port <p>                 listen port (0: a free one; the URL is printed)
   --kubeconfig <file>        write a kubeconfig for the simulator there
   --ssh-user <user:password> accept only this SSH login on endpoints (repeatable; default: any)
+  --nodes <n>                nodes pods are spread over (default 1), each with its own image cache
+  --image-pull-delay <ms>    time to pull an image onto a node (first pod of that image there only)
+  --image-pull-delay-for <pattern=ms>  pull time of matching images (repeatable; overrides --image-pull-delay)
   --pod-start-delay <ms>     Pending → Running delay          --job-run-delay <ms>   config job duration
   --namespace-delete-delay <ms>                                --seed <n>             error injection seed
   --image-pull-failure <pattern>  --crash <pattern>  --init-failure <pattern>  --stuck-namespace <pattern>
@@ -23,7 +26,7 @@ const HELP = `kube-sim — a Kubernetes API simulator
   --authorization-mode <m>   AlwaysAllow (default) or RBAC (Roles and bindings stored in kube-sim)
 
 Admin API on the same port: /_sim/faults (GET, PATCH), /_sim/counters, /_sim/requests, /_sim/stats,
-POST /_sim/watches/drop, /_sim/history/compact, /_sim/outage {"ms":30000}, /_sim/counters/reset.`;
+GET/DELETE /_sim/images (each node's images), POST /_sim/watches/drop, /_sim/history/compact, /_sim/outage {"ms":30000}, /_sim/counters/reset.`;
 
 const { values } = parseArgs({
   options: {
@@ -31,6 +34,9 @@ const { values } = parseArgs({
     host: { type: 'string', default: '127.0.0.1' },
     kubeconfig: { type: 'string' },
     'ssh-user': { type: 'string', multiple: true, default: [] },
+    nodes: { type: 'string', default: '1' },
+    'image-pull-delay': { type: 'string', default: '0' },
+    'image-pull-delay-for': { type: 'string', multiple: true, default: [] },
     'pod-start-delay': { type: 'string', default: '0' },
     'job-run-delay': { type: 'string', default: '0' },
     'namespace-delete-delay': { type: 'string', default: '0' },
@@ -91,7 +97,10 @@ const sim = await startKubeSim({
   seed: number(values.seed, 'seed'),
   sshUsers: Object.fromEntries(values['ssh-user'].map((pair) => [pair.split(':')[0], pair.split(':').slice(1).join(':')])),
   objects: uniqueObjects,
+  nodes: Math.max(1, Math.floor(number(values.nodes, 'nodes'))),
   faults: {
+    imagePullDelayMs: number(values['image-pull-delay'], 'image-pull-delay'),
+    imagePullDelays: Object.fromEntries(values['image-pull-delay-for'].map((spec) => [spec.slice(0, spec.lastIndexOf('=')), number(spec.slice(spec.lastIndexOf('=') + 1), 'image-pull-delay-for')])),
     podStartDelayMs: number(values['pod-start-delay'], 'pod-start-delay'),
     jobRunDelayMs: number(values['job-run-delay'], 'job-run-delay'),
     namespaceDeleteDelayMs: number(values['namespace-delete-delay'], 'namespace-delete-delay'),

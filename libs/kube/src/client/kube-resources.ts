@@ -1,6 +1,7 @@
 import { NAD_GROUP, NAD_PLURAL, NAD_VERSION, type NetworkAttachmentDefinition } from '@antidote/crd';
 import {
   ApiextensionsV1Api,
+  AppsV1Api,
   BatchV1Api,
   CoordinationV1Api,
   CoreV1Api,
@@ -9,6 +10,7 @@ import {
   type ConfigurationOptions,
   type KubeConfig,
   type V1CustomResourceDefinition,
+  type V1DaemonSet,
   type V1Ingress,
   type V1Job,
   type V1Lease,
@@ -38,6 +40,7 @@ export interface KindTypes {
   CustomResourceDefinition: V1CustomResourceDefinition;
   Lease: V1Lease;
   ServiceAccount: V1ServiceAccount;
+  DaemonSet: V1DaemonSet;
 }
 
 export type KubeKind = keyof KindTypes;
@@ -87,6 +90,7 @@ const group = (prefix: string, plural: string) => (namespace?: string) => (names
 export function kindOperations(kubeConfig: KubeConfig): OperationsTable {
   const coreApi = kubeConfig.makeApiClient(CoreV1Api);
   const batch = kubeConfig.makeApiClient(BatchV1Api);
+  const apps = kubeConfig.makeApiClient(AppsV1Api);
   const networking = kubeConfig.makeApiClient(NetworkingV1Api);
   const custom = kubeConfig.makeApiClient(CustomObjectsApi);
   const extensions = kubeConfig.makeApiClient(ApiextensionsV1Api);
@@ -172,6 +176,16 @@ export function kindOperations(kubeConfig: KubeConfig): OperationsTable {
       replace: (namespace, name, body, o) => batch.replaceNamespacedJob({ namespace, name, body }, o),
       delete: (namespace, name, propagationPolicy, o) => batch.deleteNamespacedJob({ namespace, name, propagationPolicy }, o),
       list: (namespace, q, o) => (namespace ? batch.listNamespacedJob({ namespace, ...listParams(q) }, o) : batch.listJobForAllNamespaces(listParams(q), o)),
+    },
+    DaemonSet: {
+      resource: 'daemonsets',
+      namespaced: true,
+      collectionPath: group('/apis/apps/v1', 'daemonsets'),
+      create: (namespace, body, o) => apps.createNamespacedDaemonSet({ namespace, body }, o),
+      read: (namespace, name, o) => apps.readNamespacedDaemonSet({ namespace, name }, o),
+      replace: (namespace, name, body, o) => apps.replaceNamespacedDaemonSet({ namespace, name, body }, o),
+      delete: (namespace, name, propagationPolicy, o) => apps.deleteNamespacedDaemonSet({ namespace, name, propagationPolicy }, o),
+      list: (namespace, q, o) => apps.listNamespacedDaemonSet({ namespace, ...listParams(q) }, o),
     },
     NetworkPolicy: {
       resource: 'networkpolicies',

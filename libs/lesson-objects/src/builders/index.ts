@@ -17,3 +17,4 @@ export { buildResourceQuota, RESOURCE_QUOTA } from './resource-quota.builder.js'
 export { buildConfigCredentialsSecret, CONFIG_CREDENTIALS_SECRET, copySecret, credentialKeys } from './secret.builder.js';
 export { buildService } from './service.builder.js';
 export { liveLessonRecord, type LiveLessonRecordInput } from './live-lesson-record.js';
+export { buildPrePullDaemonSet, PRE_PULL_NO_OP, PRE_PULL_SPEC_ANNOTATION, prePullImages, prePullName } from './pre-pull.builder.js';

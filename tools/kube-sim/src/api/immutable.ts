@@ -23,6 +23,7 @@ function podSpecFrozen(spec: Record<string, unknown> | undefined): unknown {
 const RULES: Record<string, (previous: KubeObject, next: KubeObject) => Cause[]> = {
   '/pods': (previous, next) => (same(podSpecFrozen(previous.spec), podSpecFrozen(next.spec)) ? [] : [{ field: 'spec', message: POD_UPDATE_MESSAGE }]),
   'batch/jobs': (previous, next) => (same(previous.spec?.template, next.spec?.template) ? [] : [{ field: 'spec.template', message: 'Invalid value: the pod template: field is immutable' }]),
+  'apps/daemonsets': (previous, next) => (same(previous.spec?.selector, next.spec?.selector) ? [] : [{ field: 'spec.selector', message: 'Invalid value: the selector: field is immutable' }]),
   '/services': (previous, next) => {
     const before = previous.spec?.clusterIP;
     const after = next.spec?.clusterIP;

@@ -40,6 +40,40 @@ function jobCauses(job: KubeObject): Cause[] {
   return causes;
 }
 
+interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+}
+
+/** Whether a `metav1.LabelSelector` selects these labels (an absent selector selects nothing). */
+export function selects(selector: LabelSelector | undefined, labels: Record<string, string> = {}): boolean {
+  if (!selector) return false;
+  const byLabels = Object.entries(selector.matchLabels ?? {}).every(([key, value]) => labels[key] === value);
+  return (
+    byLabels &&
+    (selector.matchExpressions ?? []).every(({ key, operator, values = [] }) => {
+      if (operator === 'In') return key in labels && values.includes(labels[key]);
+      if (operator === 'NotIn') return !(key in labels) || !values.includes(labels[key]);
+      return operator === 'Exists' ? key in labels : !(key in labels);
+    })
+  );
+}
+
+function daemonSetCauses(set: KubeObject): Cause[] {
+  const spec = (set.spec ?? {}) as { selector?: LabelSelector; template?: { metadata?: { labels?: Record<string, string> }; spec?: PodSpec } };
+  const labels = spec.template?.metadata?.labels ?? {};
+  const causes: Cause[] = [];
+  if (!spec.selector) causes.push({ field: 'spec.selector', message: 'Required value' });
+  else if (Object.keys(spec.selector.matchLabels ?? {}).length + (spec.selector.matchExpressions ?? []).length === 0) causes.push({ field: 'spec.selector', message: 'Invalid value: {}: empty selector is invalid for daemonset' });
+  if (!selects(spec.selector, labels)) causes.push({ field: 'spec.template.metadata.labels', message: `Invalid value: ${goMap(labels)}: \`selector\` does not match template \`labels\`` });
+  causes.push(...podSpecCauses(spec.template?.spec, 'spec.template.spec'));
+  const policy = spec.template?.spec?.restartPolicy;
+  if (policy !== undefined && policy !== 'Always') causes.push({ field: 'spec.template.spec.restartPolicy', message: `Unsupported value: "${policy}": supported values: "Always"` });
+  return causes;
+}
+
+const goMap = (map: Record<string, string>): string => `map[string]string{${Object.entries(map).sort(([a], [b]) => a.localeCompare(b)).map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`).join(', ')}}`;
+
 function serviceCauses(service: KubeObject): Cause[] {
   const spec = service.spec ?? {};
   const ports = (spec.ports as { port?: number }[] | undefined) ?? [];
@@ -86,6 +120,7 @@ function crdCauses(crd: KubeObject): Cause[] {
 const BY_RESOURCE: Record<string, (object: KubeObject) => Cause[]> = {
   '/pods': (pod) => podSpecCauses(pod.spec, 'spec'),
   'batch/jobs': jobCauses,
+  'apps/daemonsets': daemonSetCauses,
   '/services': serviceCauses,
   '/configmaps': (map) => keyCauses(map, ['data', 'binaryData']),
   '/secrets': (secret) => keyCauses(secret, ['data']),

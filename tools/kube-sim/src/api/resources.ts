@@ -37,6 +37,7 @@ export const BUILTIN_RESOURCES: ResourceType[] = [
   core('LimitRange', 'limitranges', true, { shortNames: ['limits'] }),
   core('ServiceAccount', 'serviceaccounts', true, { shortNames: ['sa'] }),
   core('Node', 'nodes', false, { shortNames: ['no'], subresources: ['status'] }),
+  { group: 'apps', version: 'v1', kind: 'DaemonSet', plural: 'daemonsets', singular: 'daemonset', namespaced: true, shortNames: ['ds'], subresources: ['status'], categories: ['all'] },
   { group: 'batch', version: 'v1', kind: 'Job', plural: 'jobs', singular: 'job', namespaced: true, subresources: ['status'], categories: ['all'] },
   { group: 'networking.k8s.io', version: 'v1', kind: 'NetworkPolicy', plural: 'networkpolicies', singular: 'networkpolicy', namespaced: true, shortNames: ['netpol'] },
   { group: 'networking.k8s.io', version: 'v1', kind: 'Ingress', plural: 'ingresses', singular: 'ingress', namespaced: true, shortNames: ['ing'], subresources: ['status'] },

@@ -1,10 +1,13 @@
 import type { KindBehaviour } from '../api/behaviour.js';
 import type { KubeObject } from '../api/object.js';
 import { podExposure } from '../endpoints/endpoint-exposure.js';
+import { randomBytes } from 'node:crypto';
+import type { ImageCache } from '../pods/image-cache.js';
 import { now, startPod, type JobFailures, type PodRuntime } from '../pods/pod-lifecycle.js';
 import type { PodLogs } from '../pods/pod-logs.js';
 import { admitLimitRanges, admitQuotas, admitServiceAccount } from './pod-admission.js';
 import type { SimContext } from './sim-context.js';
+import { pickNode } from './sim-nodes.js';
 
 /** A Job's reaction to its pods (kube-sim's job controller). */
 export interface PodHooks {
@@ -14,14 +17,16 @@ export interface PodHooks {
 }
 
 /**
- * Pods: scheduled at once on kube-sim's one node, then run by the shared kubelet lifecycle
+ * Pods: scheduled at once on the least busy of kube-sim's nodes (or the `nodeName` they ask for), then run by the shared kubelet lifecycle
  * (pods/pod-lifecycle.ts) on kube-sim's own store.
  */
-export function podBehaviour(sim: SimContext, logs: PodLogs, hooks: PodHooks): KindBehaviour {
+export function podBehaviour(sim: SimContext, logs: PodLogs, hooks: PodHooks, images: ImageCache): KindBehaviour {
   const type = () => sim.type('', 'pods');
   const runtime: PodRuntime = {
     faults: sim.faults,
     jobFailures: hooks.jobFailures,
+    images,
+    event: (pod, reason, message) => recordEvent(sim, pod, reason, message),
     setStatus: (pod, status) =>
       Promise.resolve(
         sim.mutate(type(), pod.metadata.namespace, pod.metadata.name!, (object) => {
@@ -42,7 +47,7 @@ export function podBehaviour(sim: SimContext, logs: PodLogs, hooks: PodHooks): K
       admitServiceAccount(sim.store, pod);
       admitLimitRanges(sim.store, pod);
       admitQuotas(sim.store, pod);
-      pod.spec = { restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', ...pod.spec, nodeName: (pod.spec?.nodeName) ?? 'kube-sim-node' };
+      pod.spec = { restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', ...pod.spec, nodeName: (pod.spec?.nodeName) ?? pickNode(sim.store) };
       pod.status = { phase: 'Pending', qosClass: 'BestEffort', conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: now() }] };
     },
     created(pod) {
@@ -55,4 +60,34 @@ export function podBehaviour(sim: SimContext, logs: PodLogs, hooks: PodHooks): K
       logs.forget(pod.metadata.uid!);
     },
   };
+}
+
+/** A kubelet Event about a pod (best effort: a namespace being deleted refuses it). */
+function recordEvent(sim: SimContext, pod: KubeObject, reason: string, message: string): void {
+  const { name, namespace, uid } = pod.metadata;
+  const node = pod.spec?.nodeName as string | undefined;
+  try {
+    sim.handler.create(
+      sim.type('', 'events'),
+      namespace,
+      {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: `${name}.${randomBytes(8).toString('hex')}`, namespace },
+        involvedObject: { apiVersion: 'v1', kind: 'Pod', name, namespace, uid },
+        reason,
+        message,
+        type: 'Normal',
+        source: { component: 'kubelet', host: node },
+        reportingComponent: 'kubelet',
+        reportingInstance: node,
+        firstTimestamp: now(),
+        lastTimestamp: now(),
+        count: 1,
+      },
+      { internal: true },
+    );
+  } catch (error) {
+    sim.log(`event ${reason} for ${namespace}/${name} not recorded: ${String(error)}`);
+  }
 }

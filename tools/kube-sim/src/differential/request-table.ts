@@ -34,7 +34,14 @@ const job = (name: string, restartPolicy?: string) => ({
   spec: { backoffLimit: 1, template: { spec: { ...(restartPolicy ? { restartPolicy } : {}), containers: [container()] } } },
 });
 const service = (name: string, spec: Record<string, unknown> = { ports: [{ port: 22 }] }) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec });
+const daemonSet = (name: string, selector: Record<string, unknown> | undefined = { matchLabels: { app: name } }, podSpec: Record<string, unknown> = {}) => ({
+  apiVersion: 'apps/v1',
+  kind: 'DaemonSet',
+  metadata: { name },
+  spec: { ...(selector ? { selector } : {}), template: { metadata: { labels: { app: name } }, spec: { initContainers: [container({ name: 'pull-0', command: ['/prepull/true'] })], containers: [container()], ...podSpec } } },
+});
 const core = '/api/v1/namespaces/{ns}';
+const daemonSets = '/apis/apps/v1/namespaces/{ns}/daemonsets';
 const leases = '/apis/coordination.k8s.io/v1/namespaces/{ns}/leases';
 const STATUS = [['code'], ['reason'], ['details', 'name'], ['details', 'kind']];
 const RESOURCES = [['spec', 'containers', '0', 'resources'], ['metadata', 'annotations', 'kubernetes.io/limit-ranger']];
@@ -79,6 +86,23 @@ export const DIFFERENTIAL_CASES: DifferentialCase[] = [
   { name: 'pod with a limit, its request defaulted to it', method: 'POST', path: `${core}/pods`, body: pod('over', { containers: [container({ resources: { limits: { cpu: '600m' } } })] }), message: true, fields: STATUS },
   { name: 'second pod', method: 'POST', path: `${core}/pods`, body: pod('second'), fields: RESOURCES },
   { name: 'third pod over the pod count', method: 'POST', path: `${core}/pods`, body: pod('third'), message: true, fields: STATUS },
+  // The scheduler's pre-pull DaemonSet (no nodes on the real server's side, so no status counts compared).
+  { name: 'DaemonSet', method: 'POST', path: daemonSets, body: daemonSet('prepull'), fields: [['spec', 'updateStrategy'], ['spec', 'revisionHistoryLimit'], ['spec', 'template', 'spec', 'restartPolicy'], ['spec', 'template', 'spec', 'initContainers', '0', 'command'], ['metadata', 'generation']] },
+  { name: 'DaemonSet without a selector', method: 'POST', path: daemonSets, body: daemonSet('noselector', undefined), message: true, fields: STATUS },
+  { name: 'DaemonSet selector not matching its template', method: 'POST', path: daemonSets, body: daemonSet('mismatch', { matchLabels: { app: 'other' } }), message: true, fields: STATUS },
+  { name: 'DaemonSet with restartPolicy Never', method: 'POST', path: daemonSets, body: daemonSet('never', undefined, { restartPolicy: 'Never' }), message: true, fields: STATUS },
+  { name: 'DaemonSet init container without an image', method: 'POST', path: daemonSets, body: daemonSet('noimage', { matchLabels: { app: 'noimage' } }, { initContainers: [{ name: 'pull-0' }] }), message: true, fields: STATUS },
+  {
+    name: 'DaemonSet images changed',
+    method: 'PATCH',
+    path: `${daemonSets}/prepull`,
+    body: { spec: { template: { spec: { initContainers: [container({ name: 'pull-0', image: 'antidotelabs/vqfx', command: ['/prepull/true'] })] } } } },
+    contentType: 'application/merge-patch+json',
+    fields: [['metadata', 'generation'], ['spec', 'template', 'spec', 'initContainers']],
+  },
+  { name: 'DaemonSet replaced', method: 'PUT', path: `${daemonSets}/prepull`, versionOf: `${daemonSets}/prepull`, body: daemonSet('prepull'), fields: [['metadata', 'generation'], ['spec', 'template', 'spec', 'initContainers', '0', 'image']] },
+  { name: 'DaemonSet selector changed', method: 'PATCH', path: `${daemonSets}/prepull`, body: { spec: { selector: { matchLabels: { app: 'prepull', more: 'x' } }, template: { metadata: { labels: { app: 'prepull', more: 'x' } } } } }, contentType: 'application/merge-patch+json', fields: [...STATUS, ['details', 'causes', '0', 'field']] },
+  { name: 'DaemonSets by label', method: 'GET', path: `${daemonSets}?labelSelector=app%3Dnone`, fields: [['kind'], ['items']] },
   // Validation (422) and decoding (400).
   { name: 'Service name not DNS-1035', method: 'POST', path: `${core}/services`, body: service('1-ssh'), message: true, fields: STATUS },
   { name: 'Service without ports', method: 'POST', path: `${core}/services`, body: service('noports', {}), message: true, fields: STATUS },

@@ -2,6 +2,7 @@ import type { KubeObject } from '../api/object.js';
 import type { AddressPool } from '../endpoints/address-pool.js';
 import { podExposure, type EndpointExposure } from '../endpoints/endpoint-exposure.js';
 import type { Faults } from '../faults.js';
+import { ImageCache } from '../pods/image-cache.js';
 import { JobFailures, startPod, type PodRuntime } from '../pods/pod-lifecycle.js';
 import type { PodLogs } from '../pods/pod-logs.js';
 import type { KubeApi } from './kube-api.js';
@@ -34,6 +35,7 @@ export class Kubelet {
     this.runtime = {
       faults,
       jobFailures: new JobFailures(faults),
+      images: new ImageCache(),
       setStatus: (pod, status) => this.setStatus(pod, status),
       later: (ms, step) => this.later(ms, step),
       say: (pod, line) => logs.say(pod, line),

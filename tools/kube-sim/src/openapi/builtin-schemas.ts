@@ -19,6 +19,7 @@ const attributesOf = (model: string): Attribute[] | undefined => (Array.isArray(
 
 const PACKAGES: Record<string, string> = {
   '': 'io.k8s.api.core.v1',
+  apps: 'io.k8s.api.apps.v1',
   batch: 'io.k8s.api.batch.v1',
   'networking.k8s.io': 'io.k8s.api.networking.v1',
   'coordination.k8s.io': 'io.k8s.api.coordination.v1',

@@ -1,5 +1,7 @@
 import type { KubeObject } from '../api/object.js';
 import { matchesAny, matchesPattern, type Faults } from '../faults.js';
+import { pullDelayOf, type ImageCache } from './image-cache.js';
+import { pullImages } from './image-pull.js';
 
 export interface Container {
   name: string;
@@ -13,7 +15,7 @@ export const now = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z'
 export const containersOf = (pod: KubeObject, field: 'containers' | 'initContainers'): Container[] => (pod.spec?.[field] as Container[] | undefined) ?? [];
 export const isJobPod = (pod: KubeObject): boolean => pod.metadata.ownerReferences?.some((owner) => owner.kind === 'Job') ?? false;
 
-const waiting = (container: Container, reason: string, message: string) => ({
+export const waiting = (container: Container, reason: string, message: string) => ({
   name: container.name,
   image: container.image,
   imageID: '',
@@ -68,6 +70,10 @@ export class JobFailures {
 export interface PodRuntime {
   readonly faults: Faults;
   readonly jobFailures: JobFailures;
+  /** The images each node holds (the first pod of an image on a node pulls it). */
+  readonly images: ImageCache;
+  /** Records a kubelet Event about the pod (`Pulling`, `Pulled`); optional. */
+  event?(pod: KubeObject, reason: string, message: string): void;
   /** Merges `status` into the pod's status; the updated pod, or undefined when it is gone. */
   setStatus(pod: KubeObject, status: Record<string, unknown>): Promise<KubeObject | undefined>;
   /** Runs `step` after `ms` (unless stopped). */
@@ -84,7 +90,8 @@ export interface PodRuntime {
 }
 
 /**
- * What a kubelet does with a new pod: init containers, image pull (`imagePullDelayMs`), start
+ * What a kubelet does with a new pod: init containers, image pull (per node, cached: `imagePullDelayMs`,
+ * `imagePullDelays`; see pods/image-pull.ts), start
  * (`podStartDelayMs`), Running with a loopback podIP on which the container ports really listen; Job pods
  * run for `jobRunDelayMs` and then succeed or fail. Faults: image pull failure, crash loop, init failure.
  */
@@ -113,13 +120,13 @@ export function startPod(pod: KubeObject, runtime: PodRuntime): void {
   if (pullFailure) {
     const message = `Failed to pull image "${pullFailure.image}": rpc error: code = NotFound desc = failed to pull and unpack image: not found`;
     const backOff = `Back-off pulling image "${pullFailure.image}"`;
-    runtime.later(faults.imagePullDelayMs, async () => {
+    runtime.later(pullDelayOf(faults, pullFailure.image ?? ''), async () => {
       await runtime.setStatus(pod, creating((c) => (c === pullFailure ? waiting(c, 'ErrImagePull', message) : waiting(c, 'ContainerCreating', ''))));
       runtime.later(50, async () => void (await runtime.setStatus(pod, creating((c) => (c === pullFailure ? waiting(c, 'ImagePullBackOff', backOff) : waiting(c, 'ContainerCreating', ''))))));
     });
     return;
   }
-  runtime.later(faults.imagePullDelayMs + faults.podStartDelayMs, () => run(pod, containers, inits, runtime));
+  pullImages(pod, runtime, () => runtime.later(faults.podStartDelayMs, () => run(pod, containers, inits, runtime)));
 }
 
 async function run(pod: KubeObject, containers: Container[], inits: Container[], runtime: PodRuntime): Promise<void> {
