@@ -46,7 +46,8 @@ describe.each(DATABASE_KINDS)('scheduler on kube-sim, nats-server and %s', (kind
     expect(objects('network-attachment-definitions').length).toBeGreaterThan(0);
     expect(objects('secrets').map((s) => s.metadata.name)).toContain('tls-certificate');
     expect(objects('jobs').map((job) => job.metadata.labels?.stageId)).toEqual(expect.arrayContaining(['0']));
-    await p.connection.flush();
+    // The row is written before the event is published: wait for the event, then check the order.
+    await expect.poll(() => p.eventsOf(lesson.id).at(-1)?.status).toBe(LiveLessonStatus.READY);
     expect(p.eventsOf(lesson.id).map((event) => event.status)).toEqual([LiveLessonStatus.BOOTING, LiveLessonStatus.CONFIGURATION, LiveLessonStatus.READY]);
   });
 

@@ -124,7 +124,8 @@ describe.each(DATABASE_KINDS)('scheduler processes on kube-sim, nats-server and 
     const managed = p.sim.list('namespaces').filter((n) => n.metadata.labels?.antidoteId === INSTANCE && !n.metadata.deletionTimestamp);
     for (const other of managed) expect(await p.data.liveLessons.exists(other.metadata.labels!.liveLesson), other.metadata.name).toBe(true);
     // Events are at most once: the BOOTING one may die unsent with the killed process; what arrives never goes backwards.
-    await p.connection.flush();
+    // The row is written before the event is published (by another process): wait for the READY event.
+    await expect.poll(() => p.eventsOf(lesson.id).at(-1)?.status).toBe(LiveLessonStatus.READY);
     const statuses = p.eventsOf(lesson.id).map((event) => event.status);
     expect(statuses.at(-1)).toBe(LiveLessonStatus.READY);
     expect(statuses).toEqual(ORDER.filter((status) => statuses.includes(status)));

@@ -46,7 +46,8 @@ describe.each(DATABASE_KINDS)('readiness gates READY (kube-sim, nats-server, hea
       await expect.poll(async () => (await p.data.liveLessons.find(id))?.status).toBe(LiveLessonStatus.READY);
       const ready = await p.data.liveLessons.find(id);
       expect(ready).toMatchObject({ error: false, healthyTests: 3, totalTests: 3 });
-      await p.connection.flush();
+      // The row is written before the event is published: wait for the event, then check the order.
+      await expect.poll(() => p.eventsOf(id).at(-1)?.status).toBe(LiveLessonStatus.READY);
       expect(p.eventsOf(id).map((event) => event.status)).toEqual([LiveLessonStatus.BOOTING, LiveLessonStatus.CONFIGURATION, LiveLessonStatus.READY]);
     });
   });
