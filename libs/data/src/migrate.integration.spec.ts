@@ -5,7 +5,8 @@ import { createDataSource, migrate, revertAllMigrations, runMigrations } from '.
 describe.each(DATABASE_KINDS)('migrations on %s', (kind) => {
   it('apply from empty, are idempotent, and revert completely', async () => {
     const { url, cleanup } = await testDatabaseUrl(kind);
-    expect(await migrate({ database: { url, poolSize: 2, migrateOnStart: false } })).toEqual(['InitialSchema1764670000000']);
+    const all = ['InitialSchema1764670000000', 'WarmPools1764850000000'];
+    expect(await migrate({ database: { url, poolSize: 2, migrateOnStart: false } })).toEqual(all);
     const dataSource = createDataSource({ url, poolSize: 2, migrateOnStart: false });
     await dataSource.initialize();
     try {
@@ -20,9 +21,9 @@ describe.each(DATABASE_KINDS)('migrations on %s', (kind) => {
         }
       };
       expect((await tables()).sort()).toEqual(['collections', 'curriculum', 'images', 'lessons', 'live_endpoints', 'live_lessons', 'live_sessions']);
-      expect(await revertAllMigrations(dataSource)).toBe(1);
+      expect(await revertAllMigrations(dataSource)).toBe(2);
       expect(await tables()).toEqual([]);
-      expect(await runMigrations(dataSource)).toEqual(['InitialSchema1764670000000']);
+      expect(await runMigrations(dataSource)).toEqual(all);
     } finally {
       await dataSource.destroy();
       cleanup();

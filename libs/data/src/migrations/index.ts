@@ -1,4 +1,5 @@
 import { InitialSchema1764670000000 } from './1764670000000-InitialSchema.js';
+import { WarmPools1764850000000 } from './1764850000000-WarmPools.js';
 
 /** Every migration, oldest first. Add new ones here (`<epoch-ms>-<PascalCaseName>.ts`). */
-export const migrations = [InitialSchema1764670000000];
+export const migrations = [InitialSchema1764670000000, WarmPools1764850000000];
