@@ -13,6 +13,8 @@ import { ModifyLessonOperation } from './lesson/modify-lesson.operation.js';
 import { ReachabilityClient } from './lesson/reachability.client.js';
 import { StatusReporter } from './lesson/status-reporter.js';
 import { LessonScheduler } from './lesson-scheduler.service.js';
+import { PoolBinder } from './pool/pool-binder.service.js';
+import { PoolKeeper } from './pool/pool-keeper.service.js';
 import { NamespaceWatchdog } from './reconcile/namespace-watchdog.service.js';
 import { Reconciler } from './reconcile/reconciler.service.js';
 import { SchedulerController } from './scheduler.controller.js';
@@ -40,6 +42,8 @@ export class SchedulerModule {
         LessonScheduler,
         Reconciler,
         NamespaceWatchdog,
+        PoolKeeper,
+        PoolBinder,
       ],
     };
   }
