@@ -29,6 +29,16 @@ export interface ExpLesson {
 }
 
 /** The `/exp` REST API, as a front-end uses it; gateway errors `{error, code, message}` become CliErrors. */
+/** One warm pool as `GET /exp/admin/pools` reports it. */
+export interface PoolSummary {
+  lesson: string;
+  size: number;
+  maxAge: number;
+  ready: number;
+  building: number;
+  retiring: number;
+}
+
 export class ApiClient {
   constructor(
     readonly baseUrl: string,
@@ -79,6 +89,12 @@ export class ApiClient {
     }
     const answer = await this.call<{ LiveLessons?: Record<string, ExpLiveLesson> }>('GET', '/exp/admin/livelessons');
     return Object.values(answer?.LiveLessons ?? {});
+  }
+
+  /** The warm pools and their unclaimed members by state (admin route). */
+  async listPools(): Promise<PoolSummary[]> {
+    if (!this.adminToken) throw new CliError('listing the warm pools needs the admin token: run `antictl up` here, or pass --token / ANTIDOTE_ADMIN_TOKEN', 2, 'ADMIN_TOKEN_REQUIRED');
+    return (await this.call<{ pools: PoolSummary[] }>('GET', '/exp/admin/pools')).pools;
   }
 
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {

@@ -9,6 +9,7 @@ import { AdminGuard } from '../http/http.guards.js';
 import { validate } from '../http/validation.js';
 import { idParamSchema } from '../live-lessons/live-lesson.dto.js';
 import { toExpLiveLesson, toExpLiveSession, withDetails } from '../live-lessons/live-lesson.mapper.js';
+import { summarizePools, type PoolSummary } from './pool-summary.js';
 
 const persistenceSchema = z.object({ persistent: z.boolean() }).strict();
 
@@ -34,6 +35,12 @@ export class AdminController {
   async liveSessions(): Promise<{ items: Record<string, unknown> }> {
     const sessions = await this.data.liveSessions.list();
     return { items: Object.fromEntries(sessions.map((session) => [session.id, toExpLiveSession(session)])) };
+  }
+
+  /** The warm pools (`warmPools`) and their unclaimed members by state. */
+  @Get('pools')
+  async pools(): Promise<{ pools: PoolSummary[] }> {
+    return { pools: summarizePools(this.config.warmPools, await this.data.pools.members()) };
   }
 
   @Delete('livelesson/:id')
