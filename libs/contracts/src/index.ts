@@ -8,3 +8,4 @@ export * from './live-lesson.requests.js';
 export * from './live-lesson.status.js';
 export * from './reaper.js';
 export * from './subjects.js';
+export * from './pools.js';

@@ -1,3 +1,4 @@
+import type { PoolSummary } from '@antidote/contracts';
 import { CliError } from './output.js';
 
 export interface ExpEndpoint {
@@ -29,16 +30,6 @@ export interface ExpLesson {
 }
 
 /** The `/exp` REST API, as a front-end uses it; gateway errors `{error, code, message}` become CliErrors. */
-/** One warm pool as `GET /exp/admin/pools` reports it. */
-export interface PoolSummary {
-  lesson: string;
-  size: number;
-  maxAge: number;
-  ready: number;
-  building: number;
-  retiring: number;
-}
-
 export class ApiClient {
   constructor(
     readonly baseUrl: string,

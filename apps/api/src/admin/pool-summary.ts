@@ -1,18 +1,6 @@
 import type { WarmPoolConfig } from '@antidote/config';
-import { LiveLessonStatus } from '@antidote/contracts';
+import { LiveLessonStatus, type PoolSummary } from '@antidote/contracts';
 import type { LiveLesson } from '@antidote/data';
-
-export interface PoolSummary {
-  lesson: string;
-  size: number;
-  maxAge: number;
-  /** Members a request would claim now. */
-  ready: number;
-  /** Members still being built. */
-  building: number;
-  /** Members failed or being deleted (recycled). */
-  retiring: number;
-}
 
 /** Each configured pool with its unclaimed members by state (`GET /exp/admin/pools`, `antictl pool list`). */
 export function summarizePools(pools: Readonly<Record<string, WarmPoolConfig>>, members: readonly Pick<LiveLesson, 'lessonSlug' | 'status' | 'error' | 'deleteRequestedAt'>[]): PoolSummary[] {

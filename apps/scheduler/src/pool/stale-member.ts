@@ -1,4 +1,4 @@
-import type { LiveEndpoint, LiveLesson, NewLiveLesson } from '@antidote/data';
+import type { LiveEndpoint, LiveLesson } from '@antidote/data';
 import { JUPYTER_ENDPOINT } from '@antidote/lesson-objects';
 
 /** What of an endpoint the lesson decides (hosts, domains and credentials aside). */
@@ -16,7 +16,9 @@ const shapeOf = (endpoint: LiveEndpoint): unknown => [
  * now (`fresh`) differs from the member's in its stage-0 guide or its endpoints. The jupyter guide
  * endpoint the scheduler adds is left out of the comparison.
  */
-export function isStaleMember(member: Pick<LiveLesson, 'guideType' | 'guideContents' | 'endpoints'>, fresh: Pick<NewLiveLesson, 'guideType' | 'guideContents' | 'endpoints'>): boolean {
+type GuideAndEndpoints = Pick<LiveLesson, 'guideType' | 'guideContents'> & { endpoints: readonly LiveEndpoint[] };
+
+export function isStaleMember(member: GuideAndEndpoints, fresh: GuideAndEndpoints): boolean {
   if (member.guideType !== fresh.guideType || member.guideContents !== fresh.guideContents) return true;
   const built = member.endpoints.filter((endpoint) => endpoint.name !== JUPYTER_ENDPOINT);
   return JSON.stringify(built.map(shapeOf)) !== JSON.stringify(fresh.endpoints.map(shapeOf));
