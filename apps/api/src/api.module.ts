@@ -9,6 +9,7 @@ import { AdminGuard, ClientIpMiddleware } from './http/http.guards.js';
 import { LessonController } from './lessons/lesson.controller.js';
 import { LiveLessonEventHub } from './live-lessons/live-lesson-events.hub.js';
 import { LiveLessonRequestService } from './live-lessons/live-lesson-request.service.js';
+import { PoolClaimService } from './live-lessons/pool-claim.service.js';
 import { LiveLessonController } from './live-lessons/live-lesson.controller.js';
 import { OpenApiController } from './openapi/openapi.controller.js';
 import { LiveSessionController } from './sessions/live-session.controller.js';
@@ -22,7 +23,7 @@ export class ApiModule implements NestModule {
       module: ApiModule,
       imports: [DataModule.forRoot(config)],
       controllers: [LiveSessionController, LiveLessonController, LessonController, CurriculumController, AdminController, OpenApiController],
-      providers: [DatabaseReadiness, ClientIpMiddleware, AdminGuard, LiveLessonRequestService, LiveLessonEventHub, CurriculumStartup, TerminalService],
+      providers: [DatabaseReadiness, ClientIpMiddleware, AdminGuard, LiveLessonRequestService, PoolClaimService, LiveLessonEventHub, CurriculumStartup, TerminalService],
     };
   }
 

@@ -16,6 +16,7 @@ const NATS_SAMPLES: Record<RequestSubject, Record<string, unknown>> = {
   [RequestSubjects.liveLessonModify]: { liveLessonId: 'fuzz000001', stage: 0 },
   [RequestSubjects.liveLessonDelete]: { liveLessonId: 'fuzz000001', reason: 'fuzz' },
   [RequestSubjects.liveLessonKeepAlive]: { liveLessonId: 'fuzz000001' },
+  [RequestSubjects.liveLessonBind]: { liveLessonId: 'fuzz000001' },
   [RequestSubjects.healthCheck]: { liveLessonId: 'fuzz000001', timeoutMs: 1000 },
   [RequestSubjects.healthWaitReachable]: { liveLessonId: 'fuzz000001', deadlineMs: 1000, intervalMs: 100 },
   [RequestSubjects.reaperDryRun]: {},

@@ -12,6 +12,9 @@ const RBAC_FILE = join(ROOT, 'deploy', 'k8s', 'base', 'rbac.yaml');
 const INSTANCE = 'antidote-rbac';
 const LONG = 300_000;
 const APPS = ['antidote-scheduler', 'antidote-reaper'];
+const ADMIN_TOKEN = 'rbac-admin-token';
+/** A warm pool, so that a claim relabels a namespace (the scheduler's one namespace PATCH). */
+const POOLED = 'jupyter-intro';
 /** Where each kind a lesson namespace holds is listed in the Kubernetes API. */
 const COLLECTIONS = {
   pods: '/api/v1/namespaces/{ns}/pods',
@@ -61,14 +64,26 @@ describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () =
       config: {
         instanceId: INSTANCE,
         gc: { intervalSeconds: 1, orphanGraceSeconds: 1, stuckTerminatingSeconds: 1, removeStuckFinalizers: true },
-        scheduler: { redriveIntervalSeconds: 1, redriveAfterSeconds: 2, claimLeaseSeconds: 5, prePull: { resyncSeconds: 1 } },
-        api: { rateLimitPerMinute: 0 },
+        scheduler: { redriveIntervalSeconds: 1, redriveAfterSeconds: 2, claimLeaseSeconds: 5, prePull: { resyncSeconds: 1 }, poolIntervalSeconds: 1 },
+        api: { rateLimitPerMinute: 0, adminToken: ADMIN_TOKEN },
+        warmPools: { [POOLED]: { size: 1, maxAge: 0 } },
       },
       flags: ['--restart'],
     });
   });
   afterAll(async () => {
     await platform?.stop();
+  });
+
+  it('hands a learner a warm lab from the pool and labels its namespace for the session', { timeout: LONG }, async () => {
+    const pools = async () => ((await (await fetch(`${platform.api}/exp/admin/pools`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as { pools: { ready: number }[] }).pools;
+    await expect.poll(async () => (await pools())[0]?.ready, { timeout: 120_000 }).toBe(1);
+    const client = exp('10.40.0.4');
+    const session = await client.newSession();
+    const id = await client.requestLesson(session, POOLED);
+    expect((await client.get<{ Status: string }>(`/exp/livelesson/${id}`)).body.Status).toBe('READY');
+    const labels = async () => (await sim<{ metadata: { labels?: Record<string, string> } }>(`/api/v1/namespaces/${namespaceName(INSTANCE, id)}`)).metadata.labels?.liveSession;
+    await expect.poll(labels, { timeout: 60_000 }).toBe(session);
   });
 
   it('finishes two labs that a scheduler killed mid-way left behind, adopting every object, and changes a stage', { timeout: LONG }, async () => {

@@ -3,6 +3,7 @@ import {
   DELETION_NOT_REQUESTED,
   QueueGroups,
   RequestSubjects,
+  type BindLiveLessonRequest,
   type CreateLiveLessonRequest,
   type DeleteLiveLessonRequest,
   type KeepAliveLiveLessonRequest,
@@ -13,6 +14,7 @@ import {
 import { DataManager } from '@antidote/data';
 import { OnRequest, RequestPayload } from '@antidote/messaging';
 import { LessonScheduler } from './lesson-scheduler.service.js';
+import { PoolBinder } from './pool/pool-binder.service.js';
 
 const notFound = (id: string): SchedulerReply => ({ accepted: false, code: SchedulerRejections.notFound, reason: `Unable to find liveLesson ${id}` });
 
@@ -29,7 +31,14 @@ export class SchedulerController {
   constructor(
     @Inject(LessonScheduler) private readonly scheduler: LessonScheduler,
     @Inject(DataManager) private readonly data: DataManager,
+    @Inject(PoolBinder) private readonly pools: PoolBinder,
   ) {}
+
+  /** A learner claimed a warm-pool member: label its namespace for the session; the pool refills. */
+  @OnRequest(RequestSubjects.liveLessonBind, QueueGroups.scheduler)
+  async bind(@RequestPayload(RequestSubjects.liveLessonBind) request: BindLiveLessonRequest): Promise<SchedulerReply> {
+    return this.pools.bind(request.liveLessonId);
+  }
 
   @OnRequest(RequestSubjects.liveLessonCreate, QueueGroups.scheduler)
   async create(@RequestPayload(RequestSubjects.liveLessonCreate) request: CreateLiveLessonRequest): Promise<SchedulerReply> {

@@ -15,6 +15,9 @@ export class SchedulerMetrics {
   readonly failures;
   readonly prePullImages;
   readonly prePullNodes;
+  readonly poolMembers;
+  readonly poolRetired;
+  readonly poolRefill;
 
   constructor(@Inject(MetricsService) metrics: MetricsService) {
     const buckets = [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600];
@@ -30,6 +33,15 @@ export class SchedulerMetrics {
     this.prePullImages = metrics.gauge({ name: 'antidote_prepull_images', help: 'Images the pre-pull DaemonSet pulls onto every node' });
     this.prePullNodes = metrics.gauge({ name: 'antidote_prepull_nodes', help: 'Nodes of the pre-pull DaemonSet: desired (should run it), ready (every image pulled)', labelNames: ['state'] });
     this.failures = metrics.counter({ name: 'antidote_live_lesson_failures_total', help: 'Failed live lessons, by the status they failed in', labelNames: ['status'] });
+    this.poolMembers = metrics.gauge({ name: 'antidote_pool_members', help: 'Unclaimed warm-pool members, READY or still building', labelNames: ['lesson', 'state'] });
+    this.poolRetired = metrics.counter({ name: 'antidote_pool_retired_total', help: 'Warm-pool members retired unclaimed (max-age, failed, stale, surplus, unconfigured)', labelNames: ['lesson', 'reason'] });
+    this.poolRefill = metrics.histogram({ name: 'antidote_pool_refill_seconds', help: 'From a warm-pool member\'s row to READY', labelNames: ['lesson'], buckets });
+  }
+
+  /** A warm-pool member just became READY: its build time is refill time, not a learner's wait. */
+  observeRefill(lesson: string, times: PhaseTimes): void {
+    const total = seconds(times.initializedAt, times.readyAt);
+    if (total !== undefined) this.poolRefill.observe({ lesson }, total);
   }
 
   /** Records the phase durations of a live lesson that just became READY. */

@@ -16,6 +16,8 @@ import { LessonScheduler } from './lesson-scheduler.service.js';
 import { DatabaseCurriculumImages, KubePrePullCluster } from './prepull/pre-pull.adapters.js';
 import { PrePullKeeper } from './prepull/pre-pull.keeper.js';
 import { CURRICULUM_IMAGES, PRE_PULL_CLUSTER } from './prepull/pre-pull.port.js';
+import { PoolBinder } from './pool/pool-binder.service.js';
+import { PoolKeeper } from './pool/pool-keeper.service.js';
 import { NamespaceWatchdog } from './reconcile/namespace-watchdog.service.js';
 import { Reconciler } from './reconcile/reconciler.service.js';
 import { SchedulerController } from './scheduler.controller.js';
@@ -46,6 +48,8 @@ export class SchedulerModule {
         { provide: PRE_PULL_CLUSTER, useClass: KubePrePullCluster },
         { provide: CURRICULUM_IMAGES, useClass: DatabaseCurriculumImages },
         PrePullKeeper,
+        PoolKeeper,
+        PoolBinder,
       ],
     };
   }

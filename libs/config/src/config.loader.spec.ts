@@ -209,3 +209,24 @@ describe('invalid configuration fails naming the key and the problem', () => {
     expect(problemsOf(() => loadConfig({ path: file, env: {} }))[0]).toMatch(/^not valid YAML: .* \(line 4\)$/);
   });
 });
+
+describe('warmPools', () => {
+  it('is empty by default: no pools, nothing changes for existing configs', () => {
+    expect(parseConfig(minimal, { env: {} }).config.warmPools).toEqual({});
+  });
+
+  it('reads size and maxAge per lesson slug; maxAge defaults to an hour', () => {
+    const { config } = parseConfig({ ...minimal, warmPools: { 'network-automation': { size: 2, maxAge: 600 }, 'bgp-basics': { size: 1 } } }, { env: {} });
+    expect(config.warmPools).toEqual({ 'network-automation': { size: 2, maxAge: 600 }, 'bgp-basics': { size: 1, maxAge: 3600 } });
+  });
+
+  it.each([
+    ['a slug that is no lesson slug', { Bad_Slug: { size: 1 } }, 'warmPools'],
+    ['a negative size', { lesson: { size: -1 } }, 'warmPools.lesson.size'],
+    ['a fractional size', { lesson: { size: 1.5 } }, 'warmPools.lesson.size'],
+    ['a negative maxAge', { lesson: { size: 1, maxAge: -5 } }, 'warmPools.lesson.maxAge'],
+    ['an unknown key', { lesson: { size: 1, ttl: 5 } }, 'warmPools.lesson'],
+  ])('refuses %s', (_name, warmPools, path) => {
+    expect(problemsOf(() => parseConfig({ ...minimal, warmPools }, { env: {} })).join('\n')).toContain(path);
+  });
+});

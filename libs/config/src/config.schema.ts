@@ -1,6 +1,7 @@
 import { DNS1123_LABEL, DNS1123_LABEL_MAX, ID_LENGTH } from '@antidote/contracts';
 import { z } from 'zod';
 import { curriculumLimitsSchema } from './curriculum-limits.schema.js';
+import { warmPoolsSchema } from './warm-pools.schema.js';
 
 /**
  * The Antidote configuration file, as operators write it.
@@ -122,6 +123,8 @@ const scheduler = z
     /** Configuration job `backoffLimit`: a job fails after 1 + this many failed pods. */
     configJobBackoffLimit: nonNegativeInt.default(3),
     prePull: prePull.default(prePull.parse({})),
+    /** How often the scheduler tops up, recycles and trims the warm pools (`warmPools`), besides after each claim (seconds). */
+    poolIntervalSeconds: positiveSeconds.default(10),
   })
   .strict();
 
@@ -357,6 +360,7 @@ export const rawConfigSchema = z
     }),
     curriculumVersion: z.string().min(1).default('latest'),
     curriculumLimits: curriculumLimitsSchema.default(curriculumLimitsSchema.parse({})),
+    warmPools: warmPoolsSchema.default({}),
     enabledServices: z.array(z.string()).default(['scheduler', 'api', 'stats']),
     k8sInCluster: z.boolean().optional(),
     k8sOutOfClusterConfigPath: z.string().optional(),

@@ -10,6 +10,7 @@ describe('who may do what on the bus', () => {
     [RequestSubjects.liveLessonCreate, ['api', 'admin'], ['scheduler']],
     [RequestSubjects.liveLessonModify, ['api', 'admin'], ['scheduler']],
     [RequestSubjects.liveLessonKeepAlive, ['api', 'admin'], ['scheduler']],
+    [RequestSubjects.liveLessonBind, ['api', 'admin'], ['scheduler']],
     [RequestSubjects.liveLessonDelete, ['api', 'reaper', 'admin'], ['scheduler']],
     [RequestSubjects.healthCheck, ['scheduler'], ['healthchecker']],
     [RequestSubjects.healthWaitReachable, ['scheduler'], ['healthchecker']],

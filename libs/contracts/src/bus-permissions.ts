@@ -14,6 +14,7 @@ export const requestRoutes = {
   [RequestSubjects.liveLessonModify]: { servedBy: 'scheduler', askedBy: ['api', 'admin'] },
   [RequestSubjects.liveLessonDelete]: { servedBy: 'scheduler', askedBy: ['api', 'reaper', 'admin'] },
   [RequestSubjects.liveLessonKeepAlive]: { servedBy: 'scheduler', askedBy: ['api', 'admin'] },
+  [RequestSubjects.liveLessonBind]: { servedBy: 'scheduler', askedBy: ['api', 'admin'] },
   [RequestSubjects.healthCheck]: { servedBy: 'healthchecker', askedBy: ['scheduler'] },
   [RequestSubjects.healthWaitReachable]: { servedBy: 'healthchecker', askedBy: ['scheduler'] },
   [RequestSubjects.reaperDryRun]: { servedBy: 'reaper', askedBy: ['admin'] },

@@ -19,6 +19,8 @@ export const SchedulerRejections = {
   failed: 'FAILED',
   /** A delete for a live lesson whose row records no deletion request: the row is the request. */
   deletionNotRequested: 'DELETION_NOT_REQUESTED',
+  /** A bind for a warm-pool member no learner has claimed. */
+  notClaimed: 'NOT_CLAIMED',
 } as const;
 export type SchedulerRejection = (typeof SchedulerRejections)[keyof typeof SchedulerRejections];
 

@@ -9,3 +9,4 @@ export * from './live-lesson.status.js';
 export * from './readiness.js';
 export * from './reaper.js';
 export * from './subjects.js';
+export * from './pools.js';

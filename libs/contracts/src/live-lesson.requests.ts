@@ -35,6 +35,9 @@ export const deleteLiveLessonRequestSchema = z
 export type DeleteLiveLessonRequest = z.infer<typeof deleteLiveLessonRequestSchema>;
 
 export const keepAliveLiveLessonRequestSchema = liveLessonOnlySchema;
+
+export const bindLiveLessonRequestSchema = liveLessonOnlySchema;
+export type BindLiveLessonRequest = z.infer<typeof bindLiveLessonRequestSchema>;
 export type KeepAliveLiveLessonRequest = z.infer<typeof keepAliveLiveLessonRequestSchema>;
 
 /** Reply to every scheduler request: accepted (queued or done) or rejected with a reason. */

@@ -10,6 +10,7 @@ import { liveLessonStatusChangedEventSchema } from './live-lesson.events.js';
 import {
   createLiveLessonRequestSchema,
   deleteLiveLessonRequestSchema,
+  bindLiveLessonRequestSchema,
   keepAliveLiveLessonRequestSchema,
   modifyLiveLessonRequestSchema,
   schedulerReplySchema,
@@ -22,6 +23,8 @@ export const RequestSubjects = {
   liveLessonModify: 'antidote.livelesson.modify.v1',
   liveLessonDelete: 'antidote.livelesson.delete.v1',
   liveLessonKeepAlive: 'antidote.livelesson.keepalive.v1',
+  /** A learner claimed a warm-pool member: the scheduler labels its namespace for the session and refills the pool. */
+  liveLessonBind: 'antidote.livelesson.bind.v1',
   healthCheck: 'antidote.health.check.v1',
   healthWaitReachable: 'antidote.health.wait-reachable.v1',
   reaperDryRun: 'antidote.reaper.dry-run.v1',
@@ -44,6 +47,7 @@ export const requestContracts = {
   [RequestSubjects.liveLessonModify]: { request: modifyLiveLessonRequestSchema, reply: schedulerReplySchema },
   [RequestSubjects.liveLessonDelete]: { request: deleteLiveLessonRequestSchema, reply: schedulerReplySchema },
   [RequestSubjects.liveLessonKeepAlive]: { request: keepAliveLiveLessonRequestSchema, reply: schedulerReplySchema },
+  [RequestSubjects.liveLessonBind]: { request: bindLiveLessonRequestSchema, reply: schedulerReplySchema },
   [RequestSubjects.healthCheck]: { request: healthCheckRequestSchema, reply: healthCheckReplySchema },
   [RequestSubjects.healthWaitReachable]: { request: waitReachableRequestSchema, reply: waitReachableReplySchema },
   [RequestSubjects.reaperDryRun]: { request: reaperDryRunRequestSchema, reply: reaperDryRunReplySchema },

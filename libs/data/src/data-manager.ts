@@ -3,16 +3,19 @@ import { CurriculumRepository } from './repositories/curriculum.repository.js';
 import { LiveLessonWorkRepository } from './repositories/live-lesson-work.repository.js';
 import { LiveLessonRepository } from './repositories/live-lesson.repository.js';
 import { LiveSessionRepository } from './repositories/live-session.repository.js';
+import { WarmPoolRepository } from './repositories/warm-pool.repository.js';
 
 /**
  * Everything the services store, over one DataSource: `curriculum` (curriculum, collections, images,
- * lessons), `liveLessons`, `liveSessions`, and `work` (claims, re-drive and expiry queries).
+ * lessons), `liveLessons`, `liveSessions`, `work` (claims, re-drive and expiry queries) and `pools`
+ * (warm-pool members and their claims).
  */
 export class DataManager {
   readonly curriculum: CurriculumRepository;
   readonly liveLessons: LiveLessonRepository;
   readonly liveSessions: LiveSessionRepository;
   readonly work: LiveLessonWorkRepository;
+  readonly pools: WarmPoolRepository;
 
   constructor(
     readonly dataSource: DataSource,
@@ -22,6 +25,7 @@ export class DataManager {
     this.liveLessons = new LiveLessonRepository(dataSource, now);
     this.liveSessions = new LiveSessionRepository(dataSource, now);
     this.work = new LiveLessonWorkRepository(dataSource, this.liveLessons, now);
+    this.pools = new WarmPoolRepository(dataSource, this.liveLessons, now);
   }
 
   /** Readiness: the database answers a trivial query. */

@@ -10,3 +10,5 @@ export { LiveLessonWorkRepository } from './repositories/live-lesson-work.reposi
 export { LiveLessonRepository } from './repositories/live-lesson.repository.js';
 export { LiveSessionRepository } from './repositories/live-session.repository.js';
 export { liveLessonStatusOf } from './live-lesson.status.js';
+export { randomId, withFreshId } from './fresh-id.js';
+export { poolSessionId, WarmPoolRepository } from './repositories/warm-pool.repository.js';

@@ -49,6 +49,8 @@ export interface LiveLesson {
   deleteRequestedAt?: Date;
   claimedBy?: string;
   claimedUntil?: Date;
+  /** An unclaimed warm-pool member: built by the scheduler for no learner (its session is a placeholder). */
+  pool: boolean;
   endpoints: LiveEndpoint[];
 }
 
@@ -57,8 +59,8 @@ export type NewLiveLesson = Pick<
   LiveLesson,
   'id' | 'sessionId' | 'antidoteId' | 'lessonSlug' | 'currentStage' | 'guideType' | 'guideContents' | 'guideDomain' | 'endpoints'
 > &
-  /** Defaults to now. */
-  Partial<Pick<LiveLesson, 'createdAt'>>;
+  /** Defaults to now; `pool` to false. */
+  Partial<Pick<LiveLesson, 'createdAt' | 'pool'>>;
 
 export interface LiveSession {
   id: string;

@@ -2,7 +2,7 @@ import { DATABASE_KINDS, testDatabaseUrl } from '@antidote/testing';
 import { describe, expect, it } from 'vitest';
 import { createDataSource, migrate, revertAllMigrations, runMigrations } from './index.js';
 
-const ALL = ['InitialSchema1764670000000', 'AddReadinessChecks1796396031608'];
+const ALL = ['InitialSchema1764670000000', 'WarmPools1764850000000', 'AddReadinessChecks1796396031608'];
 
 describe.each(DATABASE_KINDS)('migrations on %s', (kind) => {
   it('apply from empty, are idempotent, and revert completely', async () => {

@@ -1,3 +1,4 @@
+import type { PoolSummary } from '@antidote/contracts';
 import { CliError } from './output.js';
 
 export interface ExpEndpoint {
@@ -79,6 +80,12 @@ export class ApiClient {
     }
     const answer = await this.call<{ LiveLessons?: Record<string, ExpLiveLesson> }>('GET', '/exp/admin/livelessons');
     return Object.values(answer?.LiveLessons ?? {});
+  }
+
+  /** The warm pools and their unclaimed members by state (admin route). */
+  async listPools(): Promise<PoolSummary[]> {
+    if (!this.adminToken) throw new CliError('listing the warm pools needs the admin token: run `antictl up` here, or pass --token / ANTIDOTE_ADMIN_TOKEN', 2, 'ADMIN_TOKEN_REQUIRED');
+    return (await this.call<{ pools: PoolSummary[] }>('GET', '/exp/admin/pools')).pools;
   }
 
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {

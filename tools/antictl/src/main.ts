@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { curriculumCommand } from './commands/curriculum.command.js';
 import { lessonCommand } from './commands/lesson.command.js';
 import { natsConfigCommand } from './commands/nats-config.command.js';
+import { poolCommand } from './commands/pool.command.js';
 import { reapCommand } from './commands/reap.command.js';
 import { upCommand } from './commands/up.command.js';
 import { CliError, describeFailure, Output } from './output.js';
@@ -23,6 +24,7 @@ upCommand(program, output);
 lessonCommand(program, output);
 curriculumCommand(program, output);
 reapCommand(program, output);
+poolCommand(program, output);
 natsConfigCommand(program, output);
 
 /** `commander.unknownCommand` → USAGE code `UNKNOWN_COMMAND`, with commander's message. */

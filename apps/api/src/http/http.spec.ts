@@ -15,7 +15,7 @@ const propertiesOf = (file: string, definition: string): string[] => Object.keys
 describe('response shapes match the original swagger definitions, property for property', () => {
   const liveLesson = {
     id: 'abc', sessionId: 's', antidoteId: 'a', lessonSlug: 'l', currentStage: 0, guideType: 'markdown' as const, guideContents: '', guideDomain: '', status: 'READY' as const,
-    error: false, healthyTests: 1, totalTests: 1, createdAt: new Date(), lastActiveAt: new Date(), updatedAt: new Date(), phaseTimes: {}, endpoints: [{ ...makeLiveEndpoint(), host: '10.0.0.1' }],
+    error: false, healthyTests: 1, totalTests: 1, createdAt: new Date(), lastActiveAt: new Date(), updatedAt: new Date(), phaseTimes: {}, pool: false, endpoints: [{ ...makeLiveEndpoint(), host: '10.0.0.1' }],
   };
 
   it.each([

@@ -2,12 +2,12 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { LiveLessonStatus, RequestSubjects, type SchedulerReply } from '@antidote/contracts';
 import type { Lesson } from '@antidote/curriculum';
-import { DataManager, DuplicateError, type LiveLesson } from '@antidote/data';
+import { DataManager, DuplicateError, randomId, withFreshId, type LiveLesson } from '@antidote/data';
 import { liveLessonRecord } from '@antidote/lesson-objects';
 import { BusClient, BusRequestError } from '@antidote/messaging';
 import { exhausted, failedPrecondition, internal, invalidArgument, notFound, unavailable } from '../http/gateway.error.js';
-import { randomId, withFreshId } from '../http/ids.js';
 import type { LiveLessonRequest } from './live-lesson.dto.js';
+import { PoolClaimService } from './pool-claim.service.js';
 
 /** 16 characters of [a-z0-9]: about 82 bits. */
 const HOST_TOKEN_LENGTH = 16;
@@ -25,6 +25,7 @@ export class LiveLessonRequestService {
   constructor(
     @Inject(DataManager) private readonly data: DataManager,
     @Inject(BusClient) private readonly bus: BusClient,
+    @Inject(PoolClaimService) private readonly pools: PoolClaimService,
     @InjectConfig() private readonly config: AntidoteConfig,
   ) {}
 
@@ -41,7 +42,22 @@ export class LiveLessonRequestService {
     const existing = await this.data.liveLessons.findForSession(session.id, lesson.slug);
     if (existing && !(existing.error && !this.config.scheduler.keepFailedLessons)) return this.reuse(existing, lesson, body.lessonStage);
     if (existing) await this.data.liveLessons.delete(existing.id);
+    await this.checkSessionLimit(session.id);
+    if (this.pools.pooled(lesson.slug)) {
+      const claim = await this.pools.claim(lesson.slug, session.id);
+      // A warm member is READY at stage 0: answered at once, or moved to the asked stage like any live lesson.
+      if (claim.kind === 'claimed') return this.reuse(claim.lesson, lesson, body.lessonStage);
+      if (claim.kind === 'raced') return claim.liveLessonId;
+    }
     return this.create(session.id, lesson, body.lessonStage);
+  }
+
+  /** The learner's own limit: warm-pool members are nobody's until claimed, so they never count here. */
+  private async checkSessionLimit(sessionId: string): Promise<void> {
+    const { liveLessonLimit } = this.config;
+    if (liveLessonLimit > 0 && (await this.data.liveLessons.idsForSession(sessionId)).length >= liveLessonLimit) {
+      throw exhausted('This session address has exceeded the maximum number of liveLessons');
+    }
   }
 
   private async reuse(existing: LiveLesson, lesson: Lesson, stage: number): Promise<string> {
@@ -58,10 +74,7 @@ export class LiveLessonRequestService {
   }
 
   private async create(sessionId: string, lesson: Lesson, stage: number): Promise<string> {
-    const { liveLessonLimit, scheduler } = this.config;
-    if (liveLessonLimit > 0 && (await this.data.liveLessons.idsForSession(sessionId)).length >= liveLessonLimit) {
-      throw exhausted('This session address has exceeded the maximum number of liveLessons');
-    }
+    const { scheduler } = this.config;
     if (scheduler.maxLiveLessons > 0 && (await this.data.liveLessons.count({ statuses: PROVISIONED, error: false })) >= scheduler.maxLiveLessons) {
       throw unavailable(`Antidote is at capacity (${scheduler.maxLiveLessons} live lessons); please try again later`);
     }

@@ -40,6 +40,14 @@ export const expKillLiveLessonStatus = z.object({ success: z.boolean() }).strict
 export const expKillLiveSessionStatus = z.object({ success: z.boolean(), liveLessons: z.array(z.string()) }).strict();
 export const expLiveSession = z.object({ ID: z.string(), SourceIP: z.string(), Persistent: z.boolean() }).strict();
 export const expLiveSessions = z.object({ items: z.record(z.string(), expLiveSession) }).strict();
+/** `GET /exp/admin/pools`: each configured warm pool and its unclaimed members by state. */
+export const expPools = z
+  .object({
+    pools: z.array(
+      z.object({ lesson: z.string(), size: z.number().int(), maxAge: z.number(), ready: z.number().int(), building: z.number().int(), retiring: z.number().int() }).strict(),
+    ),
+  })
+  .strict();
 
 const expPresentation = z.object({ Name: z.string(), Port: int, Type: z.string() }).strict();
 const expEndpoint = z

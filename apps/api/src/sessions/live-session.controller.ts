@@ -2,10 +2,10 @@ import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nest
 import type { Request } from 'express';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { DEV_MODE_SESSION_ID } from '@antidote/contracts';
-import { DataManager, DuplicateError, type LiveSession } from '@antidote/data';
+import { DataManager, DuplicateError, withFreshId, type LiveSession } from '@antidote/data';
 import { exhausted, internal, notFound } from '../http/gateway.error.js';
 import { clientIpOf } from '../http/http.guards.js';
-import { withFreshId } from '../http/ids.js';
+
 import { validate, validateExp } from '../http/validation.js';
 import { idParamSchema, sessionRequestSchema } from '../live-lessons/live-lesson.dto.js';
 import { toExpLiveSession } from '../live-lessons/live-lesson.mapper.js';

@@ -38,7 +38,7 @@ describe('parseTerminalRequest', () => {
 describe('authorizeTerminal', () => {
   const lesson = (overrides: Partial<LiveLesson> = {}): LiveLesson => ({
     ...makeNewLiveLesson({ id: 'lab0000001', sessionId: 'mine', endpoints: [makeLiveEndpoint({ host: '10.96.0.7' }), makeLiveEndpoint({ name: 'web1', presentations: [{ name: 'web', port: 80, type: 'http', hepDomain: '' }], host: '10.96.0.8' })] }),
-    status: LiveLessonStatus.READY, error: false, healthyTests: 2, totalTests: 2, createdAt: new Date(), lastActiveAt: new Date(), updatedAt: new Date(), phaseTimes: {},
+    status: LiveLessonStatus.READY, error: false, healthyTests: 2, totalTests: 2, createdAt: new Date(), lastActiveAt: new Date(), updatedAt: new Date(), phaseTimes: {}, pool: false,
     ...overrides,
   });
   const ask = (found: LiveLesson | undefined, sessionId = 'mine', endpoint = 'linux1') => authorizeTerminal(() => Promise.resolve(found), { liveLessonId: 'lab0000001', sessionId, endpoint });

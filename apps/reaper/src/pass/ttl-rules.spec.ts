@@ -16,6 +16,8 @@ describe('live lesson TTL', () => {
     ['failed 59 minutes ago', { lastActiveAt: ago(120 * MIN), error: true, failedAt: ago(59 * MIN) }, false, 'keep'],
     ['failed 60 minutes ago', { lastActiveAt: ago(120 * MIN), error: true, failedAt: ago(60 * MIN) }, false, 'expire-failed'],
     ['failed long ago, persistent session: failures still go', { lastActiveAt: ago(MIN), error: true, failedAt: ago(600 * MIN) }, true, 'expire-failed'],
+    ['an unclaimed warm-pool member idle an hour: never expired as idle', { lastActiveAt: ago(60 * MIN), error: false, pool: true }, false, 'keep'],
+    ['a failed warm-pool member still expires as failed', { lastActiveAt: ago(120 * MIN), error: true, failedAt: ago(60 * MIN), pool: true }, false, 'expire-failed'],
     ['already being deleted', { lastActiveAt: ago(600 * MIN), error: false, deleteRequestedAt: ago(MIN) }, false, 'already-deleting'],
   ] as const)('%s → %s', (_case, lesson, persistent, verdict) => {
     expect(lessonVerdict(lesson, persistent, now, policy)).toBe(verdict);

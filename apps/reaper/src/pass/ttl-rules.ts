@@ -21,6 +21,8 @@ export interface LessonFacts {
   error: boolean;
   failedAt?: Date;
   deleteRequestedAt?: Date;
+  /** An unclaimed warm-pool member: nobody is idle in it (the scheduler recycles it by `maxAge`). */
+  pool?: boolean;
 }
 
 export type LessonVerdict = 'keep' | 'expire-idle' | 'expire-failed' | 'already-deleting';
@@ -31,7 +33,7 @@ export function lessonVerdict(lesson: LessonFacts, sessionPersistent: boolean, n
     const failedAt = lesson.failedAt ?? lesson.lastActiveAt;
     return failedAt.getTime() <= cutoffFor(now, minutes(policy.failedLiveLessonTTLMinutes)).getTime() ? 'expire-failed' : 'keep';
   }
-  if (sessionPersistent) return 'keep';
+  if (sessionPersistent || lesson.pool) return 'keep';
   return lesson.lastActiveAt.getTime() <= cutoffFor(now, minutes(policy.liveLessonTTLMinutes)).getTime() ? 'expire-idle' : 'keep';
 }
 

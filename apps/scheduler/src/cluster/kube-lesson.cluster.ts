@@ -124,6 +124,10 @@ export class KubeLessonCluster implements LessonCluster {
   }
 
   /** From the namespace cache once it has synced (the scheduler is not ready before); a read before. */
+  async labelNamespace(namespace: string, labels: Record<string, string>, signal: AbortSignal): Promise<void> {
+    await this.kube.patchNamespaceLabels(namespace, labels, signal);
+  }
+
   async namespaceExists(namespace: string): Promise<boolean> {
     if (this.informers.namespaces.hasSynced) return this.informers.namespaces.get(namespace, namespace) !== undefined;
     return (await this.kube.read('Namespace', '', namespace)) !== undefined;

@@ -1,6 +1,6 @@
 import type { LessonCluster, LessonPlan, ManagedNamespace } from './lesson-cluster.port.js';
 
-type Step = 'provision' | 'waitForPods' | 'configure' | 'podLogs' | 'deleteNamespace';
+type Step = 'provision' | 'waitForPods' | 'configure' | 'podLogs' | 'deleteNamespace' | 'labelNamespace';
 
 /**
  * An in-memory LessonCluster for unit specs: namespaces in a map, every call in `calls` (in order),
@@ -12,6 +12,8 @@ export class FakeLessonCluster implements LessonCluster {
   readonly calls: string[] = [];
   /** The configuration stage each namespace last ran. */
   readonly configured = new Map<string, number>();
+  /** Labels merged into each namespace by `labelNamespace`. */
+  readonly labels = new Map<string, Record<string, string>>();
   podLogText = '';
   private readonly failures = new Map<Step, Error>();
   private readonly holds = new Map<Step, { reached: () => void; released: Promise<void>; release: () => void }>();
@@ -58,6 +60,11 @@ export class FakeLessonCluster implements LessonCluster {
   async deleteNamespace(namespace: string, _timeoutMs: number, signal: AbortSignal): Promise<void> {
     await this.step('deleteNamespace', namespace, signal);
     this.namespaces.delete(namespace);
+  }
+
+  async labelNamespace(namespace: string, labels: Record<string, string>, signal: AbortSignal): Promise<void> {
+    await this.step('labelNamespace', namespace, signal);
+    this.labels.set(namespace, { ...this.labels.get(namespace), ...labels });
   }
 
   namespaceExists(namespace: string): Promise<boolean> {

@@ -34,6 +34,8 @@ export interface LessonCluster {
   /** Deletes the namespace and resolves once it is gone. */
   deleteNamespace(namespace: string, timeoutMs: number, signal: AbortSignal): Promise<void>;
   namespaceExists(namespace: string): Promise<boolean>;
+  /** Merges labels into the namespace's (a claimed warm-pool member gets its learner's session). */
+  labelNamespace(namespace: string, labels: Record<string, string>, signal: AbortSignal): Promise<void>;
   /** This instance's managed namespaces (paged list). */
   listManagedNamespaces(): Promise<ManagedNamespace[]>;
 }

@@ -29,7 +29,8 @@ export class StatusReporter {
     if (lesson.status === status || isAfter(lesson.status, status)) return lesson;
     await this.data.liveLessons.updateStatus(lesson.id, status);
     const updated = await this.data.liveLessons.get(lesson.id);
-    if (status === LiveLessonStatus.READY) this.metrics.observeReady(updated.lessonSlug, updated.phaseTimes);
+    if (status === LiveLessonStatus.READY && updated.pool) this.metrics.observeRefill(updated.lessonSlug, updated.phaseTimes);
+    else if (status === LiveLessonStatus.READY) this.metrics.observeReady(updated.lessonSlug, updated.phaseTimes);
     this.publish(updated);
     return updated;
   }

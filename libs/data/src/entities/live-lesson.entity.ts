@@ -29,5 +29,7 @@ export class LiveLessonEntity {
   @Column({ type: 'bigint', name: 'delete_requested_at', nullable: true, transformer: epochMs }) deleteRequestedAt!: Date | null;
   @Column({ type: 'varchar', length: 128, name: 'claimed_by', nullable: true }) claimedBy!: string | null;
   @Column({ type: 'bigint', name: 'claimed_until', nullable: true, transformer: epochMs }) claimedUntil!: Date | null;
+  /** An unclaimed warm-pool member (no learner yet); a claim clears it. */
+  @Column({ type: 'integer', transformer: flag, default: 0 }) pool!: boolean;
   @OneToMany(() => LiveEndpointEntity, (endpoint) => endpoint.liveLesson) endpoints?: LiveEndpointEntity[];
 }

@@ -65,13 +65,14 @@ export class LiveLessonWorkRepository {
     return this.byIds(rows.map((row) => row.id));
   }
 
-  /** Not failed, idle since before `cutoff`, and not in a persistent session (a missing session is not persistent). */
+  /** Not failed, idle since before `cutoff`, not an unclaimed pool member, and not in a persistent session (a missing session is not persistent). */
   async findIdle(cutoff: Date): Promise<LiveLesson[]> {
     const rows = await this.dataSource.manager
       .createQueryBuilder(LiveLessonEntity, 'll')
       .select('ll.id', 'id')
       .leftJoin('live_sessions', 'ls', 'ls.id = ll.session_id')
       .where('ll.error = 0')
+      .andWhere('ll.pool = 0')
       .andWhere('ll.last_active_at < :cutoff', { cutoff: cutoff.getTime() })
       .andWhere('(ls.persistent IS NULL OR ls.persistent = 0)')
       .getRawMany<{ id: string }>();

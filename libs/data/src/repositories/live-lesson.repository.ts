@@ -38,6 +38,7 @@ export class LiveLessonRepository {
       deleteRequestedAt: null,
       claimedBy: null,
       claimedUntil: null,
+      pool: fields.pool ?? false,
     };
     try {
       await inTransaction(this.dataSource, async (manager) => {

@@ -1,5 +1,5 @@
 import type { KubernetesConfig } from '@antidote/config';
-import { CoreV1Api, type ConfigurationOptions, type KubeConfig, type V1CustomResourceDefinition, type V1Job, type V1Namespace, type V1Pod } from '@kubernetes/client-node';
+import { CoreV1Api, PatchStrategy, setHeaderOptions, type ConfigurationOptions, type KubeConfig, type V1CustomResourceDefinition, type V1Job, type V1Namespace, type V1Pod } from '@kubernetes/client-node';
 import { KubeWatchSource } from '../watch/kube-watch-source.js';
 import { SharedInformer } from '../watch/shared-informer.js';
 import type { HasMetadata, ListSnapshot } from '../watch/watch-source.js';
@@ -341,6 +341,11 @@ export class KubeClient {
     if (informer) return informer.waitFor(scope, guarded, { ...wait, what });
     const namespace = this.ops(kind).namespaced ? scope : '';
     return watchUntil(this.watchSource(kind, namespace, query), guarded, { ...wait, logger: this.logger, what });
+  }
+
+  /** Merges `labels` into a namespace's labels: one JSON merge PATCH (other labels untouched). */
+  async patchNamespaceLabels(name: string, labels: Record<string, string>, signal?: AbortSignal): Promise<void> {
+    await this.call('patch', 'Namespace', '', name, (o) => this.core.patchNamespace({ name, body: { metadata: { labels } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch, o)), signal);
   }
 
   /** Drops every finalizer of a Terminating namespace (the `finalize` subresource). */

@@ -10,7 +10,7 @@ export { buildConfigObjects, buildLessonObjects } from './lesson-objects.js';
 export type { ConfigObjectSet, EndpointObjects, LessonObjectSet } from './lesson-objects.js';
 export { buildLimitRange, LIMIT_RANGE } from './limit-range.builder.js';
 export { napalmDriver } from './napalm-driver.js';
-export { buildNamespace } from './namespace.builder.js';
+export { buildNamespace, sessionBindingLabels } from './namespace.builder.js';
 export { buildNetworkAttachments, DEFAULT_CONNECTION_SUBNET } from './network-attachment.builder.js';
 export { buildNetworkPolicies, ISOLATION_POLICY, STONEAGE_POLICY } from './network-policy.builder.js';
 export { buildResourceQuota, RESOURCE_QUOTA } from './resource-quota.builder.js';

@@ -29,3 +29,11 @@ export function buildNamespace(input: LessonObjectsInput): V1Namespace {
     },
   };
 }
+
+/**
+ * The namespace labels that change when a warm-pool member is claimed: the learner's session (it was the
+ * member's placeholder) and `lastAccessed`. One merge PATCH of the namespace sets them.
+ */
+export function sessionBindingLabels(sessionId: string, at: Date): Record<string, string> {
+  return { [LABEL.liveSession]: labelValue(sessionId), [LABEL.lastAccessed]: unixSeconds(at) };
+}

@@ -1,7 +1,7 @@
 import { DataErrorCodes, ID_LENGTH } from '@antidote/contracts';
-import { DuplicateError } from '@antidote/data';
+import { DuplicateError } from './data.errors.js';
 import { describe, expect, it } from 'vitest';
-import { withFreshId } from './ids.js';
+import { withFreshId } from './fresh-id.js';
 
 const exhausted = () => new Error('exhausted');
 

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { DataErrorCodes, ID_ALPHABET, ID_LENGTH } from '@antidote/contracts';
-import { DuplicateError } from '@antidote/data';
+import { DuplicateError } from './data.errors.js';
 
 /** A random id over the original's alphabet, from the cryptographic generator. */
 export function randomId(length = ID_LENGTH): string {

@@ -1,0 +1,72 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectConfig, type AntidoteConfig } from '@antidote/config';
+import { RequestSubjects } from '@antidote/contracts';
+import { DataManager, DuplicateError, type LiveLesson } from '@antidote/data';
+import { BusClient } from '@antidote/messaging';
+import { MetricsService } from '@antidote/runtime';
+
+/** How long the api waits for the scheduler to label a claimed member's namespace. */
+const BIND_TIMEOUT_MS = 5000;
+
+export type ClaimResult = { kind: 'claimed'; lesson: LiveLesson } | { kind: 'raced'; liveLessonId: string } | { kind: 'empty' };
+
+/**
+ * Claims a READY warm-pool member of a lesson for a session (one atomic UPDATE: two api replicas never
+ * get the same member), then asks the scheduler to label its namespace for the session, which also
+ * refills the pool. Only lessons with a configured pool are tried. Counts hits, misses and claim time.
+ */
+@Injectable()
+export class PoolClaimService {
+  private readonly logger = new Logger('Pools');
+  private readonly claims;
+  private readonly claimSeconds;
+
+  constructor(
+    @Inject(DataManager) private readonly data: DataManager,
+    @Inject(BusClient) private readonly bus: BusClient,
+    @Inject(MetricsService) metrics: MetricsService,
+    @InjectConfig() private readonly config: AntidoteConfig,
+  ) {
+    this.claims = metrics.counter({ name: 'antidote_pool_claims_total', help: 'Requests for a pooled lesson: hit (a warm member claimed) or miss (built from nothing)', labelNames: ['lesson', 'result'] });
+    this.claimSeconds = metrics.histogram({
+      name: 'antidote_pool_claim_seconds',
+      help: 'Time of one claim attempt in the database',
+      labelNames: ['lesson'],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    });
+  }
+
+  pooled(lessonSlug: string): boolean {
+    return (this.config.warmPools[lessonSlug]?.size ?? 0) > 0;
+  }
+
+  async claim(lessonSlug: string, sessionId: string): Promise<ClaimResult> {
+    const stop = this.claimSeconds.startTimer({ lesson: lessonSlug });
+    let lesson: LiveLesson | undefined;
+    try {
+      lesson = await this.data.pools.claim(lessonSlug, sessionId);
+    } catch (error) {
+      // Two requests of one session raced: the other one holds this lesson now.
+      if (!(error instanceof DuplicateError)) throw error;
+      const winner = await this.data.liveLessons.findForSession(sessionId, lessonSlug);
+      if (!winner) throw error;
+      return { kind: 'raced', liveLessonId: winner.id };
+    } finally {
+      stop();
+    }
+    this.claims.inc({ lesson: lessonSlug, result: lesson ? 'hit' : 'miss' });
+    if (!lesson) return { kind: 'empty' };
+    await this.bind(lesson.id);
+    return { kind: 'claimed', lesson };
+  }
+
+  /** The row is bound already (the truth); the namespace labels follow. A scheduler that does not answer is logged, not the learner's problem. */
+  private async bind(liveLessonId: string): Promise<void> {
+    try {
+      const reply = await this.bus.request(RequestSubjects.liveLessonBind, { liveLessonId }, { correlationId: liveLessonId, timeoutMs: BIND_TIMEOUT_MS });
+      if (!reply.accepted) this.logger.warn(`the scheduler did not label ${liveLessonId} for its session: ${reply.reason ?? reply.code ?? 'refused'}`);
+    } catch (error) {
+      this.logger.warn(`the scheduler did not label ${liveLessonId} for its session: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
