@@ -37,12 +37,13 @@ const at = (body: unknown, path: string[]): unknown => path.reduce<unknown>((nod
 const fill = (text: string, ns: string): string => text.replaceAll('{ns}', ns);
 
 async function answer(target: ApiTarget, item: DifferentialCase, ns: string): Promise<ApiAnswer> {
-  const version = item.versionOf ? at((await send(target, 'GET', fill(item.versionOf, ns))).body, ['metadata', 'resourceVersion']) : undefined;
-  const sent = version ? { ...(item.body as Record<string, Record<string, unknown>>), metadata: { ...(item.body as Record<string, Record<string, unknown>>).metadata, resourceVersion: version } } : item.body;
-  const body = sent === undefined ? undefined : fill(JSON.stringify(sent), ns);
   // A condition on a real control plane (a controller's work) is waited for with a ceiling a loaded machine
-  // does not reach; the answer is compared as it stands then.
+  // does not reach; the answer is compared as it stands then. An update reads the version again on every
+  // attempt (a controller may have written the object's status in between).
   for (const deadline = Date.now() + 120_000; ; ) {
+    const version = item.versionOf ? at((await send(target, 'GET', fill(item.versionOf, ns))).body, ['metadata', 'resourceVersion']) : undefined;
+    const sent = version ? { ...(item.body as Record<string, Record<string, unknown>>), metadata: { ...(item.body as Record<string, Record<string, unknown>>).metadata, resourceVersion: version } } : item.body;
+    const body = sent === undefined ? undefined : fill(JSON.stringify(sent), ns);
     const reply = await send(target, item.method, fill(item.path, ns), body, item.contentType);
     if (!item.until || item.until(reply.body) || Date.now() > deadline) return reply;
     await sleep(100);

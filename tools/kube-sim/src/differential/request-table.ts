@@ -100,7 +100,8 @@ export const DIFFERENTIAL_CASES: DifferentialCase[] = [
     contentType: 'application/merge-patch+json',
     fields: [['metadata', 'generation'], ['spec', 'template', 'spec', 'initContainers']],
   },
-  { name: 'DaemonSet replaced', method: 'PUT', path: `${daemonSets}/prepull`, versionOf: `${daemonSets}/prepull`, body: daemonSet('prepull'), fields: [['metadata', 'generation'], ['spec', 'template', 'spec', 'initContainers', '0', 'image']] },
+  // The real DaemonSet controller writes the status meanwhile: a 409 then is that race, so the update is sent again.
+  { name: 'DaemonSet replaced', method: 'PUT', path: `${daemonSets}/prepull`, versionOf: `${daemonSets}/prepull`, until: (body) => body.reason !== 'Conflict', body: daemonSet('prepull'), fields: [['metadata', 'generation'], ['spec', 'template', 'spec', 'initContainers', '0', 'image']] },
   { name: 'DaemonSet selector changed', method: 'PATCH', path: `${daemonSets}/prepull`, body: { spec: { selector: { matchLabels: { app: 'prepull', more: 'x' } }, template: { metadata: { labels: { app: 'prepull', more: 'x' } } } } }, contentType: 'application/merge-patch+json', fields: [...STATUS, ['details', 'causes', '0', 'field']] },
   { name: 'DaemonSets by label', method: 'GET', path: `${daemonSets}?labelSelector=app%3Dnone`, fields: [['kind'], ['items']] },
   // Validation (422) and decoding (400).
