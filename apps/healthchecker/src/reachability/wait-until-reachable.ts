@@ -27,8 +27,12 @@ export async function waitUntilReachable(runner: ProbeRunner, endpoints: readonl
       while (!stop.aborted) {
         const remaining = deadline - Date.now();
         if (remaining <= 0) break;
-        const health = await runner.check(endpoint, { signal: stop, timeoutMs: Math.min(remaining, runner.timeoutMs) });
-        if (!stop.aborted || !last.has(endpoint.name)) last.set(endpoint.name, health);
+        const budget = Math.min(remaining, runner.timeoutMs);
+        const health = await runner.check(endpoint, { signal: stop, timeoutMs: budget });
+        // A round cut short by the deadline (aborted, or left under a quarter of a probe's time) says less than
+        // the round before it: the reason keeps the earlier verdict unless this one is up.
+        const cutShort = stop.aborted || budget < runner.timeoutMs / 4;
+        if (!last.has(endpoint.name) || !cutShort || endpointUp(health)) last.set(endpoint.name, health);
         if (endpointUp(health)) {
           healthy++;
           await options.onProgress?.(endpoint.name, healthy, endpoints.length);
