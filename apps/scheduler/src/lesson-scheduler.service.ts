@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { LiveLessonStatus } from '@antidote/contracts';
 import { DataManager, type LiveLesson } from '@antidote/data';
+import { admissionTicket, withWritePriority } from '@antidote/kube';
 import { inSpan } from '@antidote/messaging';
 import { withCorrelation } from '@antidote/runtime';
 import { context } from '@opentelemetry/api';
@@ -56,12 +57,18 @@ export class LessonScheduler implements OnApplicationShutdown {
     });
   }
 
-  /** Queues an operation; it runs in the trace of the request that asked for it (one trace api → scheduler → healthchecker). */
+  /**
+   * Queues an operation; it runs in the trace of the request that asked for it (one trace api → scheduler →
+   * healthchecker), and its Kubernetes writes rank by when it was asked for (the first asked, the first served).
+   */
   submit(kind: OperationKind, liveLessonId: string, reason?: string): EnqueueResult {
     const parent = context.active();
     const span = { tracer: 'antidote-scheduler', parent, attributes: { 'antidote.live_lesson.id': liveLessonId } };
+    const ticket = admissionTicket();
     return this.queue.enqueue(liveLessonId, kind, (signal) =>
-      inSpan(`live lesson ${kind}`, span, () => withCorrelation(liveLessonId, () => this.execute(kind, liveLessonId, signal, reason))),
+      withWritePriority(ticket, () =>
+        inSpan(`live lesson ${kind}`, span, () => withCorrelation(liveLessonId, () => this.execute(kind, liveLessonId, signal, reason))),
+      ),
     );
   }
 

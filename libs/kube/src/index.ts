@@ -2,6 +2,7 @@ export * from './client/kube-api.error.js';
 export * from './client/kube-call.runner.js';
 export * from './client/kube-client.js';
 export * from './client/kube-config.factory.js';
+export { admissionTicket, withWritePriority } from './client/write-priority.js';
 export type { KubeLogger } from './client/kube-logger.js';
 export type { KindTypes, KubeKind, ListPage, ListQuery } from './client/kube-resources.js';
 export { ResilientWatch } from './watch/resilient-watch.js';

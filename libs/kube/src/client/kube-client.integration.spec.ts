@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WaitTimeoutError } from '../watch/watch-until.js';
 import { KubeApiError } from './kube-api.error.js';
 import { KubeClient, WorkloadFailedError } from './kube-client.js';
+import { admissionTicket, withWritePriority } from './write-priority.js';
 
 const managed = { antidoteManaged: 'yes' };
 const pod = (name: string, image = 'antidotelabs/utility'): V1Pod => ({
@@ -182,6 +183,28 @@ describe('KubeClient connections', () => {
       await Promise.all(Array.from({ length: 5 }, () => kube.listAll('Pod', 'default')));
       // One call at a time needs one connection; the 5 at once may open up to 5 more.
       expect(sim.stats().connectionsAccepted - before).toBeLessThanOrEqual(6);
+    } finally {
+      await sim.stop();
+    }
+  });
+});
+
+describe('KubeClient write priority', () => {
+  it('with writes bounded, the writes of the work admitted first go first', async () => {
+    const kubeconfigPath = join(mkdtempSync(join(tmpdir(), 'kube-client-')), 'kubeconfig');
+    const sim = await startKubeSim({ kubeconfigPath });
+    try {
+      const kube = KubeClient.fromConfig({ inCluster: false, kubeconfigPath, insecureSkipTlsVerify: false } as never, { timeoutMs: 30_000, retries: 3, userAgent: 'antidote-client-test', maxConcurrentWrites: 1 });
+      const [older, newer] = [admissionTicket(), admissionTicket()];
+      const secret = (name: string) => ({ metadata: { name } });
+      // The first write takes the only slot; the other two wait, asked for newest-ticket first.
+      const writes = [
+        kube.create('Secret', 'default', secret('holder')),
+        withWritePriority(newer, () => kube.create('Secret', 'default', secret('newer'))),
+        withWritePriority(older, () => kube.create('Secret', 'default', secret('older'))),
+      ];
+      const [, late, early] = await Promise.all(writes);
+      expect(Number(early.metadata!.resourceVersion)).toBeLessThan(Number(late.metadata!.resourceVersion));
     } finally {
       await sim.stop();
     }

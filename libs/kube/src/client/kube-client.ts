@@ -9,6 +9,7 @@ import { isAlreadyExists, isNotFound, KubeApiError, type KubeCallTarget, type Ku
 import { KubeCallRunner, type KubeCallEvent, type KubeCallRunnerOptions } from './kube-call.runner.js';
 import { kubeConfigFrom } from './kube-config.factory.js';
 import { Semaphore } from './semaphore.js';
+import { writeRank } from './write-priority.js';
 import { silentLogger, type KubeLogger } from './kube-logger.js';
 import { kindOperations, type KindOperations, type KindTypes, type KubeKind, type ListPage, type ListQuery } from './kube-resources.js';
 
@@ -400,6 +401,6 @@ export class KubeClient {
     const ops = this.operations[kind];
     const target: KubeCallTarget = { verb, resource: ops.resource, ...(ops.namespaced && namespace ? { namespace } : {}), ...(name ? { name } : {}) };
     const run = (): Promise<T> => this.runner.run(target, operation, { ...(signal ? { signal } : {}), createIsSafe });
-    return this.writes && WRITES.has(verb) ? this.writes.run(run, signal) : run();
+    return this.writes && WRITES.has(verb) ? this.writes.run(run, signal, writeRank()) : run();
   }
 }

@@ -38,6 +38,24 @@ describe('Semaphore', () => {
     expect(semaphore.stats).toEqual({ held: 0, waiting: 0 });
   });
 
+  it('serves waiters by rank, arrival order among equal ranks, unranked ones last', async () => {
+    const semaphore = new Semaphore(1);
+    const first = gate();
+    const order: string[] = [];
+    const holder = semaphore.run(() => first.opened);
+    const note = (label: string) => () => Promise.resolve(void order.push(label));
+    const waiters = [
+      semaphore.run(note('unranked')),
+      semaphore.run(note('rank 5 (a)'), undefined, 5),
+      semaphore.run(note('rank 2'), undefined, 2),
+      semaphore.run(note('rank 5 (b)'), undefined, 5),
+    ];
+    expect(semaphore.stats).toEqual({ held: 1, waiting: 4 });
+    first.open();
+    await Promise.all([holder, ...waiters]);
+    expect(order).toEqual(['rank 2', 'rank 5 (a)', 'rank 5 (b)', 'unranked']);
+  });
+
   it('refuses a limit below 1', () => {
     expect(() => new Semaphore(0)).toThrow(/positive integer/);
   });
