@@ -1,92 +1,17 @@
-import { readFileSync } from 'node:fs';
-import { DATABASE_KINDS, distribution, NETWORK_AUTOMATION, referenceKubeCalls, testDatabaseUrl, writeBenchReport, writeHistogramSvg, type Distribution } from '@antidote/testing';
+import { DATABASE_KINDS, NETWORK_AUTOMATION, referenceKubeCalls, testDatabaseUrl, writeBenchReport, writeHistogramSvg } from '@antidote/testing';
 import { expect, it } from 'vitest';
-import { antictlUp, type UpPlatform } from './support/antictl-up.js';
-import { expClient, setSimFaults, simRequests, type ExpLiveLesson } from './support/exp-client.js';
+import { antictlUp } from './support/antictl-up.js';
+import { setSimFaults } from './support/exp-client.js';
+import { APPS, burst, usages, type Run } from './support/platform-usage.js';
 
 const BURST = Number(process.env.BENCH_PLATFORM_LESSONS ?? 200);
 const REALISTIC = Number(process.env.BENCH_PLATFORM_REALISTIC_LESSONS ?? 32);
-const APPS = ['api', 'scheduler', 'healthchecker', 'reaper'] as const;
 const { slug: SLUG, ...LESSON } = NETWORK_AUTOMATION;
 const SLOW = { podStartDelayMs: 2000, jobRunDelayMs: 3000 };
 const FLOOR_MS = SLOW.podStartDelayMs + SLOW.jobRunDelayMs + LESSON.readyDelayMs;
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
-
-type App = (typeof APPS)[number];
-type Usage = { rssMiB: number; peakRssMiB: number; cpuMs: number };
-type Outcome = { ms: number; ready: true } | { ms: number; ready: false; why: string };
-
-interface Run {
-  lessons: number;
-  seconds: number;
-  lessonsPerSecond: number;
-  failures: string[];
-  timeToReadyMs?: Distribution;
-  cpuMsPerLesson: Record<App | 'total', number>;
-  kubeCallsPerLesson: number;
-  samples: number[];
-}
-
-/** A process's resident and peak resident memory (MiB) and the CPU it has used (ms), from /proc. */
-function usageOf(pid: number): Usage {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  // The fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
-  const raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const stat = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
-  return { rssMiB: kib('VmRSS') / 1024, peakRssMiB: kib('VmHWM') / 1024, cpuMs: ((Number(stat[11]) + Number(stat[12])) * 1000) / TICKS_PER_SECOND };
-}
-
-const usages = (platform: UpPlatform) => Object.fromEntries(APPS.map((app) => [app, usageOf(platform.pidOf(app))])) as Record<App, Usage>;
-/** Kubernetes API calls the scheduler has made so far (kube-sim's request log, by User-Agent) — the reaper's lease and passes apart. */
-const kubeCalls = async (platform: UpPlatform) => (await simRequests(platform.kubeSim)).filter((request) => request.userAgent === 'antidote-scheduler').length;
-
-/** Follows the live lesson's server-sent events until READY, an error or deletion, as the front-end does; then reads where it ended. */
-async function untilFinal(exp: ReturnType<typeof expClient>, api: string, ip: string, id: string, requestedAt: number): Promise<Outcome> {
-  // From the learner's own address: the api caps event streams per client.
-  const stream = await fetch(`${api}/exp/livelesson/${id}/events`, { headers: { 'x-forwarded-for': ip }, signal: AbortSignal.timeout(600_000) });
-  if (stream.status !== 200) return { ms: Date.now() - requestedAt, ready: false, why: `event stream HTTP ${stream.status}: ${await stream.text()}` };
-  await stream.text();
-  const ms = Date.now() - requestedAt;
-  const final = await exp.get<ExpLiveLesson & { message?: string }>(`/exp/livelesson/${id}`);
-  if (final.status === 200 && final.body.Status === 'READY') return { ms, ready: true };
-  return { ms, ready: false, why: `HTTP ${final.status}: ${final.body.message ?? final.body.Status}` };
-}
-
-/** `count` learners at once through the /exp API (each its own address, session and live lesson), until each lesson is final. */
-async function burst(platform: UpPlatform, count: number, subnet: number): Promise<Run> {
-  const before = usages(platform);
-  const callsBefore = await kubeCalls(platform);
-  const started = Date.now();
-  const outcomes = await Promise.all(
-    Array.from({ length: count }, async (_, i): Promise<Outcome> => {
-      const ip = `10.${subnet}.${Math.floor(i / 250)}.${(i % 250) + 1}`;
-      const exp = expClient(platform.api, ip);
-      const requestedAt = Date.now();
-      try {
-        const id = await exp.requestLesson(await exp.newSession(), SLUG, 0);
-        return await untilFinal(exp, platform.api, ip, id, requestedAt);
-      } catch (error) {
-        return { ms: Date.now() - requestedAt, ready: false, why: String(error) };
-      }
-    }),
-  );
-  const seconds = (Date.now() - started) / 1000;
-  const after = usages(platform);
-  const samples = outcomes.flatMap((outcome) => (outcome.ready ? [outcome.ms] : []));
-  const cpu = Object.fromEntries(APPS.map((app) => [app, (after[app].cpuMs - before[app].cpuMs) / count])) as Record<App, number>;
-  return {
-    lessons: count,
-    seconds,
-    lessonsPerSecond: samples.length / seconds,
-    failures: outcomes.flatMap((outcome) => (outcome.ready ? [] : [outcome.why])),
-    ...(samples.length > 0 ? { timeToReadyMs: distribution(samples) } : {}),
-    cpuMsPerLesson: { ...cpu, total: APPS.reduce((sum, app) => sum + cpu[app], 0) },
-    kubeCallsPerLesson: ((await kubeCalls(platform)) - callsBefore) / count,
-    samples,
-  };
-}
-
+/** The reference §10 example: pods Running at 20 s, job pods 20 s + 10 s. */
+const REFERENCE_DELAYS = { podStartDelayMs: 20_000, jobRunDelayMs: 10_000 };
+const REFERENCE_JOB_MS = REFERENCE_DELAYS.podStartDelayMs + REFERENCE_DELAYS.jobRunDelayMs;
 const row = (label: string, run: Run, floorMs = 0) =>
   `  ${label.padEnd(30)} ${String(run.lessons).padStart(4)} ${run.seconds.toFixed(1).padStart(6)} ${run.lessonsPerSecond.toFixed(2).padStart(6)} ${[run.timeToReadyMs?.p50, run.timeToReadyMs?.p95, run.timeToReadyMs?.p99].map((ms) => (ms === undefined ? '-' : String(Math.round(ms - floorMs))).padStart(7)).join('')} ${run.cpuMsPerLesson.total.toFixed(0).padStart(7)} ${run.kubeCallsPerLesson.toFixed(1).padStart(6)} ${String(run.failures.length).padStart(5)}`;
 
@@ -104,12 +29,15 @@ it.each(DATABASE_KINDS)(`takes ${BURST} learners at once to READY through every 
   try {
     const idle = usages(platform);
     await setSimFaults(platform.kubeSim, { podStartDelayMs: 0, jobRunDelayMs: 0 });
-    const fast = await burst(platform, BURST, 30);
+    const fast = await burst(platform, SLUG, BURST, 30);
     await setSimFaults(platform.kubeSim, SLOW);
-    const realistic = await burst(platform, REALISTIC, 31);
-    const single = await burst(platform, 1, 32);
+    const realistic = await burst(platform, SLUG, REALISTIC, 31);
+    const single = await burst(platform, SLUG, 1, 32);
+    await setSimFaults(platform.kubeSim, REFERENCE_DELAYS);
+    const slowest = await burst(platform, SLUG, 1, 33);
     const peak = usages(platform);
     const reference = referenceKubeCalls(LESSON, SLOW.podStartDelayMs, SLOW.jobRunDelayMs);
+    const referenceSlowest = referenceKubeCalls(LESSON, REFERENCE_DELAYS.podStartDelayMs, REFERENCE_JOB_MS);
     console.log(
       [
         `bench platform on ${kind}: ${SLUG} (3 endpoints, 3 links, 3 configs), every app a process (antictl up), learners through the /exp API`,
@@ -117,6 +45,7 @@ it.each(DATABASE_KINDS)(`takes ${BURST} learners at once to READY through every 
         row('burst, kube-sim delays zero', fast),
         row(`realistic, minus ${FLOOR_MS} ms floor`, realistic, FLOOR_MS),
         `  Kubernetes API calls for one live lesson at pods 2 s / jobs 3 s: ${single.kubeCallsPerLesson} by the scheduler, ${reference} by the reference §10 formula (${(reference / single.kubeCallsPerLesson).toFixed(1)}× more)`,
+        `  Kubernetes API calls for one live lesson at pods 20 s / jobs 30 s: ${slowest.kubeCallsPerLesson} by the scheduler, ${referenceSlowest} by the reference §10 formula (${(referenceSlowest / slowest.kubeCallsPerLesson).toFixed(1)}× more)${slowest.failures.length ? ` — failed: ${slowest.failures[0]}` : ''}`,
         `  cpu ms = user + system time of the four apps per lesson; calls = the scheduler's Kubernetes calls per lesson (kube-sim's log)`,
         `  ${'app'.padEnd(14)} ${'idle RSS MiB'.padStart(13)} ${'peak RSS MiB'.padStart(13)} ${'burst CPU ms/lesson'.padStart(20)}`,
         ...APPS.map((app) => `  ${app.padEnd(14)} ${idle[app].rssMiB.toFixed(0).padStart(13)} ${peak[app].peakRssMiB.toFixed(0).padStart(13)} ${fast.cpuMsPerLesson[app].toFixed(0).padStart(20)}`),
@@ -125,9 +54,14 @@ it.each(DATABASE_KINDS)(`takes ${BURST} learners at once to READY through every 
     );
     const json = writeBenchReport(`platform-${kind}`, {
       lesson: NETWORK_AUTOMATION,
-      burst: { ...fast, samples: undefined },
-      realistic: { ...realistic, samples: undefined, ...SLOW, floorMs: FLOOR_MS, overheadMs: realistic.timeToReadyMs && { p50: realistic.timeToReadyMs.p50 - FLOOR_MS, p95: realistic.timeToReadyMs.p95 - FLOOR_MS } },
-      kubeCalls: { oneLesson: single.kubeCallsPerLesson, referenceFormula: reference, ratio: reference / single.kubeCallsPerLesson },
+      burst: { ...fast, samples: undefined, held: undefined },
+      realistic: { ...realistic, samples: undefined, held: undefined, ...SLOW, floorMs: FLOOR_MS, overheadMs: realistic.timeToReadyMs && { p50: realistic.timeToReadyMs.p50 - FLOOR_MS, p95: realistic.timeToReadyMs.p95 - FLOOR_MS } },
+      kubeCalls: {
+        oneLesson: single.kubeCallsPerLesson,
+        referenceFormula: reference,
+        ratio: reference / single.kubeCallsPerLesson,
+        atReferenceExample: { ...REFERENCE_DELAYS, scheduler: slowest.kubeCallsPerLesson, referenceFormula: referenceSlowest, ratio: referenceSlowest / slowest.kubeCallsPerLesson },
+      },
       memoryMiB: Object.fromEntries(APPS.map((app) => [app, { idleRss: idle[app].rssMiB, peakRss: peak[app].peakRssMiB }])),
     });
     const chart = writeHistogramSvg(`platform-${kind}-time-to-ready`, `Time to READY, every app a process (${kind}): burst of ${BURST}, realistic ${REALISTIC} minus floor`, 'ms', {

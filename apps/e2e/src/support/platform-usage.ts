@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs';
+import { distribution, type Distribution } from '@antidote/testing';
+import type { UpPlatform } from './antictl-up.js';
+import { expClient, simRequests, type ExpLiveLesson } from './exp-client.js';
+
+export const APPS = ['api', 'scheduler', 'healthchecker', 'reaper'] as const;
+export type App = (typeof APPS)[number];
+export type Usage = { rssMiB: number; peakRssMiB: number; cpuMs: number };
+type Outcome = { ms: number; ready: true; held: HeldLesson } | { ms: number; ready: false; why: string };
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/** A live lesson a benchmark brought to READY, and whose it is (for keep-alives). */
+export interface HeldLesson {
+  ip: string;
+  session: string;
+  id: string;
+}
+
+/** A burst of learners and what it cost. */
+export interface Run {
+  lessons: number;
+  seconds: number;
+  lessonsPerSecond: number;
+  failures: string[];
+  timeToReadyMs?: Distribution;
+  cpuMsPerLesson: Record<App | 'total', number>;
+  kubeCallsPerLesson: number;
+  samples: number[];
+  held: HeldLesson[];
+}
+
+/** A process's resident and peak resident memory (MiB) and the CPU it has used (ms), from /proc. */
+export function usageOf(pid: number): Usage {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  // The fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+  const raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const stat = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+  return { rssMiB: kib('VmRSS') / 1024, peakRssMiB: kib('VmHWM') / 1024, cpuMs: ((Number(stat[11]) + Number(stat[12])) * 1000) / TICKS_PER_SECOND };
+}
+
+export const usages = (platform: UpPlatform) => Object.fromEntries(APPS.map((app) => [app, usageOf(platform.pidOf(app))])) as Record<App, Usage>;
+
+/** CPU ms each app used between two readings, divided by `per`. */
+export const cpuBetween = (before: Record<App, Usage>, after: Record<App, Usage>, per = 1): Record<App | 'total', number> => {
+  const cpu = Object.fromEntries(APPS.map((app) => [app, (after[app].cpuMs - before[app].cpuMs) / per])) as Record<App, number>;
+  return { ...cpu, total: APPS.reduce((sum, app) => sum + cpu[app], 0) };
+};
+
+/** Kubernetes API calls the scheduler has made so far (kube-sim's request log, by User-Agent) — the reaper's lease and passes apart. */
+export const kubeCalls = async (platform: UpPlatform) => (await simRequests(platform.kubeSim)).filter((request) => request.userAgent === 'antidote-scheduler').length;
+
+/** Follows the live lesson's server-sent events until READY, an error or deletion, as the front-end does; then reads where it ended. */
+async function untilFinal(exp: ReturnType<typeof expClient>, api: string, held: HeldLesson, requestedAt: number): Promise<Outcome> {
+  // From the learner's own address: the api caps event streams per client.
+  const stream = await fetch(`${api}/exp/livelesson/${held.id}/events`, { headers: { 'x-forwarded-for': held.ip }, signal: AbortSignal.timeout(1_200_000) });
+  if (stream.status !== 200) return { ms: Date.now() - requestedAt, ready: false, why: `event stream HTTP ${stream.status}: ${await stream.text()}` };
+  await stream.text();
+  const ms = Date.now() - requestedAt;
+  const final = await exp.get<ExpLiveLesson & { message?: string }>(`/exp/livelesson/${held.id}`);
+  if (final.status === 200 && final.body.Status === 'READY') return { ms, ready: true, held };
+  return { ms, ready: false, why: `HTTP ${final.status}: ${final.body.message ?? final.body.Status}` };
+}
+
+/** `count` learners at once through the /exp API (each its own address, session and live lesson), until each lesson is final. */
+export async function burst(platform: UpPlatform, slug: string, count: number, subnet: number): Promise<Run> {
+  const before = usages(platform);
+  const callsBefore = await kubeCalls(platform);
+  const started = Date.now();
+  const outcomes = await Promise.all(
+    Array.from({ length: count }, async (_, i): Promise<Outcome> => {
+      const ip = `10.${subnet}.${Math.floor(i / 250)}.${(i % 250) + 1}`;
+      const exp = expClient(platform.api, ip);
+      const requestedAt = Date.now();
+      try {
+        const session = await exp.newSession();
+        const id = await exp.requestLesson(session, slug, 0);
+        return await untilFinal(exp, platform.api, { ip, session, id }, requestedAt);
+      } catch (error) {
+        return { ms: Date.now() - requestedAt, ready: false, why: String(error) };
+      }
+    }),
+  );
+  const seconds = (Date.now() - started) / 1000;
+  const samples = outcomes.flatMap((outcome) => (outcome.ready ? [outcome.ms] : []));
+  return {
+    lessons: count,
+    seconds,
+    lessonsPerSecond: samples.length / seconds,
+    failures: outcomes.flatMap((outcome) => (outcome.ready ? [] : [outcome.why])),
+    ...(samples.length > 0 ? { timeToReadyMs: distribution(samples) } : {}),
+    cpuMsPerLesson: cpuBetween(before, usages(platform), count),
+    kubeCallsPerLesson: ((await kubeCalls(platform)) - callsBefore) / count,
+    samples,
+    held: outcomes.flatMap((outcome) => (outcome.ready ? [outcome.held] : [])),
+  };
+}
