@@ -229,7 +229,11 @@ const gc = z
 
 const healthcheck = z
   .object({
-    /** Bound of one whole probe (connect, handshake, login, response). */
+    /**
+     * Bound of one whole probe (connect, handshake, login, response). While a lesson waits for an endpoint,
+     * each round that does not find it up doubles the next probe's bound, up to 16 × this (a slow handshake
+     * on a loaded node is not timed out forever).
+     */
     probeTimeoutMs: z.number().int().min(1).default(2000),
     /** Pause between rounds while waiting for an endpoint (reference §7: 1 s). */
     intervalMs: z.number().int().min(1).default(1000),

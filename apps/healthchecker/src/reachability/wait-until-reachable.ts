@@ -10,13 +10,27 @@ export interface WaitOptions {
   onProgress?: (endpoint: string, healthy: number, total: number) => void | Promise<void>;
 }
 
+/** How many times its configured timeout a probe may be given at the most (after rounds that found nothing). */
+export const MAX_PROBE_TIMEOUT_FACTOR = 16;
+
+/**
+ * The time the next probe of an endpoint gets after a round that did not find it up: twice the last, up to
+ * MAX_PROBE_TIMEOUT_FACTOR × the configured one. A refused port answers at once whatever the bound; an
+ * endpoint whose handshake is slow (a loaded node, a device still booting) gets longer and longer, where a
+ * fixed bound would time every attempt out until the deadline.
+ */
+export const nextProbeTimeout = (lastMs: number, configuredMs: number): number => Math.min(lastMs * 2, configuredMs * MAX_PROBE_TIMEOUT_FACTOR);
+
+/** What the wait needs of the probes. */
+export type ReachabilityProbe = Pick<ProbeRunner, 'timeoutMs' | 'check'>;
+
 /**
  * Probes every endpoint until it is up once — reachable, and ready where it has a readiness check —
  * (then leaves it alone), pausing `intervalMs` between
- * rounds, until all are up or the deadline passes. Every probe is bounded, every timer cleared, and an
+ * rounds (each probe bounded by `nextProbeTimeout`), until all are up or the deadline passes. Every probe is bounded, every timer cleared, and an
  * abort ends it at once.
  */
-export async function waitUntilReachable(runner: ProbeRunner, endpoints: readonly HealthTarget[], options: WaitOptions): Promise<WaitReachableReply> {
+export async function waitUntilReachable(runner: ReachabilityProbe, endpoints: readonly HealthTarget[], options: WaitOptions): Promise<WaitReachableReply> {
   const startedAt = Date.now();
   const deadline = startedAt + options.deadlineMs;
   const stop = AbortSignal.any([AbortSignal.timeout(Math.max(1, options.deadlineMs)), ...(options.signal ? [options.signal] : [])]);
@@ -24,10 +38,11 @@ export async function waitUntilReachable(runner: ProbeRunner, endpoints: readonl
   let healthy = 0;
   await Promise.all(
     endpoints.map(async (endpoint) => {
+      let probeMs = runner.timeoutMs;
       while (!stop.aborted) {
         const remaining = deadline - Date.now();
         if (remaining <= 0) break;
-        const budget = Math.min(remaining, runner.timeoutMs);
+        const budget = Math.min(remaining, probeMs);
         const health = await runner.check(endpoint, { signal: stop, timeoutMs: budget });
         // A round cut short by the deadline (aborted, or left under a quarter of a probe's time) says less than
         // the round before it: the reason keeps the earlier verdict unless this one is up.
@@ -38,7 +53,8 @@ export async function waitUntilReachable(runner: ProbeRunner, endpoints: readonl
           await options.onProgress?.(endpoint.name, healthy, endpoints.length);
           return;
         }
-        if (health.error === 'Endpoint has no Ports') return;
+        if (health.probes.length === 0) return; // nothing to probe (no ports): it never comes up
+        probeMs = nextProbeTimeout(probeMs, runner.timeoutMs);
         await sleep(options.intervalMs, undefined, { signal: stop }).catch(() => undefined);
       }
     }),
