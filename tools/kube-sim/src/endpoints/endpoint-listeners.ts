@@ -1,5 +1,6 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
+import { generateKeyPairSync } from 'node:crypto';
 import ssh2 from 'ssh2';
 import { serveSshSession } from './ssh-session.js';
 import type { ShellIdentity } from './sim-shell.js';
@@ -39,7 +40,8 @@ export class EndpointListeners {
       response.writeHead(200, { 'Content-Type': 'text/html' });
       response.end(`<html><body>kube-sim endpoint ${request.socket.localAddress}:${request.socket.localPort}</body></html>\n`);
     });
-    this.hostKey = ssh2.utils.generateKeyPairSync('ed25519').private;
+    // Not ssh2's own generator: about 1 ed25519 key in 256 it makes cannot be read back (mscdex/ssh2#1390).
+    this.hostKey = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'sec1', format: 'pem' }) as string;
   }
 
   /**
