@@ -43,6 +43,14 @@ const freePort = (): Promise<number> =>
     });
   });
 
+/**
+ * How long a start may take before antictl gives up on it. A process that exits is reported at once; these
+ * bounds only catch one that hangs, so they are generous: on a loaded machine loading kube-sim or an app's
+ * modules alone has taken more than 15 s.
+ */
+const KUBE_SIM_START_MS = 180_000;
+const APP_START_MS = 180_000;
+
 async function waitFor(check: () => Promise<boolean> | boolean, what: string, timeoutMs: number, dead: () => string | undefined): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
@@ -161,7 +169,7 @@ export function upCommand(program: Command, output: () => Output): void {
           const kubeconfig = join(dir, 'kubeconfig');
           writeFileSync(kubeconfig, '');
           launch('kube-sim', [join(ROOT, 'tools', 'kube-sim', 'dist', 'main.js'), '--port', '0', '--kubeconfig', kubeconfig, '--secret', 'prod/tls-certificate', '--pod-start-delay', '300', '--job-run-delay', '300']);
-          await withProgress(out, 'starting kube-sim', () => waitFor(() => readFileSync(kubeconfig, 'utf8').includes('server:'), 'kube-sim', 15_000, deadChild));
+          await withProgress(out, 'starting kube-sim', () => waitFor(() => readFileSync(kubeconfig, 'utf8').includes('server:'), 'kube-sim', KUBE_SIM_START_MS, deadChild));
           Object.assign(config, { k8sInCluster: false, k8sOutOfClusterConfigPath: kubeconfig });
           out.line(`kube-sim      ${(/server: (\S+)/.exec(readFileSync(kubeconfig, 'utf8')) ?? [])[1] ?? kubeconfig}`);
         }
@@ -180,7 +188,7 @@ export function upCommand(program: Command, output: () => Output): void {
         for (const app of APPS) {
           const token = newToken();
           const { pid } = launch(app, [join(ROOT, 'apps', app, 'dist', 'main.js')], { ANTIDOTE_CONFIG: configFile, [INSTANCE_TOKEN_ENV]: token, ...busLoginEnv(bus.credentials[app]) });
-          await withProgress(out, `starting ${app}`, () => waitFor(() => ready(ports[app], token), `${app} to be ready`, 60_000, deadChild));
+          await withProgress(out, `starting ${app}`, () => waitFor(() => ready(ports[app], token), `${app} to be ready`, APP_START_MS, deadChild));
           out.line(`${app.padEnd(13)} ready (ops http://127.0.0.1:${ports[app]}, pid ${pid})`);
         }
         const api = `http://127.0.0.1:${ports.api}`;
