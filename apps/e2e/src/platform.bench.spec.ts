@@ -9,9 +9,6 @@ const REALISTIC = Number(process.env.BENCH_PLATFORM_REALISTIC_LESSONS ?? 32);
 const { slug: SLUG, ...LESSON } = NETWORK_AUTOMATION;
 const SLOW = { podStartDelayMs: 2000, jobRunDelayMs: 3000 };
 const FLOOR_MS = SLOW.podStartDelayMs + SLOW.jobRunDelayMs + LESSON.readyDelayMs;
-/** The reference §10 example: pods Running at 20 s, job pods 20 s + 10 s. */
-const REFERENCE_DELAYS = { podStartDelayMs: 20_000, jobRunDelayMs: 10_000 };
-const REFERENCE_JOB_MS = REFERENCE_DELAYS.podStartDelayMs + REFERENCE_DELAYS.jobRunDelayMs;
 const row = (label: string, run: Run, floorMs = 0) =>
   `  ${label.padEnd(30)} ${String(run.lessons).padStart(4)} ${run.seconds.toFixed(1).padStart(6)} ${run.lessonsPerSecond.toFixed(2).padStart(6)} ${[run.timeToReadyMs?.p50, run.timeToReadyMs?.p95, run.timeToReadyMs?.p99].map((ms) => (ms === undefined ? '-' : String(Math.round(ms - floorMs))).padStart(7)).join('')} ${run.cpuMsPerLesson.total.toFixed(0).padStart(7)} ${run.kubeCallsPerLesson.toFixed(1).padStart(6)} ${String(run.failures.length).padStart(5)}`;
 
@@ -33,11 +30,8 @@ it.each(DATABASE_KINDS)(`takes ${BURST} learners at once to READY through every 
     await setSimFaults(platform.kubeSim, SLOW);
     const realistic = await burst(platform, SLUG, REALISTIC, 31);
     const single = await burst(platform, SLUG, 1, 32);
-    await setSimFaults(platform.kubeSim, REFERENCE_DELAYS);
-    const slowest = await burst(platform, SLUG, 1, 33);
     const peak = usages(platform);
     const reference = referenceKubeCalls(LESSON, SLOW.podStartDelayMs, SLOW.jobRunDelayMs);
-    const referenceSlowest = referenceKubeCalls(LESSON, REFERENCE_DELAYS.podStartDelayMs, REFERENCE_JOB_MS);
     console.log(
       [
         `bench platform on ${kind}: ${SLUG} (3 endpoints, 3 links, 3 configs), every app a process (antictl up), learners through the /exp API`,
@@ -45,7 +39,6 @@ it.each(DATABASE_KINDS)(`takes ${BURST} learners at once to READY through every 
         row('burst, kube-sim delays zero', fast),
         row(`realistic, minus ${FLOOR_MS} ms floor`, realistic, FLOOR_MS),
         `  Kubernetes API calls for one live lesson at pods 2 s / jobs 3 s: ${single.kubeCallsPerLesson} by the scheduler, ${reference} by the reference §10 formula (${(reference / single.kubeCallsPerLesson).toFixed(1)}× more)`,
-        `  Kubernetes API calls for one live lesson at pods 20 s / jobs 30 s: ${slowest.kubeCallsPerLesson} by the scheduler, ${referenceSlowest} by the reference §10 formula (${(referenceSlowest / slowest.kubeCallsPerLesson).toFixed(1)}× more)${slowest.failures.length ? ` — failed: ${slowest.failures[0]}` : ''}`,
         `  cpu ms = user + system time of the four apps per lesson; calls = the scheduler's Kubernetes calls per lesson (kube-sim's log)`,
         `  ${'app'.padEnd(14)} ${'idle RSS MiB'.padStart(13)} ${'peak RSS MiB'.padStart(13)} ${'burst CPU ms/lesson'.padStart(20)}`,
         ...APPS.map((app) => `  ${app.padEnd(14)} ${idle[app].rssMiB.toFixed(0).padStart(13)} ${peak[app].peakRssMiB.toFixed(0).padStart(13)} ${fast.cpuMsPerLesson[app].toFixed(0).padStart(20)}`),
@@ -56,12 +49,7 @@ it.each(DATABASE_KINDS)(`takes ${BURST} learners at once to READY through every 
       lesson: NETWORK_AUTOMATION,
       burst: { ...fast, samples: undefined, held: undefined },
       realistic: { ...realistic, samples: undefined, held: undefined, ...SLOW, floorMs: FLOOR_MS, overheadMs: realistic.timeToReadyMs && { p50: realistic.timeToReadyMs.p50 - FLOOR_MS, p95: realistic.timeToReadyMs.p95 - FLOOR_MS } },
-      kubeCalls: {
-        oneLesson: single.kubeCallsPerLesson,
-        referenceFormula: reference,
-        ratio: reference / single.kubeCallsPerLesson,
-        atReferenceExample: { ...REFERENCE_DELAYS, scheduler: slowest.kubeCallsPerLesson, referenceFormula: referenceSlowest, ratio: referenceSlowest / slowest.kubeCallsPerLesson },
-      },
+      kubeCalls: { oneLesson: single.kubeCallsPerLesson, referenceFormula: reference, ratio: reference / single.kubeCallsPerLesson },
       memoryMiB: Object.fromEntries(APPS.map((app) => [app, { idleRss: idle[app].rssMiB, peakRss: peak[app].peakRssMiB }])),
     });
     const chart = writeHistogramSvg(`platform-${kind}-time-to-ready`, `Time to READY, every app a process (${kind}): burst of ${BURST}, realistic ${REALISTIC} minus floor`, 'ms', {
