@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { LiveLessonStatus } from '@antidote/contracts';
@@ -24,6 +25,9 @@ import { LessonWorkQueue, type EnqueueResult, type OperationKind } from './work/
  * healthchecker's `maxConcurrentProbes`). A lesson stuck waiting never blocks the others.
  */
 export const MAX_IN_FLIGHT = 10_000;
+
+/** Listeners an operation's AbortSignal may have before node warns of a leak (each write waiting for a slot is one). */
+const WAITERS_PER_OPERATION = 1_000;
 
 /**
  * Runs live lesson operations: serialised per live lesson and bounded overall (LessonWorkQueue), and
@@ -89,6 +93,8 @@ export class LessonScheduler implements OnApplicationShutdown {
     }
     const lost = new AbortController();
     const signal = AbortSignal.any([queueSignal, lost.signal]);
+    // Every Kubernetes write of the lesson waiting for a slot listens to it: a large lesson has hundreds at once.
+    setMaxListeners(WAITERS_PER_OPERATION, signal);
     const keeper = setInterval(() => void this.keepClaim(id, kind, lost), Math.max(1000, this.leaseMs / 3));
     try {
       const lesson = await this.data.liveLessons.find(id);
