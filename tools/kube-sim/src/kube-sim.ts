@@ -104,7 +104,7 @@ export class KubeSim {
     this.watches = new WatchHandler(this.store, this.handler);
     this.listeners = new EndpointListeners({ users: options.sshUsers ?? {} }, { sharedAfter: options.sharedListenersAfter });
     const log = options.log ?? (() => undefined);
-    this.endpoints = new EndpointExposure((resource) => this.store.list(resource), this.faults, this.listeners, log);
+    this.endpoints = new EndpointExposure((resource, namespace) => this.store.peek(resource, namespace), this.faults, this.listeners, log);
     this.context = new SimContext(this.store, this.registry, this.handler, this.faults, this.endpoints, new AddressPool(this.ranges.pods), new AddressPool(this.ranges.services), log);
     const jobs = jobBehaviour(this.context);
     behaviours.set('/namespaces', namespaceBehaviour(this.context));
@@ -185,7 +185,7 @@ export class KubeSim {
   }
 
   stats(): Record<string, number> {
-    return { resourceVersion: this.store.currentVersion, connectionsAccepted: this.connectionsAccepted, openWatches: this.watches.openWatches, listeners: this.listeners.listenerCount, endpointSockets: processPorts.sockets, namespaces: this.store.list('/namespaces').length, pods: this.store.list('/pods').length };
+    return { resourceVersion: this.store.currentVersion, connectionsAccepted: this.connectionsAccepted, openWatches: this.watches.openWatches, listeners: this.listeners.listenerCount, endpointSockets: processPorts.sockets, namespaces: this.store.count('/namespaces'), pods: this.store.count('/pods') };
   }
 
   async stop(): Promise<void> {

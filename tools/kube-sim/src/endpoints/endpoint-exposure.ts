@@ -49,8 +49,8 @@ export class EndpointExposure {
   private readonly bootedAt = new Map<string, number>();
 
   constructor(
-    /** The objects of a resource (`/pods`, `/services`) this exposure answers for. */
-    private readonly objects: (resource: string) => KubeObject[],
+    /** The objects of a resource (`/pods`, `/services`) this exposure answers for (in a namespace, or all). */
+    private readonly objects: (resource: string, namespace?: string) => Iterable<Readonly<KubeObject>>,
     private readonly faults: Faults,
     private readonly listeners: EndpointListeners,
     private readonly log: (message: string) => void,
@@ -94,7 +94,10 @@ export class EndpointExposure {
   private selectedPod(service: KubeObject): KubeObject | undefined {
     const selector = Object.entries((service.spec?.selector as Record<string, string> | undefined) ?? {});
     if (selector.length === 0) return undefined;
-    return this.objects('/pods').find((pod) => pod.metadata.namespace === service.metadata.namespace && selector.every(([key, value]) => pod.metadata.labels?.[key] === value));
+    for (const pod of this.objects('/pods', service.metadata.namespace)) {
+      if (pod.metadata.namespace === service.metadata.namespace && selector.every(([key, value]) => pod.metadata.labels?.[key] === value)) return pod;
+    }
+    return undefined;
   }
 
   close(object: KubeObject): void {
