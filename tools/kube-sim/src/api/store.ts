@@ -88,9 +88,12 @@ export class ObjectStore extends EventEmitter<{ event: [StoreEvent] }> {
     return namespace === undefined ? this.bucket(resource).values() : (this.namespaceBucket(resource, namespace)?.values() ?? []);
   }
 
-  /** Objects of a kind (all namespaces when `namespace` is undefined), sorted by namespace and name. */
-  list(resource: string, namespace?: string): KubeObject[] {
-    const all = [...this.peek(resource, namespace)];
+  /**
+   * Objects of a kind (all namespaces when `namespace` is undefined), sorted by namespace and name; with
+   * `filter`, only those it keeps (chosen before copying: a selective list copies only what it returns).
+   */
+  list(resource: string, namespace?: string, filter?: (object: Readonly<KubeObject>) => boolean): KubeObject[] {
+    const all = filter ? [...this.peek(resource, namespace)].filter(filter) : [...this.peek(resource, namespace)];
     return all
       .sort((a, b) => `${a.metadata.namespace ?? ''}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace ?? ''}/${b.metadata.name}`))
       .map((object) => clone(object));
