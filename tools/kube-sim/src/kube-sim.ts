@@ -31,6 +31,7 @@ import { AddressPool } from './endpoints/address-pool.js';
 import { claimAddressRanges, type AddressRanges } from './endpoints/address-ranges.js';
 import { EndpointExposure } from './endpoints/endpoint-exposure.js';
 import { EndpointListeners } from './endpoints/endpoint-listeners.js';
+import { processPorts } from './endpoints/port-registry.js';
 import { PodExec, refuseUpgrade } from './exec/exec-upgrade.js';
 import { ImageCache } from './pods/image-cache.js';
 import { PodLogs } from './pods/pod-logs.js';
@@ -54,6 +55,12 @@ export interface KubeSimOptions {
   auth?: AuthOptions;
   /** How many nodes pods are spread over (default 1): `kube-sim-node`, `kube-sim-node-1`, … each with its own image cache. */
   nodes?: number;
+  /**
+   * Past this many addresses answering on one port (pods and Services, all simulators of the process),
+   * the port is served by one wildcard socket instead of one per address (default 256; see
+   * endpoints/port-registry.ts): file descriptors stay bounded however many lessons run.
+   */
+  sharedListenersAfter?: number;
   /** Objects created at start (e.g. the secrets namespace and its TLS secret). */
   objects?: KubeObject[];
   log?: (message: string) => void;
@@ -95,9 +102,9 @@ export class KubeSim {
     const behaviours = new Map<string, KindBehaviour>();
     this.handler = new ResourceHandler(this.store, this.registry, behaviours);
     this.watches = new WatchHandler(this.store, this.handler);
-    this.listeners = new EndpointListeners({ users: options.sshUsers ?? {} });
+    this.listeners = new EndpointListeners({ users: options.sshUsers ?? {} }, { sharedAfter: options.sharedListenersAfter });
     const log = options.log ?? (() => undefined);
-    this.endpoints = new EndpointExposure((resource) => this.store.list(resource), this.faults, this.listeners, log);
+    this.endpoints = new EndpointExposure((resource, namespace) => this.store.peek(resource, namespace), this.faults, this.listeners, log);
     this.context = new SimContext(this.store, this.registry, this.handler, this.faults, this.endpoints, new AddressPool(this.ranges.pods), new AddressPool(this.ranges.services), log);
     const jobs = jobBehaviour(this.context);
     behaviours.set('/namespaces', namespaceBehaviour(this.context));
@@ -178,7 +185,7 @@ export class KubeSim {
   }
 
   stats(): Record<string, number> {
-    return { resourceVersion: this.store.currentVersion, connectionsAccepted: this.connectionsAccepted, openWatches: this.watches.openWatches, listeners: this.listeners.listenerCount, namespaces: this.store.list('/namespaces').length, pods: this.store.list('/pods').length };
+    return { resourceVersion: this.store.currentVersion, connectionsAccepted: this.connectionsAccepted, openWatches: this.watches.openWatches, listeners: this.listeners.listenerCount, endpointSockets: processPorts.sockets, namespaces: this.store.count('/namespaces'), pods: this.store.count('/pods') };
   }
 
   async stop(): Promise<void> {

@@ -21,6 +21,7 @@ const HELP = `kube-sim — a Kubernetes API simulator
   --unreachable <pattern>    pods/services of that name (or podName label) refuse every connection
   --booting <pattern>        pods/services of that name (or podName label) answer but are still booting
   --boot-delay <ms>          every endpoint boots this long after its ports open (shell: "still booting", HTTP 503)
+  --shared-listeners-after <n>  past n addresses on one port, one wildcard socket (0.0.0.0) serves it (default 256)
   --secret <namespace/name>  create an (empty TLS) secret at start, e.g. prod/tls-certificate
   --token-auth-file <csv>    bearer tokens (token,user,uid,"group1,group2"); unknown tokens get 401
   --authorization-mode <m>   AlwaysAllow (default) or RBAC (Roles and bindings stored in kube-sim)
@@ -52,6 +53,7 @@ const { values } = parseArgs({
     error: { type: 'string', multiple: true, default: [] },
     latency: { type: 'string', multiple: true, default: [] },
     secret: { type: 'string', multiple: true, default: [] },
+    'shared-listeners-after': { type: 'string', default: '256' },
     'token-auth-file': { type: 'string' },
     'authorization-mode': { type: 'string', default: 'AlwaysAllow' },
     help: { type: 'boolean', default: false },
@@ -97,6 +99,7 @@ const sim = await startKubeSim({
   seed: number(values.seed, 'seed'),
   sshUsers: Object.fromEntries(values['ssh-user'].map((pair) => [pair.split(':')[0], pair.split(':').slice(1).join(':')])),
   objects: uniqueObjects,
+  sharedListenersAfter: number(values['shared-listeners-after'], 'shared-listeners-after'),
   nodes: Math.max(1, Math.floor(number(values.nodes, 'nodes'))),
   faults: {
     imagePullDelayMs: number(values['image-pull-delay'], 'image-pull-delay'),

@@ -67,8 +67,7 @@ export class ResourceHandler {
     const labels = parseLabelSelector(request.query.get('labelSelector'));
     const fields = parseFieldSelector(request.query.get('fieldSelector'));
     return this.store
-      .list(resourceKey(request.type), request.type.namespaced ? request.namespace : undefined)
-      .filter((object) => matchesLabels(labels, object.metadata.labels) && matchesFields(fields, object));
+      .list(resourceKey(request.type), request.type.namespaced ? request.namespace : undefined, (object) => matchesLabels(labels, object.metadata.labels) && matchesFields(fields, object));
   }
 
   private list(request: ResourceRequest): unknown {

@@ -26,6 +26,8 @@ const MAX_HISTORY = 20_000;
  */
 export class ObjectStore extends EventEmitter<{ event: [StoreEvent] }> {
   private readonly objects = new Map<string, Map<string, KubeObject>>();
+  /** The same objects by kind and namespace: a namespace's list costs its objects, not the whole kind's. */
+  private readonly byNamespace = new Map<string, Map<string, Map<string, KubeObject>>>();
   private readonly history: StoreEvent[] = [];
   private version = 1;
   /** Oldest resourceVersion a watch may resume from. */
@@ -59,9 +61,39 @@ export class ObjectStore extends EventEmitter<{ event: [StoreEvent] }> {
     return object ? clone(object) : undefined;
   }
 
-  /** Objects of a kind (all namespaces when `namespace` is undefined), sorted by namespace and name. */
-  list(resource: string, namespace?: string): KubeObject[] {
-    const all = [...this.bucket(resource).values()].filter((object) => namespace === undefined || object.metadata.namespace === namespace);
+  private namespaceBucket(resource: string, namespace: string | undefined): Map<string, KubeObject> | undefined {
+    return this.byNamespace.get(resource)?.get(namespace ?? '');
+  }
+
+  private index(resource: string, key: string, object: KubeObject | undefined, namespace: string | undefined): void {
+    let namespaces = this.byNamespace.get(resource);
+    if (!namespaces) this.byNamespace.set(resource, (namespaces = new Map<string, Map<string, KubeObject>>()));
+    const bucket = namespaces.get(namespace ?? '') ?? new Map<string, KubeObject>();
+    if (object) bucket.set(key, object);
+    else bucket.delete(key);
+    if (bucket.size > 0) namespaces.set(namespace ?? '', bucket);
+    else namespaces.delete(namespace ?? '');
+  }
+
+  /** How many objects of a kind there are (all namespaces when `namespace` is undefined). */
+  count(resource: string, namespace?: string): number {
+    return namespace === undefined ? this.bucket(resource).size : (this.namespaceBucket(resource, namespace)?.size ?? 0);
+  }
+
+  /**
+   * The stored objects of a kind themselves, not copies, in no order — for reading only (an object changed
+   * here would change the store behind its watchers): a scan of many objects without copying each.
+   */
+  peek(resource: string, namespace?: string): Iterable<Readonly<KubeObject>> {
+    return namespace === undefined ? this.bucket(resource).values() : (this.namespaceBucket(resource, namespace)?.values() ?? []);
+  }
+
+  /**
+   * Objects of a kind (all namespaces when `namespace` is undefined), sorted by namespace and name; with
+   * `filter`, only those it keeps (chosen before copying: a selective list copies only what it returns).
+   */
+  list(resource: string, namespace?: string, filter?: (object: Readonly<KubeObject>) => boolean): KubeObject[] {
+    const all = filter ? [...this.peek(resource, namespace)].filter(filter) : [...this.peek(resource, namespace)];
     return all
       .sort((a, b) => `${a.metadata.namespace ?? ''}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace ?? ''}/${b.metadata.name}`))
       .map((object) => clone(object));
@@ -95,6 +127,7 @@ export class ObjectStore extends EventEmitter<{ event: [StoreEvent] }> {
     const existing = bucket.get(key);
     if (!existing) return undefined;
     bucket.delete(key);
+    this.index(resource, key, undefined, namespace);
     existing.metadata.resourceVersion = String(++this.version);
     this.record({ type: 'DELETED', resourceVersion: this.version, resource, namespace, object: clone(existing) });
     return clone(existing);
@@ -116,6 +149,7 @@ export class ObjectStore extends EventEmitter<{ event: [StoreEvent] }> {
     const key = ObjectStore.id(object.metadata.namespace, object.metadata.name!);
     const previous = type === 'MODIFIED' ? this.bucket(resource).get(key) : undefined;
     this.bucket(resource).set(key, object);
+    this.index(resource, key, object, object.metadata.namespace);
     this.record({ type, resourceVersion: this.version, resource, namespace: object.metadata.namespace, object: clone(object), ...(previous ? { previous } : {}) });
     return clone(object);
   }

@@ -1,6 +1,6 @@
 import type { KindBehaviour } from '../api/behaviour.js';
 import type { KubeObject } from '../api/object.js';
-import { podExposure } from '../endpoints/endpoint-exposure.js';
+import { containerPorts } from '../endpoints/endpoint-exposure.js';
 import { randomBytes } from 'node:crypto';
 import type { ImageCache } from '../pods/image-cache.js';
 import { now, startPod, type JobFailures, type PodRuntime } from '../pods/pod-lifecycle.js';
@@ -26,7 +26,7 @@ export function podBehaviour(sim: SimContext, logs: PodLogs, hooks: PodHooks, im
     faults: sim.faults,
     jobFailures: hooks.jobFailures,
     images,
-    event: (pod, reason, message) => recordEvent(sim, pod, reason, message),
+    event: (pod, reason, message, type) => recordEvent(sim, pod, reason, message, type),
     setStatus: (pod, status) =>
       Promise.resolve(
         sim.mutate(type(), pod.metadata.namespace, pod.metadata.name!, (object) => {
@@ -38,7 +38,8 @@ export function podBehaviour(sim: SimContext, logs: PodLogs, hooks: PodHooks, im
     allocateIP: () => sim.podAddresses.allocate(),
     releaseIP: (ip) => sim.podAddresses.release(ip),
     hostIP: () => '127.0.0.1',
-    started: (pod) => sim.endpoints.open(pod, podExposure(pod)),
+    listen: (pod, podIP) => sim.endpoints.open(pod, { address: podIP, ports: containerPorts(pod) }),
+    unlisten: (pod) => sim.endpoints.close(pod),
     finished: (pod, succeeded) => hooks.finished(pod, succeeded),
   };
 
@@ -62,10 +63,10 @@ export function podBehaviour(sim: SimContext, logs: PodLogs, hooks: PodHooks, im
   };
 }
 
-/** A kubelet Event about a pod (best effort: a namespace being deleted refuses it). */
-function recordEvent(sim: SimContext, pod: KubeObject, reason: string, message: string): void {
-  const { name, namespace, uid } = pod.metadata;
-  const node = pod.spec?.nodeName as string | undefined;
+/** A kubelet Event about a pod, or one of another component about another object (best effort: a namespace being deleted refuses it). */
+export function recordEvent(sim: SimContext, object: KubeObject, reason: string, message: string, type: 'Normal' | 'Warning' = 'Normal', component = 'kubelet'): void {
+  const { name, namespace, uid } = object.metadata;
+  const node = object.spec?.nodeName as string | undefined;
   try {
     sim.handler.create(
       sim.type('', 'events'),
@@ -74,12 +75,12 @@ function recordEvent(sim: SimContext, pod: KubeObject, reason: string, message: 
         apiVersion: 'v1',
         kind: 'Event',
         metadata: { name: `${name}.${randomBytes(8).toString('hex')}`, namespace },
-        involvedObject: { apiVersion: 'v1', kind: 'Pod', name, namespace, uid },
+        involvedObject: { apiVersion: object.apiVersion ?? 'v1', kind: object.kind ?? 'Pod', name, namespace, uid },
         reason,
         message,
-        type: 'Normal',
-        source: { component: 'kubelet', host: node },
-        reportingComponent: 'kubelet',
+        type,
+        source: { component, host: node },
+        reportingComponent: component,
         reportingInstance: node,
         firstTimestamp: now(),
         lastTimestamp: now(),

@@ -1,5 +1,6 @@
 import type { KindBehaviour } from '../api/behaviour.js';
 import { serviceExposure } from '../endpoints/endpoint-exposure.js';
+import { recordEvent } from './pod.behaviour.js';
 import type { SimContext } from './sim-context.js';
 
 interface ServicePort {
@@ -26,7 +27,10 @@ export function serviceBehaviour(sim: SimContext): KindBehaviour {
       next.spec = { ...next.spec, clusterIP: previous.spec?.clusterIP, clusterIPs: previous.spec?.clusterIPs };
     },
     created(service) {
-      sim.endpoints.open(service, serviceExposure(service));
+      // A port that cannot be opened is told in a Warning Event on the Service (kube-proxy's own failures show there too).
+      void sim.endpoints.open(service, serviceExposure(service)).then((failures) => {
+        if (failures.length > 0) recordEvent(sim, service, 'FailedToListen', `cannot open the Service's ports: ${failures.join('; ')}`, 'Warning', 'kube-proxy');
+      });
     },
     deleted(service) {
       sim.endpoints.close(service);

@@ -10,14 +10,17 @@ export interface Exposure {
 
 type ExposureOf = (object: KubeObject) => Exposure | undefined;
 
-/** A Running pod with a podIP answers on its container ports, unless a container is crash-looping. */
+/** The ports a pod's containers declare. */
+export const containerPorts = (pod: KubeObject): number[] =>
+  ((pod.spec?.containers as { ports?: { containerPort: number }[] }[] | undefined) ?? []).flatMap((container) => (container.ports ?? []).map((port) => port.containerPort));
+
+/** A Running pod with a podIP answers on its container ports, unless a container is not running (crash-looping, or it could not start). */
 export const podExposure: ExposureOf = (pod) => {
   const address = pod.status?.podIP as string | undefined;
   if (pod.status?.phase !== 'Running' || !address) return undefined;
-  const statuses = (pod.status?.containerStatuses as { state?: { waiting?: { reason?: string } } }[] | undefined) ?? [];
-  if (statuses.some((status) => status.state?.waiting?.reason === 'CrashLoopBackOff')) return undefined;
-  const containers = (pod.spec?.containers as { ports?: { containerPort: number }[] }[] | undefined) ?? [];
-  const ports = containers.flatMap((container) => (container.ports ?? []).map((port) => port.containerPort));
+  const statuses = (pod.status?.containerStatuses as { state?: { waiting?: unknown } }[] | undefined) ?? [];
+  if (statuses.some((status) => status.state?.waiting)) return undefined;
+  const ports = containerPorts(pod);
   return ports.length > 0 ? { address, ports } : undefined;
 };
 
@@ -46,19 +49,29 @@ export class EndpointExposure {
   private readonly bootedAt = new Map<string, number>();
 
   constructor(
-    /** The objects of a resource (`/pods`, `/services`) this exposure answers for. */
-    private readonly objects: (resource: string) => KubeObject[],
+    /** The objects of a resource (`/pods`, `/services`) this exposure answers for (in a namespace, or all). */
+    private readonly objects: (resource: string, namespace?: string) => Iterable<Readonly<KubeObject>>,
     private readonly faults: Faults,
     private readonly listeners: EndpointListeners,
     private readonly log: (message: string) => void,
   ) {}
 
-  /** Starts answering for the object (a no-op when it has nothing to expose or is unreachable on purpose). */
-  open(object: KubeObject, exposure: Exposure | undefined): void {
-    if (!exposure || isUnreachable(this.faults, object)) return;
-    if (object.kind !== 'Service' && !this.bootedAt.has(object.metadata.uid!)) this.bootedAt.set(object.metadata.uid!, Date.now() + this.faults.bootDelayMs);
+  /**
+   * Starts answering for the object (a no-op when it has nothing to expose or is unreachable on purpose).
+   * Resolves to the ports that could not be opened, each with why; the object then answers on none.
+   */
+  async open(object: KubeObject, exposure: Exposure | undefined): Promise<string[]> {
+    if (!exposure || exposure.ports.length === 0 || isUnreachable(this.faults, object)) return [];
+    const uid = object.metadata.uid!;
+    if (object.kind !== 'Service' && !this.bootedAt.has(uid)) this.bootedAt.set(uid, Date.now() + this.faults.bootDelayMs);
     const identity = { hostname: object.metadata.name!, address: exposure.address, image: this.imageOf(object), booting: () => this.isBooting(object) };
-    void this.listeners.listen(object.metadata.uid!, exposure.address, exposure.ports, this.log, identity);
+    const where = `${object.kind ?? 'object'} ${object.metadata.namespace}/${object.metadata.name}`;
+    const failures = await this.listeners.listen(uid, exposure.address, exposure.ports, (message) => this.log(`${where}: ${message}`), identity);
+    if (failures.length > 0) {
+      this.listeners.close(uid);
+      for (const failure of failures) this.log(`${where}: ${failure}`);
+    }
+    return failures;
   }
 
   /**
@@ -81,7 +94,10 @@ export class EndpointExposure {
   private selectedPod(service: KubeObject): KubeObject | undefined {
     const selector = Object.entries((service.spec?.selector as Record<string, string> | undefined) ?? {});
     if (selector.length === 0) return undefined;
-    return this.objects('/pods').find((pod) => pod.metadata.namespace === service.metadata.namespace && selector.every(([key, value]) => pod.metadata.labels?.[key] === value));
+    for (const pod of this.objects('/pods', service.metadata.namespace)) {
+      if (pod.metadata.namespace === service.metadata.namespace && selector.every(([key, value]) => pod.metadata.labels?.[key] === value)) return pod;
+    }
+    return undefined;
   }
 
   close(object: KubeObject): void {
@@ -98,7 +114,7 @@ export class EndpointExposure {
         const listening = this.listeners.isListening(object.metadata.uid!);
         if (isUnreachable(this.faults, object)) {
           if (listening) this.close(object);
-        } else if (!listening) this.open(object, exposure);
+        } else if (!listening) void this.open(object, exposure);
       }
     }
   }

@@ -1,7 +1,8 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import { createServer, type Server, type Socket } from 'node:net';
 import { generateKeyPairSync } from 'node:crypto';
+import type { Socket } from 'node:net';
 import ssh2 from 'ssh2';
+import { DEFAULT_SHARED_AFTER, processPorts, type Binding } from './port-registry.js';
 import { serveSshSession } from './ssh-session.js';
 import type { ShellIdentity } from './sim-shell.js';
 
@@ -18,18 +19,29 @@ export interface SshCredentials {
   users: Record<string, string>;
 }
 
+export interface ListenerOptions {
+  /** Past this many addresses on one port in the process, one wildcard socket serves the port (see PortRegistry). */
+  sharedAfter?: number;
+}
+
 /**
- * Real sockets behind simulated pods and services: one net.Server per address and port, handing the
- * connection to a shared SSH server, a shared HTTP server, or just holding it open.
+ * Real sockets behind simulated pods and services (through the process's PortRegistry: a socket per
+ * address and port, or one per port at scale), handing each connection to a shared HTTP server, an SSH
+ * server of the endpoint, or just holding it open.
  */
 export class EndpointListeners {
-  private readonly byOwner = new Map<string, { servers: Server[]; sockets: Set<Socket> }>();
+  private readonly byOwner = new Map<string, { bindings: Binding[]; sockets: Set<Socket> }>();
   private readonly http: HttpServer;
   /** The endpoint each HTTP connection reached (whether it is still booting). */
   private readonly hostOf = new WeakMap<Socket, Omit<ShellIdentity, 'user'>>();
   private readonly hostKey: string;
+  private readonly sharedAfter: number;
 
-  constructor(private readonly credentials: SshCredentials) {
+  constructor(
+    private readonly credentials: SshCredentials,
+    options: ListenerOptions = {},
+  ) {
+    this.sharedAfter = options.sharedAfter ?? DEFAULT_SHARED_AFTER;
     this.http = createHttpServer((request, response) => {
       request.resume();
       if (this.hostOf.get(request.socket)?.booting?.()) {
@@ -45,35 +57,38 @@ export class EndpointListeners {
   }
 
   /**
-   * Starts listening for an object (pod or service uid) on address:ports; failures are reported, not thrown.
+   * Starts listening for an object (pod or service uid) on address:ports. Resolves to the ports that could
+   * not be opened, each with why (empty: all answer); `onLost` is told of a port that stopped answering later.
    * SSH logins get a shell answering as `host` (the object's name and image).
    */
-  async listen(owner: string, address: string, ports: readonly number[], onError: (message: string) => void, host: Omit<ShellIdentity, 'user'> = { hostname: address, address }): Promise<void> {
-    const entry = this.byOwner.get(owner) ?? { servers: [], sockets: new Set<Socket>() };
-    const ssh = new ssh2.Server({ hostKeys: [this.hostKey] }, (client) => this.sshClient(client, host));
+  async listen(owner: string, address: string, ports: readonly number[], onLost: (message: string) => void, host: Omit<ShellIdentity, 'user'> = { hostname: address, address }): Promise<string[]> {
+    const entry = this.byOwner.get(owner) ?? { bindings: [], sockets: new Set<Socket>() };
     this.byOwner.set(owner, entry);
-    await Promise.all(
-      [...new Set(ports)].map(
-        (port) =>
-          new Promise<void>((resolve) => {
-            const protocol = protocolOf(port);
-            const server = createServer((socket) => this.accept(protocol, socket, entry.sockets, ssh, host));
-            server.once('error', (error) => {
-              onError(`cannot listen on ${address}:${port}: ${error.message}`);
-              resolve();
-            });
-            server.listen(port, address, () => resolve());
-            entry.servers.push(server);
-          }),
-      ),
+    let ssh: ssh2.Server | undefined;
+    const sshServer = () => (ssh ??= new ssh2.Server({ hostKeys: [this.hostKey] }, (client) => this.sshClient(client, host)));
+    const failures = await Promise.all(
+      [...new Set(ports)].map(async (port) => {
+        const protocol = protocolOf(port);
+        const accept = (socket: Socket) => this.accept(protocol, socket, entry.sockets, sshServer, host);
+        const lost = (error: Error) => onLost(`stopped listening on ${address}:${port}: ${error.message}`);
+        try {
+          const binding = await processPorts.bind(address, port, accept, { sharedAfter: this.sharedAfter, lost });
+          if (this.byOwner.get(owner) === entry) entry.bindings.push(binding);
+          else binding.close();
+          return undefined;
+        } catch (error) {
+          return `cannot listen on ${address}:${port}: ${(error as Error).message}`;
+        }
+      }),
     );
+    return failures.filter((failure): failure is string => failure !== undefined);
   }
 
   close(owner: string): void {
     const entry = this.byOwner.get(owner);
     if (!entry) return;
     this.byOwner.delete(owner);
-    for (const server of entry.servers) server.close();
+    for (const binding of entry.bindings) binding.close();
     for (const socket of entry.sockets) socket.destroy();
   }
 
@@ -86,21 +101,22 @@ export class EndpointListeners {
     return this.byOwner.has(owner);
   }
 
+  /** Addresses and ports answering (not sockets: at scale one wildcard socket serves a port). */
   get listenerCount(): number {
     let count = 0;
-    for (const entry of this.byOwner.values()) count += entry.servers.length;
+    for (const entry of this.byOwner.values()) count += entry.bindings.length;
     return count;
   }
 
   /** HTTP and SSH go to the shared servers; a plain TCP port sends a banner line (`<host> booting|ready`) and holds the connection. */
-  private accept(protocol: Protocol, socket: Socket, sockets: Set<Socket>, ssh: ssh2.Server, host: Omit<ShellIdentity, 'user'>): void {
+  private accept(protocol: Protocol, socket: Socket, sockets: Set<Socket>, ssh: () => ssh2.Server, host: Omit<ShellIdentity, 'user'>): void {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
     if (protocol === 'http') {
       this.hostOf.set(socket, host);
       this.http.emit('connection', socket);
-    } else if (protocol === 'ssh') ssh.injectSocket(socket);
+    } else if (protocol === 'ssh') ssh().injectSocket(socket);
     else {
       socket.on('data', () => undefined);
       socket.write(`${host.hostname} ${host.booting?.() ? 'booting' : 'ready'}\r\n`);

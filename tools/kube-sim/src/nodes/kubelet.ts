@@ -1,6 +1,6 @@
 import type { KubeObject } from '../api/object.js';
 import type { AddressPool } from '../endpoints/address-pool.js';
-import { podExposure, type EndpointExposure } from '../endpoints/endpoint-exposure.js';
+import { containerPorts, type EndpointExposure } from '../endpoints/endpoint-exposure.js';
 import type { Faults } from '../faults.js';
 import { ImageCache } from '../pods/image-cache.js';
 import { JobFailures, startPod, type PodRuntime } from '../pods/pod-lifecycle.js';
@@ -42,11 +42,15 @@ export class Kubelet {
       allocateIP: () => addresses.allocate(),
       releaseIP: (ip) => addresses.release(ip),
       hostIP: (pod) => this.nodes.find((node) => node.name === pod.spec?.nodeName)?.address ?? '127.0.0.1',
+      listen: (pod, podIP) => exposure.open(pod, { address: podIP, ports: containerPorts(pod) }),
+      unlisten: (pod) => exposure.close(pod),
       started: (pod) => {
         const ip = pod.status?.podIP as string;
-        if (this.stopping.has(pod.metadata.uid!) || this.stopped) return addresses.release(ip);
+        if (this.stopping.has(pod.metadata.uid!) || this.stopped) {
+          exposure.close(pod);
+          return addresses.release(ip);
+        }
         this.started.set(pod.metadata.uid!, ip);
-        exposure.open(pod, podExposure(pod));
       },
       // The real job controller watches its pods by itself.
       finished: () => undefined,

@@ -22,6 +22,8 @@ export interface SimNodesOptions {
   faults?: Partial<Faults>;
   /** SSH logins accepted by the endpoints (user → password); absent: any login. */
   sshUsers?: Record<string, string>;
+  /** Past this many addresses on one port, one wildcard socket serves it (see KubeSimOptions). */
+  sharedListenersAfter?: number;
   /** The kubelet API port on each node's address (default 10250). */
   kubeletPort?: number;
   /** Delete the Nodes on stop (default true). */
@@ -57,7 +59,7 @@ export class SimNodes {
     this.nodes = Array.from({ length: options.count ?? 1 }, (_, index) => ({ name: `${options.prefix ?? 'kube-sim-node'}-${index}`, address: addresses.allocate(), kubeletPort: port }));
     const capacity = { cpu: '64', memory: '256Gi', pods: '250', ...options.capacity };
     this.registry = new NodeRegistry(api, this.nodes, capacity, log);
-    this.listeners = new EndpointListeners({ users: options.sshUsers ?? {} });
+    this.listeners = new EndpointListeners({ users: options.sshUsers ?? {} }, { sharedAfter: options.sharedListenersAfter });
     const podInformers = () => this.informers.slice(0, this.nodes.length);
     this.exposure = new EndpointExposure((resource) => (resource === '/pods' ? podInformers().flatMap((informer) => informer.objects()) : []), this.faults, this.listeners, log);
     const logs = new PodLogs();

@@ -1,7 +1,15 @@
-import { connect, createServer, type Server, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import type { KubeObject } from '../api/object.js';
 import { isUnreachable } from '../endpoints/endpoint-exposure.js';
 import type { Faults } from '../faults.js';
+import { DEFAULT_SHARED_AFTER, processPorts, type Binding } from '../endpoints/port-registry.js';
+
+/** One ClusterIP:port answering: its socket binding (once open) and the connections it forwards. */
+interface Forwarding {
+  binding?: Binding;
+  closed: boolean;
+  sockets: Set<Socket>;
+}
 
 interface ServicePort {
   name?: string;
@@ -43,7 +51,7 @@ const targetOf = (port: ServicePort, pod: KubeObject): number | undefined => {
 export class ServiceProxy {
   private readonly services = new Map<string, KubeObject>();
   /** Open listeners per service key and `clusterIP:port`. */
-  private readonly listening = new Map<string, Map<string, { server: Server; sockets: Set<Socket> }>>();
+  private readonly listening = new Map<string, Map<string, Forwarding>>();
   private turn = 0;
 
   constructor(
@@ -99,42 +107,47 @@ export class ServiceProxy {
         if ((port.protocol ?? 'TCP') === 'TCP' && this.backends(key, port).length > 0) wanted.set(`${clusterIP}:${port.port}`, port);
       }
     }
-    const open = this.listening.get(key) ?? new Map<string, { server: Server; sockets: Set<Socket> }>();
+    const open = this.listening.get(key) ?? new Map<string, Forwarding>();
     this.listening.set(key, open);
     for (const [address, entry] of open) {
       if (wanted.has(address)) continue;
-      entry.server.close();
-      for (const socket of entry.sockets) socket.destroy();
+      this.stop(entry);
       open.delete(address);
     }
     for (const [address, port] of wanted) if (!open.has(address)) open.set(address, this.listen(key, clusterIP as string, port));
     if (open.size === 0) this.listening.delete(key);
   }
 
-  private listen(key: string, clusterIP: string, port: ServicePort): { server: Server; sockets: Set<Socket> } {
-    const sockets = new Set<Socket>();
-    const server = createServer((client) => {
+  private listen(key: string, clusterIP: string, port: ServicePort): Forwarding {
+    const entry: Forwarding = { closed: false, sockets: new Set<Socket>() };
+    const accept = (client: Socket) => {
       const backends = this.backends(key, port);
       const backend = backends[this.turn++ % Math.max(1, backends.length)];
       if (!backend) return void client.destroy();
       const upstream = connect(backend.port, backend.ip);
       for (const socket of [client, upstream]) {
-        sockets.add(socket);
-        socket.on('close', () => sockets.delete(socket));
+        entry.sockets.add(socket);
+        socket.on('close', () => entry.sockets.delete(socket));
         socket.on('error', () => (client.destroy(), upstream.destroy()));
       }
       client.pipe(upstream).pipe(client);
-    });
-    server.on('error', (error) => this.log(`cannot listen on ${clusterIP}:${port.port} for ${key}: ${error.message}`));
-    server.listen(port.port, clusterIP);
-    return { server, sockets };
+    };
+    const lost = (error: Error) => this.log(`stopped listening on ${clusterIP}:${port.port} for ${key}: ${error.message}`);
+    void processPorts.bind(clusterIP, port.port, accept, { sharedAfter: DEFAULT_SHARED_AFTER, lost }).then(
+      (binding) => (entry.closed ? binding.close() : (entry.binding = binding)),
+      (error: Error) => this.log(`cannot listen on ${clusterIP}:${port.port} for ${key}: ${error.message}`),
+    );
+    return entry;
+  }
+
+  private stop(entry: Forwarding): void {
+    entry.closed = true;
+    entry.binding?.close();
+    for (const socket of entry.sockets) socket.destroy();
   }
 
   private closeService(key: string): void {
-    for (const entry of this.listening.get(key)?.values() ?? []) {
-      entry.server.close();
-      for (const socket of entry.sockets) socket.destroy();
-    }
+    for (const entry of this.listening.get(key)?.values() ?? []) this.stop(entry);
     this.listening.delete(key);
   }
 }

@@ -73,7 +73,7 @@ export interface PodRuntime {
   /** The images each node holds (the first pod of an image on a node pulls it). */
   readonly images: ImageCache;
   /** Records a kubelet Event about the pod (`Pulling`, `Pulled`); optional. */
-  event?(pod: KubeObject, reason: string, message: string): void;
+  event?(pod: KubeObject, reason: string, message: string, type?: 'Normal' | 'Warning'): void;
   /** Merges `status` into the pod's status; the updated pod, or undefined when it is gone. */
   setStatus(pod: KubeObject, status: Record<string, unknown>): Promise<KubeObject | undefined>;
   /** Runs `step` after `ms` (unless stopped). */
@@ -83,8 +83,15 @@ export interface PodRuntime {
   allocateIP(): string;
   releaseIP(ip: string): void;
   hostIP(pod: KubeObject): string;
-  /** The pod is Running with its podIP: open its listeners. */
-  started(pod: KubeObject): void;
+  /**
+   * Opens the pod's container ports on its podIP, before it is reported Running; resolves to the ports
+   * that could not be opened, each with why (the pod then cannot start).
+   */
+  listen(pod: KubeObject, podIP: string): Promise<string[]>;
+  /** The pod's listeners are no longer wanted (it went away while they opened). */
+  unlisten(pod: KubeObject): void;
+  /** The pod's status holds its podIP: Running (its ports answer), or unable to start. */
+  started?(pod: KubeObject): void;
   /** A Job's pod ended (kube-sim's job controller reacts; a real one watches by itself). */
   finished(pod: KubeObject, succeeded: boolean): void;
 }
@@ -132,6 +139,8 @@ export function startPod(pod: KubeObject, runtime: PodRuntime): void {
 async function run(pod: KubeObject, containers: Container[], inits: Container[], runtime: PodRuntime): Promise<void> {
   const podIP = runtime.allocateIP();
   const crashing = containers.find((container) => matchesAny(runtime.faults.crash, container.image ?? ''));
+  const failures = crashing ? [] : await runtime.listen(pod, podIP);
+  if (failures.length > 0) return cannotStart(pod, containers, inits, podIP, failures, runtime);
   for (const container of containers) runtime.say(pod, `[${container.name}] started ${container.image}${container === crashing ? '; exited with code 1: segmentation fault' : ''}`);
   const updated = await runtime.setStatus(pod, {
     phase: 'Running',
@@ -139,7 +148,7 @@ async function run(pod: KubeObject, containers: Container[], inits: Container[],
     podIPs: [{ ip: podIP }],
     hostIP: runtime.hostIP(pod),
     startTime: pod.status?.startTime ?? now(),
-    conditions: ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'].map((condition) => ({ type: condition, status: crashing && condition.includes('Ready') ? 'False' : 'True', lastProbeTime: null, lastTransitionTime: now() })),
+    conditions: conditions((condition) => !crashing || !condition.includes('Ready')),
     initContainerStatuses: inits.map((container) => terminated(container, 0, 'Completed')),
     containerStatuses: containers.map((container) =>
       container === crashing
@@ -148,11 +157,38 @@ async function run(pod: KubeObject, containers: Container[], inits: Container[],
     ),
   });
   if (!updated) {
+    runtime.unlisten(pod);
     runtime.releaseIP(podIP);
     return;
   }
-  runtime.started(updated);
+  runtime.started?.(updated);
   if (isJobPod(pod)) runtime.later(runtime.faults.jobRunDelayMs, () => finishJobPod(updated, containers, runtime));
+}
+
+const conditions = (holds: (condition: string) => boolean) =>
+  ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'].map((condition) => ({ type: condition, status: holds(condition) ? 'True' : 'False', lastProbeTime: null, lastTransitionTime: now() }));
+
+/**
+ * A port of the pod could not be opened (no file descriptor left, the address taken): its containers
+ * cannot start — RunContainerError with why, as a kubelet reports a container its runtime failed to
+ * start — and an Event says so. Never Running with nothing listening.
+ */
+async function cannotStart(pod: KubeObject, containers: Container[], inits: Container[], podIP: string, failures: string[], runtime: PodRuntime): Promise<void> {
+  const message = `cannot open the pod's ports: ${failures.join('; ')}`;
+  for (const container of containers) runtime.say(pod, `[${container.name}] error: ${message}`);
+  runtime.event?.(pod, 'Failed', `Error: ${message}`, 'Warning');
+  const updated = await runtime.setStatus(pod, {
+    phase: 'Pending',
+    podIP,
+    podIPs: [{ ip: podIP }],
+    hostIP: runtime.hostIP(pod),
+    startTime: pod.status?.startTime ?? now(),
+    conditions: conditions((condition) => !condition.includes('Ready')),
+    initContainerStatuses: inits.map((container) => terminated(container, 0, 'Completed')),
+    containerStatuses: containers.map((container) => waiting(container, 'RunContainerError', message)),
+  });
+  if (updated) runtime.started?.(updated);
+  else runtime.releaseIP(podIP);
 }
 
 async function finishJobPod(pod: KubeObject, containers: Container[], runtime: PodRuntime): Promise<void> {
