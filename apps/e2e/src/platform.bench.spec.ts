@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { DATABASE_KINDS, distribution, NETWORK_AUTOMATION, referenceKubeCalls, testDatabaseUrl, writeBenchReport, writeHistogramSvg, type Distribution } from '@antidote/testing';
 import { expect, it } from 'vitest';
 import { antictlUp, type UpPlatform } from './support/antictl-up.js';
-import { expClient, setSimFaults, simRequests, type ExpLiveLesson } from './support/exp-client.js';
+import { expClient, setSimFaults, simRequests } from './support/exp-client.js';
+import { untilFinal, type Outcome } from './support/time-to-ready.js';
 
 const BURST = Number(process.env.BENCH_PLATFORM_LESSONS ?? 200);
 const REALISTIC = Number(process.env.BENCH_PLATFORM_REALISTIC_LESSONS ?? 32);
@@ -14,7 +15,6 @@ const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
 type App = (typeof APPS)[number];
 type Usage = { rssMiB: number; peakRssMiB: number; cpuMs: number };
-type Outcome = { ms: number; ready: true } | { ms: number; ready: false; why: string };
 
 interface Run {
   lessons: number;
@@ -40,18 +40,6 @@ function usageOf(pid: number): Usage {
 const usages = (platform: UpPlatform) => Object.fromEntries(APPS.map((app) => [app, usageOf(platform.pidOf(app))])) as Record<App, Usage>;
 /** Kubernetes API calls the scheduler has made so far (kube-sim's request log, by User-Agent) — the reaper's lease and passes apart. */
 const kubeCalls = async (platform: UpPlatform) => (await simRequests(platform.kubeSim)).filter((request) => request.userAgent === 'antidote-scheduler').length;
-
-/** Follows the live lesson's server-sent events until READY, an error or deletion, as the front-end does; then reads where it ended. */
-async function untilFinal(exp: ReturnType<typeof expClient>, api: string, ip: string, id: string, requestedAt: number): Promise<Outcome> {
-  // From the learner's own address: the api caps event streams per client.
-  const stream = await fetch(`${api}/exp/livelesson/${id}/events`, { headers: { 'x-forwarded-for': ip }, signal: AbortSignal.timeout(600_000) });
-  if (stream.status !== 200) return { ms: Date.now() - requestedAt, ready: false, why: `event stream HTTP ${stream.status}: ${await stream.text()}` };
-  await stream.text();
-  const ms = Date.now() - requestedAt;
-  const final = await exp.get<ExpLiveLesson & { message?: string }>(`/exp/livelesson/${id}`);
-  if (final.status === 200 && final.body.Status === 'READY') return { ms, ready: true };
-  return { ms, ready: false, why: `HTTP ${final.status}: ${final.body.message ?? final.body.Status}` };
-}
 
 /** `count` learners at once through the /exp API (each its own address, session and live lesson), until each lesson is final. */
 async function burst(platform: UpPlatform, count: number, subnet: number): Promise<Run> {
