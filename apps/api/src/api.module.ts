@@ -3,6 +3,7 @@ import type { AntidoteConfig } from '@antidote/config';
 import { DataModule } from '@antidote/data';
 import { DatabaseReadiness } from '@antidote/runtime';
 import { AdminController } from './admin/admin.controller.js';
+import { PoolAdminController } from './admin/pool-admin.controller.js';
 import { CurriculumController } from './curriculum/curriculum.controller.js';
 import { CurriculumStartup } from './curriculum/curriculum-startup.service.js';
 import { AdminGuard, ClientIpMiddleware } from './http/http.guards.js';
@@ -22,7 +23,7 @@ export class ApiModule implements NestModule {
     return {
       module: ApiModule,
       imports: [DataModule.forRoot(config)],
-      controllers: [LiveSessionController, LiveLessonController, LessonController, CurriculumController, AdminController, OpenApiController],
+      controllers: [LiveSessionController, LiveLessonController, LessonController, CurriculumController, AdminController, PoolAdminController, OpenApiController],
       providers: [DatabaseReadiness, ClientIpMiddleware, AdminGuard, LiveLessonRequestService, PoolClaimService, LiveLessonEventHub, CurriculumStartup, TerminalService],
     };
   }

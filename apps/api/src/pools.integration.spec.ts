@@ -61,7 +61,9 @@ describe.each(DATABASE_KINDS)('warm pools through the api on kube-sim, nats-serv
     await expect.poll(async () => (await readyMembers()).filter((member) => member !== id).length).toBe(SIZE);
     expect((await request(sessionId)).body).toEqual({ id });
     const pools = await call(api, 'GET', '/exp/admin/pools', undefined, { authorization: `Bearer ${ADMIN}` });
-    expect(pools.body).toEqual({ pools: [{ lesson: POOLED, size: SIZE, maxAge: 0, ready: expect.any(Number), building: expect.any(Number), retiring: expect.any(Number) }] });
+    expect(pools.body).toEqual({ pools: [{ lesson: POOLED, mode: 'fixed', size: SIZE, maxAge: 0, ready: expect.any(Number), building: expect.any(Number), retiring: expect.any(Number) }] });
+    // Each claim is demand, counted per minute in the database (what adaptive pools are sized from).
+    await expect.poll(async () => (await p.data.poolSizing.demandSince(new Date(0))).get(POOLED)?.hits ?? 0).toBeGreaterThan(0);
   });
 
   it('gives two concurrent claims through two api replicas two different members', async () => {
@@ -101,6 +103,29 @@ describe.each(DATABASE_KINDS)('warm pools through the api on kube-sim, nats-serv
     expect((await request(sessionId, OTHER)).status).toBe(429);
   });
 
+  it('resizes a pool for every scheduler through the admin route: an operator’s pool fills, and drains at 0', async () => {
+    const admin = { authorization: `Bearer ${ADMIN}` };
+    const resize = (slug: string, body: unknown, headers: Record<string, string> = admin) => call(api, 'PUT', `/exp/admin/pools/${slug}`, body, headers);
+    const membersOf = async (slug: string) => (await p.data.pools.members()).filter((m) => m.lessonSlug === slug);
+    expect((await resize(OTHER, { size: 1 }, {})).status).toBe(401);
+    for (const bad of [{ size: -1 }, { size: 1.5 }, {}, { size: 1, maxAge: -1 }, { size: 1, extra: true }, { size: '1' }]) expect((await resize(OTHER, bad)).status).toBe(400);
+    expect((await resize('Bad_Slug', { size: 1 })).status).toBe(400);
+    const unknown = await resize('no-such-lesson', { size: 1 });
+    expect(unknown).toMatchObject({ status: 404, body: { message: expect.stringMatching(/no-such-lesson/) } });
+    expect(await membersOf(OTHER)).toEqual([]);
+
+    const set = await resize(OTHER, { size: 1, maxAge: 0 });
+    expect(set).toMatchObject({ status: 200, body: { lesson: OTHER, mode: 'override', size: 1, maxAge: 0 } });
+    await expect.poll(async () => (await membersOf(OTHER)).filter((m) => m.status === LiveLessonStatus.READY && !m.deleteRequestedAt).length).toBe(1);
+    expect((await call(api, 'GET', '/exp/admin/pools', undefined, admin)).body.pools).toEqual([expect.objectContaining({ lesson: POOLED, mode: 'fixed' }), expect.objectContaining({ lesson: OTHER, mode: 'override', size: 1, ready: 1 })]);
+
+    expect((await resize(OTHER, { size: 0 })).body).toMatchObject({ mode: 'override', size: 0 });
+    await expect.poll(async () => (await membersOf(OTHER)).length).toBe(0);
+    expect((await call(api, 'DELETE', `/exp/admin/pools/${OTHER}`, undefined, admin)).body).toEqual({ success: true });
+    expect((await call(api, 'DELETE', `/exp/admin/pools/${OTHER}`, undefined, admin)).status).toBe(404);
+    expect(((await call(api, 'GET', '/exp/admin/pools', undefined, admin)).body.pools as { lesson: string }[]).map((pool) => pool.lesson)).toEqual([POOLED]);
+  });
+
   it('falls back to the normal CREATE when the pool has no READY member', async () => {
     await poolFull();
     // With no scheduler nothing new becomes READY: claim what is READY, and the pool is empty for sure.
@@ -112,6 +137,7 @@ describe.each(DATABASE_KINDS)('warm pools through the api on kube-sim, nats-serv
     const { status, body } = await request(sessionId);
     expect(status).toBe(200);
     expect(await p.data.liveLessons.get(body.id as string)).toMatchObject({ sessionId, pool: false, status: LiveLessonStatus.INITIALIZED });
+    await expect.poll(async () => (await p.data.poolSizing.demandSince(new Date(0))).get(POOLED)?.misses ?? 0).toBeGreaterThan(0);
     await p.start('scheduler');
     await expect.poll(async () => (await p.data.liveLessons.get(body.id as string)).status).toBe(LiveLessonStatus.READY);
   });

@@ -93,6 +93,23 @@ describe('antictl up: the whole platform in processes', () => {
     expect(await sessions()).toBe(before); // neither created a session first
   });
 
+  it('lists, resizes (0 drains) and resets a warm pool with the admin token it wrote down; refuses an unknown lesson and a bad size', { timeout: 300_000 }, async () => {
+    const pool = async (...args: string[]) => {
+      const result = await run(platform.home, ['--json', 'pool', ...args]);
+      return { ...result, json: result.code === 0 ? (JSON.parse(result.stdout) as unknown) : (JSON.parse(result.stderr) as unknown) };
+    };
+    expect((await pool('list')).json).toEqual([]);
+    expect((await pool('resize', 'linux-basics', '1')).json).toMatchObject({ lesson: 'linux-basics', mode: 'override', size: 1, maxAge: 3600 });
+    await expect.poll(async () => (await pool('list')).json).toEqual([expect.objectContaining({ lesson: 'linux-basics', size: 1, ready: 1, building: 0 })]);
+    expect((await run(platform.home, ['pool', 'list'])).stdout).toMatch(/^linux-basics\s+size 1 \(resized\) {2}ready 1 {2}building 0 {2}retiring 0 {2}maxAge 3600 s$/m);
+    expect(await pool('resize', 'no-such-lesson', '1')).toMatchObject({ code: 1, json: { error: { code: 'HTTP_404', message: expect.stringMatching(/no-such-lesson/) } } });
+    expect(await pool('resize', 'linux-basics', '1.5')).toMatchObject({ code: 2, json: { error: { code: 'BAD_POOL_SIZE' } } });
+    expect((await pool('resize', 'linux-basics', '0')).json).toMatchObject({ size: 0 });
+    await expect.poll(async () => (await pool('list')).json).toEqual([expect.objectContaining({ lesson: 'linux-basics', size: 0, ready: 0, building: 0, retiring: 0 })]);
+    expect((await pool('reset', 'linux-basics')).json).toEqual({ success: true });
+    expect((await pool('list')).json).toEqual([]);
+  });
+
   it('stops everything it started on Ctrl-C', async () => {
     const config = readFileSync(join(platform.dir, 'antidote-config.yml'), 'utf8');
     const opsPorts = [...config.matchAll(/(?:healthchecker|scheduler|reaper)Port: (\d+)/g)].map((match) => Number(match[1]));

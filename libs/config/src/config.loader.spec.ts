@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, envNameOf, loadConfig, MAX_INSTANCE_ID_LENGTH, parseConfig } from './index.js';
+import { ConfigError, envNameOf, loadConfig, MAX_INSTANCE_ID_LENGTH, parseConfig, poolBudgetOf } from './index.js';
 
 const fixture = (name: string): string => join(import.meta.dirname, '..', 'test', 'fixtures', name);
 const minimal = { instanceId: 'antidote', curriculumDir: '/curriculum' };
@@ -220,12 +220,33 @@ describe('warmPools', () => {
     expect(config.warmPools).toEqual({ 'network-automation': { size: 2, maxAge: 600 }, 'bgp-basics': { size: 1, maxAge: 3600 } });
   });
 
+  it('reads an adaptive pool: min defaults to 0, maxAge to an hour', () => {
+    const { config } = parseConfig({ ...minimal, warmPools: { 'network-automation': { adaptive: true, max: 8 }, 'bgp-basics': { adaptive: true, min: 1, max: 4, maxAge: 60 } } }, { env: {} });
+    expect(config.warmPools).toEqual({ 'network-automation': { adaptive: true, min: 0, max: 8, maxAge: 3600 }, 'bgp-basics': { adaptive: true, min: 1, max: 4, maxAge: 60 } });
+  });
+
+  it.each([
+    ['unset: a quarter of maxLiveLessons, rounded up', {}, 50],
+    ['unset with a cap of 10', { maxLiveLessons: 10 }, 3],
+    ['unset with no cap: unlimited', { maxLiveLessons: 0 }, Number.POSITIVE_INFINITY],
+    ['given', { poolBudget: 7 }, 7],
+    ['0: unlimited', { poolBudget: 0 }, Number.POSITIVE_INFINITY],
+  ])('scheduler.poolBudget %s', (_name, scheduler, expected) => {
+    expect(poolBudgetOf(parseConfig({ ...minimal, scheduler }, { env: {} }).config.scheduler)).toBe(expected);
+  });
+
   it.each([
     ['a slug that is no lesson slug', { Bad_Slug: { size: 1 } }, 'warmPools'],
     ['a negative size', { lesson: { size: -1 } }, 'warmPools.lesson.size'],
     ['a fractional size', { lesson: { size: 1.5 } }, 'warmPools.lesson.size'],
     ['a negative maxAge', { lesson: { size: 1, maxAge: -5 } }, 'warmPools.lesson.maxAge'],
     ['an unknown key', { lesson: { size: 1, ttl: 5 } }, 'warmPools.lesson'],
+    ['neither size nor adaptive', { lesson: { maxAge: 60 } }, 'warmPools.lesson.size'],
+    ['min on a fixed-size pool', { lesson: { size: 1, min: 1 } }, 'warmPools.lesson.min'],
+    ['an adaptive pool without max', { lesson: { adaptive: true, min: 1 } }, 'warmPools.lesson.max'],
+    ['an adaptive pool with a size', { lesson: { adaptive: true, size: 2, max: 3 } }, 'warmPools.lesson.size'],
+    ['an adaptive pool with min above max', { lesson: { adaptive: true, min: 4, max: 3 } }, 'warmPools.lesson.min'],
+    ['adaptive: false', { lesson: { adaptive: false, size: 1 } }, 'warmPools.lesson.adaptive'],
   ])('refuses %s', (_name, warmPools, path) => {
     expect(problemsOf(() => parseConfig({ ...minimal, warmPools }, { env: {} })).join('\n')).toContain(path);
   });

@@ -125,6 +125,13 @@ const scheduler = z
     prePull: prePull.default(prePull.parse({})),
     /** How often the scheduler tops up, recycles and trims the warm pools (`warmPools`), besides after each claim (seconds). */
     poolIntervalSeconds: positiveSeconds.default(10),
+    /**
+     * Members all warm pools may hold together, split between adaptive pools in proportion to their need
+     * (fixed-size pools take theirs first). Default: a quarter of `maxLiveLessons` (unlimited when that is 0).
+     */
+    poolBudget: nonNegativeInt.optional(),
+    /** The recent demand (claims and misses) an adaptive pool is sized from: this many seconds back. */
+    poolDemandWindowSeconds: positiveSeconds.default(600),
   })
   .strict();
 

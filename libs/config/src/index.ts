@@ -9,4 +9,4 @@ export type { CurriculumLimits } from './curriculum-limits.schema.js';
 export type { AntidoteConfig, KubernetesConfig, PlatformImages } from './config.types.js';
 export { CONFIG_PATH_ENV, envNameOf, INSTANCE_TOKEN_ENV, instanceTokenOf } from './env-overrides.js';
 export { ANTIDOTE_CONFIG, ConfigModule, InjectConfig } from './config.module.js';
-export { warmPoolSchema, warmPoolsSchema, type WarmPoolConfig } from './warm-pools.schema.js';
+export { DEFAULT_POOL_MAX_AGE, isAdaptivePool, poolBudgetOf, warmPoolSchema, warmPoolsSchema, type AdaptiveWarmPoolConfig, type StaticWarmPoolConfig, type WarmPoolConfig } from './warm-pools.schema.js';

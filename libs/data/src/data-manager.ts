@@ -3,12 +3,13 @@ import { CurriculumRepository } from './repositories/curriculum.repository.js';
 import { LiveLessonWorkRepository } from './repositories/live-lesson-work.repository.js';
 import { LiveLessonRepository } from './repositories/live-lesson.repository.js';
 import { LiveSessionRepository } from './repositories/live-session.repository.js';
+import { WarmPoolSizingRepository } from './repositories/warm-pool-sizing.repository.js';
 import { WarmPoolRepository } from './repositories/warm-pool.repository.js';
 
 /**
  * Everything the services store, over one DataSource: `curriculum` (curriculum, collections, images,
- * lessons), `liveLessons`, `liveSessions`, `work` (claims, re-drive and expiry queries) and `pools`
- * (warm-pool members and their claims).
+ * lessons), `liveLessons`, `liveSessions`, `work` (claims, re-drive and expiry queries) `pools`
+ * (warm-pool members and their claims) and `poolSizing` (operators' pool sizes, demand per pooled lesson).
  */
 export class DataManager {
   readonly curriculum: CurriculumRepository;
@@ -16,6 +17,7 @@ export class DataManager {
   readonly liveSessions: LiveSessionRepository;
   readonly work: LiveLessonWorkRepository;
   readonly pools: WarmPoolRepository;
+  readonly poolSizing: WarmPoolSizingRepository;
 
   constructor(
     readonly dataSource: DataSource,
@@ -26,6 +28,7 @@ export class DataManager {
     this.liveSessions = new LiveSessionRepository(dataSource, now);
     this.work = new LiveLessonWorkRepository(dataSource, this.liveLessons, now);
     this.pools = new WarmPoolRepository(dataSource, this.liveLessons, now);
+    this.poolSizing = new WarmPoolSizingRepository(dataSource, now);
   }
 
   /** Readiness: the database answers a trivial query. */

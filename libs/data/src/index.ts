@@ -12,3 +12,4 @@ export { LiveSessionRepository } from './repositories/live-session.repository.js
 export { liveLessonStatusOf } from './live-lesson.status.js';
 export { randomId, withFreshId } from './fresh-id.js';
 export { poolSessionId, WarmPoolRepository } from './repositories/warm-pool.repository.js';
+export { DEMAND_BUCKET_MS, WarmPoolSizingRepository, type PoolDemand, type PoolOverride } from './repositories/warm-pool-sizing.repository.js';

@@ -1,4 +1,4 @@
-import type { PoolSummary } from '@antidote/contracts';
+import type { PoolResize, PoolSummary } from '@antidote/contracts';
 import { CliError } from './output.js';
 
 export interface ExpEndpoint {
@@ -75,17 +75,31 @@ export class ApiClient {
 
   /** Every live lesson, by id (the admin route answers `{"LiveLessons": {<id>: …}}`). */
   async listLiveLessons(): Promise<ExpLiveLesson[]> {
-    if (!this.adminToken) {
-      throw new CliError('listing every live lesson needs the admin token: run `antictl up` here, or pass --token / ANTIDOTE_ADMIN_TOKEN', 2, 'ADMIN_TOKEN_REQUIRED');
-    }
+    this.needAdmin('listing every live lesson');
     const answer = await this.call<{ LiveLessons?: Record<string, ExpLiveLesson> }>('GET', '/exp/admin/livelessons');
     return Object.values(answer?.LiveLessons ?? {});
   }
 
   /** The warm pools and their unclaimed members by state (admin route). */
   async listPools(): Promise<PoolSummary[]> {
-    if (!this.adminToken) throw new CliError('listing the warm pools needs the admin token: run `antictl up` here, or pass --token / ANTIDOTE_ADMIN_TOKEN', 2, 'ADMIN_TOKEN_REQUIRED');
+    this.needAdmin('listing the warm pools');
     return (await this.call<{ pools: PoolSummary[] }>('GET', '/exp/admin/pools')).pools;
+  }
+
+  /** Sets a pool's size (0 drains it) over the config's, for every scheduler (admin route). */
+  resizePool(slug: string, resize: PoolResize): Promise<PoolSummary> {
+    this.needAdmin('resizing a warm pool');
+    return this.call('PUT', `/exp/admin/pools/${encodeURIComponent(slug)}`, resize);
+  }
+
+  /** Drops an operator's size: the config's sizing again (admin route). */
+  resetPool(slug: string): Promise<{ success: boolean }> {
+    this.needAdmin('resetting a warm pool');
+    return this.call('DELETE', `/exp/admin/pools/${encodeURIComponent(slug)}`);
+  }
+
+  private needAdmin(what: string): void {
+    if (!this.adminToken) throw new CliError(`${what} needs the admin token: run \`antictl up\` here, or pass --token / ANTIDOTE_ADMIN_TOKEN`, 2, 'ADMIN_TOKEN_REQUIRED');
   }
 
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {

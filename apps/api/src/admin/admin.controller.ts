@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Inject, Logger, Param, Put, UseGuards } from '@nestjs/common';
 import { z } from 'zod';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
-import { RequestSubjects, type PoolSummary } from '@antidote/contracts';
+import { RequestSubjects } from '@antidote/contracts';
 import { DataManager } from '@antidote/data';
 import { BusClient } from '@antidote/messaging';
 import { notFound } from '../http/gateway.error.js';
@@ -9,7 +9,6 @@ import { AdminGuard } from '../http/http.guards.js';
 import { validate } from '../http/validation.js';
 import { idParamSchema } from '../live-lessons/live-lesson.dto.js';
 import { toExpLiveLesson, toExpLiveSession, withDetails } from '../live-lessons/live-lesson.mapper.js';
-import { summarizePools } from './pool-summary.js';
 
 const persistenceSchema = z.object({ persistent: z.boolean() }).strict();
 
@@ -35,12 +34,6 @@ export class AdminController {
   async liveSessions(): Promise<{ items: Record<string, unknown> }> {
     const sessions = await this.data.liveSessions.list();
     return { items: Object.fromEntries(sessions.map((session) => [session.id, toExpLiveSession(session)])) };
-  }
-
-  /** The warm pools (`warmPools`) and their unclaimed members by state. */
-  @Get('pools')
-  async pools(): Promise<{ pools: PoolSummary[] }> {
-    return { pools: summarizePools(this.config.warmPools, await this.data.pools.members()) };
   }
 
   @Delete('livelesson/:id')

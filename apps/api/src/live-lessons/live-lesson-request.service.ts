@@ -43,7 +43,7 @@ export class LiveLessonRequestService {
     if (existing && !(existing.error && !this.config.scheduler.keepFailedLessons)) return this.reuse(existing, lesson, body.lessonStage);
     if (existing) await this.data.liveLessons.delete(existing.id);
     await this.checkSessionLimit(session.id);
-    if (this.pools.pooled(lesson.slug)) {
+    if (await this.pools.pooled(lesson.slug)) {
       const claim = await this.pools.claim(lesson.slug, session.id);
       // A warm member is READY at stage 0: answered at once, or moved to the asked stage like any live lesson.
       if (claim.kind === 'claimed') return this.reuse(claim.lesson, lesson, body.lessonStage);

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectConfig, type AntidoteConfig } from '@antidote/config';
+import { InjectConfig, isAdaptivePool, type AntidoteConfig } from '@antidote/config';
 import { RequestSubjects } from '@antidote/contracts';
 import { DataManager, DuplicateError, type LiveLesson } from '@antidote/data';
 import { BusClient } from '@antidote/messaging';
@@ -13,7 +13,8 @@ export type ClaimResult = { kind: 'claimed'; lesson: LiveLesson } | { kind: 'rac
 /**
  * Claims a READY warm-pool member of a lesson for a session (one atomic UPDATE: two api replicas never
  * get the same member), then asks the scheduler to label its namespace for the session, which also
- * refills the pool. Only lessons with a configured pool are tried. Counts hits, misses and claim time.
+ * refills the pool. Only lessons with a pool are tried. Counts hits, misses (metrics, and per minute in the
+ * database: the demand adaptive pools are sized from) and claim time.
  */
 @Injectable()
 export class PoolClaimService {
@@ -36,8 +37,14 @@ export class PoolClaimService {
     });
   }
 
-  pooled(lessonSlug: string): boolean {
-    return (this.config.warmPools[lessonSlug]?.size ?? 0) > 0;
+  /**
+   * A lesson with a pool: configured (adaptive ones even while empty: their misses are their demand) or
+   * set by an operator (even to 0: drained, its requests miss and are counted until `antictl pool reset`).
+   */
+  async pooled(lessonSlug: string): Promise<boolean> {
+    if (await this.data.poolSizing.override(lessonSlug)) return true;
+    const pool = this.config.warmPools[lessonSlug];
+    return pool !== undefined && (isAdaptivePool(pool) || pool.size > 0);
   }
 
   async claim(lessonSlug: string, sessionId: string): Promise<ClaimResult> {
@@ -54,7 +61,10 @@ export class PoolClaimService {
     } finally {
       stop();
     }
-    this.claims.inc({ lesson: lessonSlug, result: lesson ? 'hit' : 'miss' });
+    const result = lesson ? 'hit' : 'miss';
+    this.claims.inc({ lesson: lessonSlug, result });
+    // The demand adaptive pools are sized from; a count lost is a sizing hint lost, not the learner's problem.
+    void this.data.poolSizing.recordDemand(lessonSlug, result).catch((error: unknown) => this.logger.warn(`could not count a ${result} of ${lessonSlug}: ${error instanceof Error ? error.message : String(error)}`));
     if (!lesson) return { kind: 'empty' };
     await this.bind(lesson.id);
     return { kind: 'claimed', lesson };

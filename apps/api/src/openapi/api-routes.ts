@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idParamSchema, liveLessonRequestSchema, sessionRequestSchema, slugParamSchema } from '../live-lessons/live-lesson.dto.js';
+import { poolResizeSchema } from '../admin/pool-resize.dto.js';
 import * as exp from './exp-responses.schema.js';
 
 /** What a route answers with on success: a JSON body, a server-sent event stream, or plain text. */
@@ -54,6 +55,8 @@ export const API_ROUTES: ApiRoute[] = [
   { tag: 'Admin', method: 'get', path: '/exp/admin/livelessons', operationId: 'ListLiveLessons', summary: 'All live lessons', ok: { json: exp.expLiveLessons }, errors: [], admin: true },
   { tag: 'Admin', method: 'get', path: '/exp/admin/livesessions', operationId: 'ListLiveSessions', summary: 'All live sessions', ok: { json: exp.expLiveSessions }, errors: [], admin: true },
   { tag: 'Admin', method: 'get', path: '/exp/admin/pools', operationId: 'ListWarmPools', summary: 'The warm pools (warmPools) and their unclaimed members: ready, building, retiring', ok: { json: exp.expPools }, errors: [], admin: true },
+  { tag: 'Admin', method: 'put', path: '/exp/admin/pools/{slug}', operationId: 'ResizeWarmPool', summary: "Set a lesson's warm pool size (0 drains it), over the config, for every scheduler", params: slugParamSchema, body: poolResizeSchema, ok: { json: exp.expPool }, errors: [...BODY_ERRORS, 404], admin: true },
+  { tag: 'Admin', method: 'delete', path: '/exp/admin/pools/{slug}', operationId: 'ResetWarmPool', summary: "Drop an operator's pool size: the config's sizing again", params: slugParamSchema, ok: { json: exp.expKillLiveLessonStatus }, errors: [400, 404], admin: true },
   { tag: 'Admin', method: 'delete', path: '/exp/admin/livelesson/{id}', operationId: 'AdminKillLiveLesson', summary: 'Kill any live lesson', params: idParamSchema, ok: { json: exp.expKillLiveLessonStatus }, errors: [400, 404], admin: true },
   { tag: 'Admin', method: 'delete', path: '/exp/admin/livesession/{id}', operationId: 'AdminKillLiveSession', summary: 'Kill a session and its live lessons', params: idParamSchema, ok: { json: exp.expKillLiveSessionStatus }, errors: [400, 404], admin: true },
   { tag: 'Admin', method: 'put', path: '/exp/admin/livesession/{id}/persistence', operationId: 'SetLiveSessionPersistence', summary: 'Make a session persistent (its live lessons never expire)', params: idParamSchema, body: persistenceBody, ok: { json: exp.expLiveSession }, errors: [...BODY_ERRORS, 404], admin: true },

@@ -41,10 +41,23 @@ export const expKillLiveSessionStatus = z.object({ success: z.boolean(), liveLes
 export const expLiveSession = z.object({ ID: z.string(), SourceIP: z.string(), Persistent: z.boolean() }).strict();
 export const expLiveSessions = z.object({ items: z.record(z.string(), expLiveSession) }).strict();
 /** `GET /exp/admin/pools`: each configured warm pool and its unclaimed members by state. */
+export const expPool = z
+  .object({
+    lesson: z.string(),
+    mode: z.enum(['fixed', 'adaptive', 'override']),
+    size: z.number().int().optional(),
+    min: z.number().int().optional(),
+    max: z.number().int().optional(),
+    maxAge: z.number(),
+    ready: z.number().int(),
+    building: z.number().int(),
+    retiring: z.number().int(),
+  })
+  .strict();
 export const expPools = z
   .object({
     pools: z.array(
-      z.object({ lesson: z.string(), size: z.number().int(), maxAge: z.number(), ready: z.number().int(), building: z.number().int(), retiring: z.number().int() }).strict(),
+      expPool,
     ),
   })
   .strict();

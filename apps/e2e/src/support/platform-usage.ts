@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { distribution, type Distribution } from '@antidote/testing';
 import type { UpPlatform } from './antictl-up.js';
-import { expClient, simRequests, type ExpLiveLesson } from './exp-client.js';
+import { expClient, simRequests } from './exp-client.js';
+import { untilFinal } from './time-to-ready.js';
 
 export const APPS = ['api', 'scheduler', 'healthchecker', 'reaper'] as const;
 export type App = (typeof APPS)[number];
 export type Usage = { rssMiB: number; peakRssMiB: number; cpuMs: number };
-type Outcome = { ms: number; ready: true; held: HeldLesson } | { ms: number; ready: false; why: string };
+type Held = { ms: number; ready: true; held: HeldLesson } | { ms: number; ready: false; why: string };
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
@@ -51,32 +52,21 @@ export const cpuBetween = (before: Record<App, Usage>, after: Record<App, Usage>
 /** Kubernetes API calls the scheduler has made so far (kube-sim's request log, by User-Agent) — the reaper's lease and passes apart. */
 export const kubeCalls = async (platform: UpPlatform) => (await simRequests(platform.kubeSim)).filter((request) => request.userAgent === 'antidote-scheduler').length;
 
-/** Follows the live lesson's server-sent events until READY, an error or deletion, as the front-end does; then reads where it ended. */
-async function untilFinal(exp: ReturnType<typeof expClient>, api: string, held: HeldLesson, requestedAt: number): Promise<Outcome> {
-  // From the learner's own address: the api caps event streams per client.
-  const stream = await fetch(`${api}/exp/livelesson/${held.id}/events`, { headers: { 'x-forwarded-for': held.ip }, signal: AbortSignal.timeout(1_200_000) });
-  if (stream.status !== 200) return { ms: Date.now() - requestedAt, ready: false, why: `event stream HTTP ${stream.status}: ${await stream.text()}` };
-  await stream.text();
-  const ms = Date.now() - requestedAt;
-  const final = await exp.get<ExpLiveLesson & { message?: string }>(`/exp/livelesson/${held.id}`);
-  if (final.status === 200 && final.body.Status === 'READY') return { ms, ready: true, held };
-  return { ms, ready: false, why: `HTTP ${final.status}: ${final.body.message ?? final.body.Status}` };
-}
-
 /** `count` learners at once through the /exp API (each its own address, session and live lesson), until each lesson is final. */
 export async function burst(platform: UpPlatform, slug: string, count: number, subnet: number): Promise<Run> {
   const before = usages(platform);
   const callsBefore = await kubeCalls(platform);
   const started = Date.now();
   const outcomes = await Promise.all(
-    Array.from({ length: count }, async (_, i): Promise<Outcome> => {
+    Array.from({ length: count }, async (_, i): Promise<Held> => {
       const ip = `10.${subnet}.${Math.floor(i / 250)}.${(i % 250) + 1}`;
       const exp = expClient(platform.api, ip);
       const requestedAt = Date.now();
       try {
         const session = await exp.newSession();
         const id = await exp.requestLesson(session, slug, 0);
-        return await untilFinal(exp, platform.api, { ip, session, id }, requestedAt);
+        const outcome = await untilFinal(exp, platform.api, ip, id, requestedAt);
+        return outcome.ready ? { ms: outcome.ms, ready: true, held: { ip, session, id } } : outcome;
       } catch (error) {
         return { ms: Date.now() - requestedAt, ready: false, why: String(error) };
       }

@@ -8,7 +8,8 @@ import { ReadinessRegistry } from '@antidote/runtime';
 import { reasonOf } from '../lesson/lesson-failure.error.js';
 import { LessonScheduler } from '../lesson-scheduler.service.js';
 import { SchedulerMetrics } from '../scheduler.metrics.js';
-import { planPools, type PoolPlan } from './pool-plan.js';
+import { planPools, type PoolPlan, type PoolTarget } from './pool-plan.js';
+import { PoolSizer } from './pool-sizer.js';
 import { isStaleMember } from './stale-member.js';
 
 /** What holds capacity (`scheduler.maxLiveLessons`): the api's count, pool members included. */
@@ -22,7 +23,7 @@ interface PooledLesson {
 }
 
 /**
- * Keeps each warm pool (`warmPools`) full: a pass plans (planPools) from the database, retires members
+ * Keeps each warm pool (`warmPools`, sized by PoolSizer) full: a pass plans (planPools) from the database, retires members
  * (recorded deletion, then the normal DELETE) and writes new members' rows, each built by the normal
  * CREATE through the work queue. Passes run every `scheduler.poolIntervalSeconds` and after each claim;
  * one at a time per replica. With several scheduler replicas a pool may overshoot for a moment; the
@@ -35,6 +36,7 @@ export class PoolKeeper implements OnApplicationBootstrap, OnApplicationShutdown
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
+  private readonly sizer: PoolSizer;
 
   constructor(
     @Inject(DataManager) private readonly data: DataManager,
@@ -42,7 +44,9 @@ export class PoolKeeper implements OnApplicationBootstrap, OnApplicationShutdown
     @Inject(SchedulerMetrics) private readonly metrics: SchedulerMetrics,
     @Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry,
     @InjectConfig() private readonly config: AntidoteConfig,
-  ) {}
+  ) {
+    this.sizer = new PoolSizer(data, config);
+  }
 
   onApplicationBootstrap(): void {
     void this.start();
@@ -83,10 +87,11 @@ export class PoolKeeper implements OnApplicationBootstrap, OnApplicationShutdown
   /** One pass: plan, retire, build. Returns the plan it carried out. */
   async pass(now = new Date()): Promise<PoolPlan> {
     const members = await this.data.pools.members();
-    const slugs = new Set([...Object.keys(this.config.warmPools), ...members.map((member) => member.lessonSlug)]);
+    const pools = await this.sizer.targets(members, now);
+    const slugs = new Set([...Object.keys(pools), ...members.map((member) => member.lessonSlug)]);
     const lessons = await this.pooledLessons(slugs);
     const plan = planPools({
-      pools: this.config.warmPools,
+      pools,
       members: members.map((member) => ({ ...member, deleting: member.deleteRequestedAt !== undefined, stale: this.isStale(member, lessons.get(member.lessonSlug)) })),
       lessons: new Set(lessons.keys()),
       now,
@@ -101,7 +106,7 @@ export class PoolKeeper implements OnApplicationBootstrap, OnApplicationShutdown
       const pooled = lessons.get(lessonSlug);
       for (let i = 0; pooled && i < count; i++) this.scheduler.submit('create', (await this.createMember(pooled)).id);
     }
-    this.recordSizes(await this.data.pools.members());
+    this.recordSizes(pools, await this.data.pools.members());
     if (plan.retire.length + plan.create.length > 0) {
       this.logger.log(`warm pools: ${plan.create.map((c) => `+${c.count} ${c.lessonSlug}`).concat(plan.retire.map((r) => `-${r.id} (${r.reason})`)).join(', ')}`);
     }
@@ -142,9 +147,9 @@ export class PoolKeeper implements OnApplicationBootstrap, OnApplicationShutdown
     );
   }
 
-  private recordSizes(members: readonly LiveLesson[]): void {
+  private recordSizes(pools: Readonly<Record<string, PoolTarget>>, members: readonly LiveLesson[]): void {
     this.metrics.poolMembers.reset();
-    for (const slug of Object.keys(this.config.warmPools)) {
+    for (const slug of Object.keys(pools)) {
       const live = members.filter((member) => member.lessonSlug === slug && !member.error && !member.deleteRequestedAt);
       const ready = live.filter((member) => member.status === LiveLessonStatus.READY).length;
       this.metrics.poolMembers.set({ lesson: slug, state: 'ready' }, ready);

@@ -9,6 +9,8 @@ const ns = (id: string) => `${INSTANCE}-${id}`;
 const LESSON = 'linux-basics';
 /** A second pool whose members are never recycled by age: only a curriculum change replaces them. */
 const KEPT = 'web-services';
+/** An adaptive pool: empty until the api has counted demand for it. */
+const ADAPTIVE = 'jupyter-intro';
 /** Seconds an unclaimed READY member may wait: small, so recycling shows within the test. */
 const MAX_AGE = 8;
 
@@ -25,7 +27,7 @@ describe.each(DATABASE_KINDS)('warm pools in the scheduler on kube-sim, nats-ser
       services: { healthchecker: healthcheckerService, scheduler: schedulerService },
       overrides: {
         scheduler: { redriveIntervalSeconds: 1, redriveAfterSeconds: 1, claimLeaseSeconds: 5, poolIntervalSeconds: 1 },
-        warmPools: { [LESSON]: { size: 1, maxAge: MAX_AGE }, [KEPT]: { size: 1, maxAge: 0 } },
+        warmPools: { [LESSON]: { size: 1, maxAge: MAX_AGE }, [KEPT]: { size: 1, maxAge: 0 }, [ADAPTIVE]: { adaptive: true, min: 0, max: 2, maxAge: 0 } },
       },
     });
   });
@@ -67,5 +69,16 @@ describe.each(DATABASE_KINDS)('warm pools in the scheduler on kube-sim, nats-ser
     await p.data.curriculum.insertLessons([changed]);
     await expect.poll(async () => (await readyMembers(KEPT)).map((m) => [m.id === old.id, m.guideContents])).toEqual([[false, changed.stages[0].guideContents]]);
     await expect.poll(async () => (await p.data.liveLessons.find(old.id)) === undefined).toBe(true);
+  });
+
+  it('sizes an adaptive pool from the demand counted in the database, and drains it once the demand is gone', async () => {
+    const members = async () => (await p.data.pools.members()).filter((m) => m.lessonSlug === ADAPTIVE && !m.deleteRequestedAt);
+    // Heavy demand (as the api counts it): whatever the build time, the need is above max.
+    await p.data.poolSizing.recordDemand(ADAPTIVE, 'miss');
+    await p.data.dataSource.query(`UPDATE warm_pool_demand SET misses = 100000 WHERE lesson_slug = '${ADAPTIVE}'`);
+    await expect.poll(async () => (await members()).filter((m) => m.status === LiveLessonStatus.READY).length).toBe(2);
+    expect(await members()).toHaveLength(2);
+    await p.data.dataSource.query('DELETE FROM warm_pool_demand');
+    await expect.poll(async () => (await p.data.pools.members()).filter((m) => m.lessonSlug === ADAPTIVE).length).toBe(0);
   });
 });

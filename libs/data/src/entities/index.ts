@@ -5,7 +5,9 @@ import { LessonEntity } from './lesson.entity.js';
 import { LiveEndpointEntity } from './live-endpoint.entity.js';
 import { LiveLessonEntity } from './live-lesson.entity.js';
 import { LiveSessionEntity } from './live-session.entity.js';
+import { WarmPoolDemandEntity } from './warm-pool-demand.entity.js';
+import { WarmPoolOverrideEntity } from './warm-pool-override.entity.js';
 
-export { CollectionEntity, CurriculumEntity, ImageEntity, LessonEntity, LiveEndpointEntity, LiveLessonEntity, LiveSessionEntity };
+export { CollectionEntity, CurriculumEntity, ImageEntity, LessonEntity, LiveEndpointEntity, LiveLessonEntity, LiveSessionEntity, WarmPoolDemandEntity, WarmPoolOverrideEntity };
 
-export const entities = [CurriculumEntity, CollectionEntity, ImageEntity, LessonEntity, LiveSessionEntity, LiveLessonEntity, LiveEndpointEntity];
+export const entities = [CurriculumEntity, CollectionEntity, ImageEntity, LessonEntity, LiveSessionEntity, LiveLessonEntity, LiveEndpointEntity, WarmPoolOverrideEntity, WarmPoolDemandEntity];
