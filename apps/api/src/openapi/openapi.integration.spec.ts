@@ -73,6 +73,8 @@ describe('the OpenAPI document and its UI, against the running api', () => {
     await check(exp.expLiveLessons, 'GET', '/exp/admin/livelessons', undefined, ADMIN);
     await check(exp.expLiveSessions, 'GET', '/exp/admin/livesessions', undefined, ADMIN);
     await check(exp.expPools, 'GET', '/exp/admin/pools', undefined, ADMIN);
+    await check(exp.expPool, 'PUT', '/exp/admin/pools/linux-basics', { size: 0 }, ADMIN);
+    await check(exp.expKillLiveLessonStatus, 'DELETE', '/exp/admin/pools/linux-basics', undefined, ADMIN);
     await check(exp.expLiveSession, 'PUT', `/exp/admin/livesession/${session.ID}/persistence`, { persistent: true }, ADMIN);
     await check(exp.healthz, 'GET', '/healthz');
     await check(exp.readyz, 'GET', '/readyz');
