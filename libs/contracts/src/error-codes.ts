@@ -33,3 +33,30 @@ export const DataErrorCodes = {
   duplicate: 'DUPLICATE',
 } as const;
 export type DataErrorCode = (typeof DataErrorCodes)[keyof typeof DataErrorCodes];
+
+/** Codes `antictl` gives a failure (printed under `--json` as `{ "error": { code, … } }`): stable for scripts. */
+export const CliErrorCodes = {
+  /** A mistake on the command line (exit code 2); commander's own codes are derived from its names. */
+  usage: 'USAGE',
+  failed: 'FAILED',
+  internal: ErrorCodes.internal,
+  timeout: ErrorCodes.timeout,
+  notBuilt: 'NOT_BUILT',
+  missingDependency: 'MISSING_DEPENDENCY',
+  curriculumInvalid: 'CURRICULUM_INVALID',
+  portInUse: 'PORT_IN_USE',
+  portUnavailable: 'PORT_UNAVAILABLE',
+  alreadyRunning: 'ALREADY_RUNNING',
+  processExited: 'PROCESS_EXITED',
+  sessionRequired: 'SESSION_REQUIRED',
+  adminTokenRequired: 'ADMIN_TOKEN_REQUIRED',
+  apiUnreachable: 'API_UNREACHABLE',
+  badResponse: 'BAD_RESPONSE',
+  badStage: 'BAD_STAGE',
+  stageOutOfRange: 'STAGE_OUT_OF_RANGE',
+  lessonNotFound: 'LESSON_NOT_FOUND',
+  lessonFailed: 'LESSON_FAILED',
+  badPoolSize: 'BAD_POOL_SIZE',
+  natsUnreachable: 'NATS_UNREACHABLE',
+  noReaper: 'NO_REAPER',
+} as const;

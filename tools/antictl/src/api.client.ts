@@ -1,3 +1,4 @@
+import { CliErrorCodes } from '@antidote/contracts/error-codes';
 import type { PoolResize, PoolSummary } from '@antidote/contracts';
 import { CliError } from './output.js';
 
@@ -62,7 +63,7 @@ export class ApiClient {
     if (given) return given;
     const found = (lesson ?? (await this.getLiveLesson(id))).SessionID;
     if (found) return found;
-    throw new CliError(`live lesson ${id} belongs to a session the api shows operators only: pass --session <id> (\`lesson request\` prints it) or the admin token`, 2, 'SESSION_REQUIRED');
+    throw new CliError(`live lesson ${id} belongs to a session the api shows operators only: pass --session <id> (\`lesson request\` prints it) or the admin token`, 2, CliErrorCodes.sessionRequired);
   }
 
   getLesson(slug: string): Promise<ExpLesson> {
@@ -99,7 +100,7 @@ export class ApiClient {
   }
 
   private needAdmin(what: string): void {
-    if (!this.adminToken) throw new CliError(`${what} needs the admin token: run \`antictl up\` here, or pass --token / ANTIDOTE_ADMIN_TOKEN`, 2, 'ADMIN_TOKEN_REQUIRED');
+    if (!this.adminToken) throw new CliError(`${what} needs the admin token: run \`antictl up\` here, or pass --token / ANTIDOTE_ADMIN_TOKEN`, 2, CliErrorCodes.adminTokenRequired);
   }
 
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -113,14 +114,14 @@ export class ApiClient {
       });
     } catch (error) {
       const reason = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
-      throw new CliError(`cannot reach the Antidote API at ${this.baseUrl}: ${reason}`, 1, 'API_UNREACHABLE');
+      throw new CliError(`cannot reach the Antidote API at ${this.baseUrl}: ${reason}`, 1, CliErrorCodes.apiUnreachable);
     }
     const text = await response.text();
     let parsed: unknown;
     try {
       parsed = text ? (JSON.parse(text) as unknown) : undefined;
     } catch {
-      throw new CliError(`${this.baseUrl}${path} answered ${response.status} with something other than JSON: is this an Antidote API?`, 1, 'BAD_RESPONSE');
+      throw new CliError(`${this.baseUrl}${path} answered ${response.status} with something other than JSON: is this an Antidote API?`, 1, CliErrorCodes.badResponse);
     }
     if (!response.ok) {
       const message = (parsed as { message?: string } | undefined)?.message ?? text;

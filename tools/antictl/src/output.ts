@@ -1,3 +1,4 @@
+import { CliErrorCodes } from '@antidote/contracts/error-codes';
 /** Where a command writes: JSON for scripts (`--json`), plain lines otherwise; progress only on a TTY. */
 export class Output {
   constructor(
@@ -44,7 +45,7 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode = 1,
-    readonly code = exitCode === 2 ? 'USAGE' : 'FAILED',
+    readonly code: string = exitCode === 2 ? CliErrorCodes.usage : CliErrorCodes.failed,
     readonly details: readonly string[] = [],
   ) {
     super(message);
@@ -62,7 +63,7 @@ export function describeFailure(error: unknown, json: boolean): string {
       ? { code: error.code, message: error.message, details: error.details }
       : isConfigError(error)
         ? { code: error.code, message: `invalid configuration${error.source ? ` in ${error.source}` : ''}`, details: error.problems }
-        : { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error), details: [] as readonly string[] };
+        : { code: CliErrorCodes.internal, message: error instanceof Error ? error.message : String(error), details: [] as readonly string[] };
   if (json) return `${JSON.stringify({ error: failure })}\n`;
   return [`antictl: ${failure.message}`, ...failure.details.map((line) => `  ${line}`)].join('\n') + '\n';
 }

@@ -1,3 +1,4 @@
+import { CliErrorCodes } from '@antidote/contracts/error-codes';
 import type { Command } from 'commander';
 import { ApiClient, ApiError, type ExpLiveLesson } from '../api.client.js';
 import { resolveTarget } from '../local-platform.js';
@@ -18,7 +19,7 @@ const client = (options: LessonOptions): ApiClient => {
 
 function stageOf(text: string): number {
   const stage = Number(text);
-  if (text.trim() === '' || !Number.isInteger(stage) || stage < 0) throw new CliError(`stage must be a non-negative integer, not "${text}"`, 2, 'BAD_STAGE');
+  if (text.trim() === '' || !Number.isInteger(stage) || stage < 0) throw new CliError(`stage must be a non-negative integer, not "${text}"`, 2, CliErrorCodes.badStage);
   return stage;
 }
 
@@ -27,10 +28,10 @@ async function checkLesson(api: ApiClient, slug: string, stage: number): Promise
   const lesson = await api.getLesson(slug).catch(async (error: unknown) => {
     if (!(error instanceof ApiError) || error.status !== 404) throw error;
     const known = ((await api.listLessons().catch(() => undefined))?.lessons ?? []).map((l) => l.Slug).sort();
-    throw new CliError(`no lesson "${slug}" in the curriculum${known.length ? ` (lessons: ${known.join(', ')})` : ''}`, 1, 'LESSON_NOT_FOUND');
+    throw new CliError(`no lesson "${slug}" in the curriculum${known.length ? ` (lessons: ${known.join(', ')})` : ''}`, 1, CliErrorCodes.lessonNotFound);
   });
   const count = lesson.Stages.length;
-  if (stage >= count) throw new CliError(`stage ${stage} is out of range: ${slug} has stages 0 to ${count - 1}`, 2, 'STAGE_OUT_OF_RANGE');
+  if (stage >= count) throw new CliError(`stage ${stage} is out of range: ${slug} has stages 0 to ${count - 1}`, 2, CliErrorCodes.stageOutOfRange);
 }
 
 function endpointLines(lesson: ExpLiveLesson): string[] {
@@ -51,7 +52,7 @@ async function follow(api: ApiClient, id: string, out: Output, timeoutMs: number
       lesson = await api.getLiveLesson(id);
     } catch (error) {
       out.endProgress();
-      if (error instanceof ApiError && error.status === 412) throw new CliError(`live lesson ${id} failed: ${error.message.replace(/^API 412: /, '')}`, 1, 'LESSON_FAILED');
+      if (error instanceof ApiError && error.status === 412) throw new CliError(`live lesson ${id} failed: ${error.message.replace(/^API 412: /, '')}`, 1, CliErrorCodes.lessonFailed);
       throw error;
     }
     const elapsed = ((Date.now() - started) / 1000).toFixed(1);
@@ -64,7 +65,7 @@ async function follow(api: ApiClient, id: string, out: Output, timeoutMs: number
     }
     if (Date.now() - started > timeoutMs) {
       out.endProgress();
-      throw new CliError(`live lesson ${id} is not READY after ${Math.round(timeoutMs / 1000)} s (status ${lesson.Status})`, 1, 'TIMEOUT');
+      throw new CliError(`live lesson ${id} is not READY after ${Math.round(timeoutMs / 1000)} s (status ${lesson.Status})`, 1, CliErrorCodes.timeout);
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }

@@ -1,3 +1,4 @@
+import { CliErrorCodes } from '@antidote/contracts/error-codes';
 import type { PoolSummary } from '@antidote/contracts';
 import type { Command } from 'commander';
 import { ApiClient } from '../api.client.js';
@@ -7,7 +8,7 @@ import { CliError, type Output } from '../output.js';
 /** A count of members or seconds, as typed: a non-negative integer. */
 function count(text: string, what: string): number {
   const value = Number(text);
-  if (text.trim() === '' || !Number.isInteger(value) || value < 0) throw new CliError(`${what} must be a non-negative integer, not "${text}"`, 2, 'BAD_POOL_SIZE');
+  if (text.trim() === '' || !Number.isInteger(value) || value < 0) throw new CliError(`${what} must be a non-negative integer, not "${text}"`, 2, CliErrorCodes.badPoolSize);
   return value;
 }
 

@@ -1,3 +1,4 @@
+import { CliErrorCodes } from '@antidote/contracts/error-codes';
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -29,7 +30,7 @@ export function reapCommand(program: Command, output: () => Output): void {
       const connection = await Promise.race([connecting, sleep(CONNECT_TIMEOUT_MS).then(() => undefined)]);
       if (!connection) {
         void connecting.then((late) => late.close()).catch(() => undefined);
-        throw new CliError(`cannot reach NATS at ${nats} (no answer in ${CONNECT_TIMEOUT_MS / 1000} s)`, 1, 'NATS_UNREACHABLE');
+        throw new CliError(`cannot reach NATS at ${nats} (no answer in ${CONNECT_TIMEOUT_MS / 1000} s)`, 1, CliErrorCodes.natsUnreachable);
       }
       try {
         const reply = await new BusClient(connection, { requestTimeoutMs: 30_000 }).request(RequestSubjects.reaperDryRun, {});
@@ -38,7 +39,7 @@ export function reapCommand(program: Command, output: () => Output): void {
           `${reply.actions.length} action(s); ${reply.pass.kubeCalls} Kubernetes call(s), ${reply.pass.durationMs} ms${reply.pass.errors.length ? `; errors: ${reply.pass.errors.join('; ')}` : ''}`,
         ]);
       } catch (error) {
-        throw new CliError(`no reaper answered: ${error instanceof Error ? error.message : String(error)}`, 1, 'NO_REAPER');
+        throw new CliError(`no reaper answered: ${error instanceof Error ? error.message : String(error)}`, 1, CliErrorCodes.noReaper);
       } finally {
         await connection.close();
       }

@@ -1,3 +1,4 @@
+import { CliErrorCodes } from '@antidote/contracts/error-codes';
 import type { Command } from 'commander';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -55,11 +56,11 @@ async function waitFor(check: () => Promise<boolean> | boolean, what: string, ti
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     const exited = dead();
-    if (exited) throw new CliError(exited, 1, 'PROCESS_EXITED');
+    if (exited) throw new CliError(exited, 1, CliErrorCodes.processExited);
     if (await Promise.resolve(check()).catch(() => false)) return;
     await sleep(200);
   }
-  throw new CliError(`timed out waiting for ${what}`, 1, 'TIMEOUT');
+  throw new CliError(`timed out waiting for ${what}`, 1, CliErrorCodes.timeout);
 }
 
 /** Ready, and answered by the very process this `antictl up` started (its instance token), never another one on the port. */

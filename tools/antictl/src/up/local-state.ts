@@ -1,3 +1,4 @@
+import { CliErrorCodes } from '@antidote/contracts/error-codes';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { readLocalPlatform } from '../local-platform.js';
@@ -8,7 +9,7 @@ export const DATABASE_FILE = 'antidote.sqlite';
 /** One `antictl up` per state folder: a second one would reset the database under the first. */
 export function checkNotRunning(dir: string): void {
   const running = readLocalPlatform(dir);
-  if (running) throw new CliError(`Antidote already runs from ${dir} (antictl up, pid ${running.pid}, ${running.api}): stop it first, or use another --dir`, 1, 'ALREADY_RUNNING');
+  if (running) throw new CliError(`Antidote already runs from ${dir} (antictl up, pid ${running.pid}, ${running.api}): stop it first, or use another --dir`, 1, CliErrorCodes.alreadyRunning);
 }
 
 /**

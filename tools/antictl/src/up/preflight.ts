@@ -1,3 +1,4 @@
+import { CliErrorCodes } from '@antidote/contracts/error-codes';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, parseConfig, readConfigFile, type AntidoteConfig, type ConfigIssue } from '@antidote/config';
@@ -13,18 +14,18 @@ import { describePortHolder, portProblem } from './port-holder.js';
 
 export function checkBuilt(root: string, apps: readonly string[]): void {
   for (const app of ['tools/kube-sim', ...apps.map((name) => `apps/${name}`)]) {
-    if (!existsSync(join(root, app, 'dist', 'main.js'))) throw new CliError(`${app} is not built: run \`npm run build\` first`, 1, 'NOT_BUILT');
+    if (!existsSync(join(root, app, 'dist', 'main.js'))) throw new CliError(`${app} is not built: run \`npm run build\` first`, 1, CliErrorCodes.notBuilt);
   }
 }
 
 export function checkNatsServer(): void {
   if (natsServerVersion()) return;
-  throw new CliError('nats-server is not installed (or not on PATH): install it with `sudo apt-get install -y nats-server`, or run `bash tools/scripts/ensure-deps.sh`', 1, 'MISSING_DEPENDENCY');
+  throw new CliError('nats-server is not installed (or not on PATH): install it with `sudo apt-get install -y nats-server`, or run `bash tools/scripts/ensure-deps.sh`', 1, CliErrorCodes.missingDependency);
 }
 
 export function parsePort(text: string, what: string): number {
   const port = Number(text);
-  if (text.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`${what} must be a port number (0 to 65535), not "${text}"`, 2, 'USAGE');
+  if (text.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`${what} must be a port number (0 to 65535), not "${text}"`, 2, CliErrorCodes.usage);
   return port;
 }
 
@@ -54,14 +55,14 @@ export async function checkCurriculum(config: AntidoteConfig): Promise<number> {
   const result = await readCurriculum(config.curriculumDir, { tier: config.tier, instanceId: config.instanceId });
   if (result.problems.length === 0 && result.curriculum) return result.counts.lessons;
   const problems = result.problems.map((problem) => formatProblem(problem).replace(`${config.curriculumDir}: `, ''));
-  if (problems.length === 1) throw new CliError(`curriculum ${config.curriculumDir}: ${problems[0]}`, 1, 'CURRICULUM_INVALID');
-  throw new CliError(`curriculum ${config.curriculumDir} has ${problems.length} problems`, 1, 'CURRICULUM_INVALID', problems);
+  if (problems.length === 1) throw new CliError(`curriculum ${config.curriculumDir}: ${problems[0]}`, 1, CliErrorCodes.curriculumInvalid);
+  throw new CliError(`curriculum ${config.curriculumDir} has ${problems.length} problems`, 1, CliErrorCodes.curriculumInvalid, problems);
 }
 
 export async function checkPortFree(port: number, host: string, flag: string): Promise<void> {
   if (port === 0) return;
   const problem = await portProblem(port, host);
   if (!problem) return;
-  if (problem === 'EADDRINUSE') throw new CliError(`port ${port} is already in use by ${describePortHolder(port)}: stop it, or choose another port with ${flag}`, 1, 'PORT_IN_USE');
-  throw new CliError(`cannot listen on ${host}:${port} (${problem}): choose another port with ${flag}`, 1, 'PORT_UNAVAILABLE');
+  if (problem === 'EADDRINUSE') throw new CliError(`port ${port} is already in use by ${describePortHolder(port)}: stop it, or choose another port with ${flag}`, 1, CliErrorCodes.portInUse);
+  throw new CliError(`cannot listen on ${host}:${port} (${problem}): choose another port with ${flag}`, 1, CliErrorCodes.portUnavailable);
 }
