@@ -1,12 +1,11 @@
-import { join } from 'node:path';
 import { EventSubjects, RequestSubjects, type LiveLessonStatusChangedEvent } from '@antidote/contracts';
 import { createDataSource, DataManager } from '@antidote/data';
 import { startService, type RunningService } from '@antidote/runtime';
-import { testDatabaseUrl, testNats, type DatabaseKind } from '@antidote/testing';
+import { SAMPLE_CURRICULUM, TEST_CURRICULUM_LIMITS, testDatabaseUrl, testNats, type DatabaseKind } from '@antidote/testing';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { apiService } from '../src/api.definition.js';
 
-export const SAMPLE_CURRICULUM = join(import.meta.dirname, '..', '..', '..', 'examples', 'curriculum');
+export { SAMPLE_CURRICULUM } from '@antidote/testing';
 
 export interface ApiFixture {
   url: string;
@@ -34,6 +33,7 @@ export async function startApi(kind: DatabaseKind, overrides: Record<string, unk
     overrides: {
       instanceId: 'apitest',
       curriculumDir: SAMPLE_CURRICULUM,
+      curriculumLimits: TEST_CURRICULUM_LIMITS,
       ...server.loginAs('api'),
       httpPort: 0,
       database: { url: databaseUrl },

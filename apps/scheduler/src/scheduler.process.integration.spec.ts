@@ -79,7 +79,8 @@ describe.each(DATABASE_KINDS)('scheduler processes on kube-sim, nats-server and 
     if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npx tsc -b tsconfig.build.json)`);
     p = await startTestPlatform(kind, {
       services: { healthchecker: healthcheckerService },
-      faults: { podStartDelayMs: 4000 },
+      // Pods stay Pending long enough that the kill lands mid-CREATE however loaded the machine is.
+      faults: { podStartDelayMs: 15_000 },
       overrides: { scheduler: { claimLeaseSeconds: CLAIM_LEASE_SECONDS, redriveIntervalSeconds: 1, redriveAfterSeconds: 1 } },
     });
     schedulers = new SchedulerProcesses({ ...p.config, ...p.nats.loginAs('scheduler') });
@@ -90,7 +91,7 @@ describe.each(DATABASE_KINDS)('scheduler processes on kube-sim, nats-server and 
   });
   afterAll(() => p?.stop());
 
-  it('a scheduler killed with SIGKILL mid-CREATE is taken over after its claim lease: READY, one namespace, the same pods, no orphan', async () => {
+  it('a scheduler killed with SIGKILL mid-CREATE is taken over after its claim lease: READY, one namespace, the same pods, no orphan', { timeout: 300_000 }, async () => {
     const first = await schedulers.start();
     const lesson = await p.newLiveLesson('network-automation');
     const namespace = `${INSTANCE}-${lesson.id}`;
@@ -111,7 +112,7 @@ describe.each(DATABASE_KINDS)('scheduler processes on kube-sim, nats-server and 
       .poll(async () => {
         const current = await p.data.liveLessons.find(lesson.id);
         return current?.error ? `failed: ${current.failureReason}` : current?.status;
-      }, { timeout: 60_000, interval: 200 })
+      }, { timeout: 180_000, interval: 200 })
       .toBe(LiveLessonStatus.READY);
 
     const ready = await p.data.liveLessons.get(lesson.id);

@@ -6,6 +6,12 @@ import { DEFAULT_CURRICULUM_LIMITS as LIMITS } from '@antidote/config';
 /** The sample curriculum every hostile one starts from (valid on its own). */
 export const SAMPLE_CURRICULUM = join(import.meta.dirname, '..', '..', '..', 'examples', 'curriculum');
 
+/**
+ * Curriculum limits for test platforms: the read's wall-clock bound (15 s by default) raised, so that a
+ * machine loaded by other suites never fails a start-up import of the sample curriculum; the size limits stay.
+ */
+export const TEST_CURRICULUM_LIMITS = { seconds: 600 } as const;
+
 const LESSON = 'lessons/fundamentals/linux-basics';
 
 /** A file of `bytes` zeros that takes no disk space (sparse). */

@@ -14,5 +14,5 @@ export { CLUSTER_ENV, conformanceCluster, KCP_ENV, KCP_KUBECONFIG_ENV, kcpAddres
 export type { ConformanceCluster } from './kcp.js';
 export { startClusterPlatform } from './cluster-platform.js';
 export type { ClusterTestPlatform } from './cluster-platform.js';
-export { HOSTILE_CURRICULA, SAMPLE_CURRICULUM, writeHostileCurriculum } from './hostile-curricula.js';
+export { HOSTILE_CURRICULA, SAMPLE_CURRICULUM, TEST_CURRICULUM_LIMITS, writeHostileCurriculum } from './hostile-curricula.js';
 export type { HostileCurriculum } from './hostile-curricula.js';

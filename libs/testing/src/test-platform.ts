@@ -8,12 +8,12 @@ import { liveLessonRecord } from '@antidote/lesson-objects';
 import { startKubeSim, type Faults, type KubeObject } from '@antidote/kube-sim';
 import { BusClient, connectNats } from '@antidote/messaging';
 import { startService, type RunningService, type ServiceDefinition } from '@antidote/runtime';
+import { SAMPLE_CURRICULUM, TEST_CURRICULUM_LIMITS } from './hostile-curricula.js';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { testDatabaseUrl, type DatabaseKind } from './test-database.js';
 import { testNats } from './test-servers.js';
 
 export const INSTANCE = 'antidote-it';
-const sample = join(import.meta.dirname, '..', '..', '..', 'examples', 'curriculum');
 
 export interface TestPlatformOptions<N extends string> {
   /** The services to run, started in this order; more can be started by name later. */
@@ -57,7 +57,8 @@ export async function startPlatformOn<N extends string>(kind: DatabaseKind, opti
   const url = options.databaseUrl ?? (await testDatabaseUrl(kind)).url;
   const merged = {
     instanceId: INSTANCE,
-    curriculumDir: sample,
+    curriculumDir: SAMPLE_CURRICULUM,
+    curriculumLimits: TEST_CURRICULUM_LIMITS,
     hepsDomain: 'heps.test',
     natsUrl: nats.url,
     database: { url },
@@ -92,7 +93,7 @@ export async function startPlatformOn<N extends string>(kind: DatabaseKind, opti
   const dataSource = createDataSource({ url, poolSize: 3, migrateOnStart: false });
   await dataSource.initialize();
   const data = new DataManager(dataSource);
-  const read = await readCurriculum(sample, { tier: 'prod', instanceId: INSTANCE });
+  const read = await readCurriculum(SAMPLE_CURRICULUM, { tier: 'prod', instanceId: INSTANCE });
   if (!read.curriculum) throw new Error(`sample curriculum invalid: ${read.problems.map((p) => p.message).join('; ')}`);
   await data.curriculum.replaceCurriculum(read.curriculum);
   // The test acts as an operator's tool would: it may ask the scheduler and the reaper, and hears every event.

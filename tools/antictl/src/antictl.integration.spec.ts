@@ -11,7 +11,7 @@ const sample = join(import.meta.dirname, '..', '..', '..', 'examples', 'curricul
 /** Runs the built CLI as a user would; resolves with its exit code and output. */
 const antictl = (...args: string[]) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [bin, ...args], { timeout: 30_000 }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+    execFile(process.execPath, [bin, ...args], { timeout: 150_000 }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
   });
 
 describe('antictl (the built CLI)', () => {

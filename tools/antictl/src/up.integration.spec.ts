@@ -10,7 +10,7 @@ const bin = join(import.meta.dirname, '..', 'bin', 'antictl.js');
 /** The built CLI, run from `cwd` (a fresh folder: no platform of ours around it). */
 const antictl = (cwd: string, args: string[], env: NodeJS.ProcessEnv = process.env) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd, env, timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+    execFile(process.execPath, [bin, ...args], { cwd, env, timeout: 150_000 }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
   });
 
 /** One line on stderr, no stack trace. */

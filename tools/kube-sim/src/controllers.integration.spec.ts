@@ -79,10 +79,13 @@ describe('simulated controllers', () => {
   it('terminates a namespace: Terminating, then gone with everything in it', async () => {
     await fixture.core.createNamespace({ body: { metadata: { name: 'doomed' } } });
     await fixture.core.createNamespacedPod({ namespace: 'doomed', body: pod('p') });
+    // A finalizer holds the namespace in Terminating for as long as the test needs (no race with the controller).
+    await fixture.core.createNamespacedConfigMap({ namespace: 'doomed', body: { metadata: { name: 'hold', finalizers: ['example.com/hold'] } } });
     fixture.sim.setFaults({ namespaceDeleteDelayMs: 300 });
     await fixture.core.deleteNamespace({ name: 'doomed' });
     expect((await fixture.core.readNamespace({ name: 'doomed' })).status?.phase).toBe('Terminating');
     await expect(fixture.core.createNamespacedPod({ namespace: 'doomed', body: pod('late') })).rejects.toMatchObject({ code: 403 });
+    await fixture.core.patchNamespacedConfigMap({ name: 'hold', namespace: 'doomed', body: [{ op: 'remove', path: '/metadata/finalizers' }] });
     await until(async () => fixture.core.readNamespace({ name: 'doomed' }).then(() => undefined, (error: { code?: number }) => error.code === 404));
     await expect(fixture.core.readNamespacedPod({ name: 'p', namespace: 'doomed' })).rejects.toMatchObject({ code: 404 });
     fixture.sim.setFaults({ namespaceDeleteDelayMs: 0 });
@@ -105,8 +108,11 @@ describe('simulated controllers', () => {
     fixture.sim.setFaults({ stuckNamespaces: ['stuck-*'] });
     await fixture.core.createNamespace({ body: { metadata: { name: 'stuck-one' } } });
     await fixture.core.deleteNamespace({ name: 'stuck-one' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const stuck = await fixture.core.readNamespace({ name: 'stuck-one' });
+    // Terminating with its content gone (the controller has run), still held by the 'kubernetes' finalizer.
+    const stuck = await until(async () => {
+      const current = await fixture.core.readNamespace({ name: 'stuck-one' });
+      return current.status?.conditions?.some((condition) => condition.type === 'NamespaceContentRemaining' && condition.status === 'False') ? current : undefined;
+    });
     expect(stuck.status?.phase).toBe('Terminating');
     expect(stuck.spec?.finalizers).toEqual(['kubernetes']);
     await fixture.core.replaceNamespaceFinalize({ name: 'stuck-one', body: { ...stuck, spec: { finalizers: [] } } });
