@@ -1,7 +1,7 @@
 import type { EndpointHealth, HealthTarget, ProbeKind, ProbeResult, ReadinessResult } from '@antidote/contracts';
 import { describeCheck, evaluateReadiness, SOCKET_FETCHERS } from '../readiness/readiness-evaluator.js';
 import type { ReadinessFetchers } from '../readiness/readiness-fetch.js';
-import { ConcurrencyLimiter } from './concurrency-limiter.js';
+import { Semaphore } from '@antidote/concurrency';
 import { httpProbe } from './http.probe.js';
 import type { ProbeOutcome, ProbeTarget } from './probe.types.js';
 import { sshProbe } from './ssh.probe.js';
@@ -31,13 +31,13 @@ export function plannedProbes(endpoint: HealthTarget): PlannedProbe[] {
  * image declares one; every probe and check through the one global concurrency limit, with the same timeout.
  */
 export class ProbeRunner {
-  readonly limiter: ConcurrencyLimiter;
+  readonly limiter: Semaphore;
 
   constructor(
     private readonly settings: ProbeSettings,
     private readonly fetchers: ReadinessFetchers = SOCKET_FETCHERS,
   ) {
-    this.limiter = new ConcurrencyLimiter(settings.maxConcurrentProbes);
+    this.limiter = new Semaphore(settings.maxConcurrentProbes);
   }
 
   /** The bound of one probe. */

@@ -8,7 +8,7 @@ import { jobState, podState } from '../watch/workload-status.js';
 import { isAlreadyExists, isNotFound, KubeApiError, type KubeCallTarget, type KubeVerb } from './kube-api.error.js';
 import { KubeCallRunner, type KubeCallEvent, type KubeCallRunnerOptions } from './kube-call.runner.js';
 import { kubeConfigFrom } from './kube-config.factory.js';
-import { Semaphore } from './semaphore.js';
+import { Semaphore } from '@antidote/concurrency';
 import { writeRank } from './write-priority.js';
 import { silentLogger, type KubeLogger } from './kube-logger.js';
 import { kindOperations, type KindOperations, type KindTypes, type KubeKind, type ListPage, type ListQuery } from './kube-resources.js';

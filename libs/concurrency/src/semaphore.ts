@@ -10,6 +10,7 @@ interface Waiter {
  */
 export class Semaphore {
   private held = 0;
+  private mostHeld = 0;
   private readonly line: Waiter[] = [];
 
   constructor(readonly limit: number) {
@@ -19,6 +20,11 @@ export class Semaphore {
   /** Holders now and waiters (metrics, tests). */
   get stats(): { held: number; waiting: number } {
     return { held: this.held, waiting: this.line.length };
+  }
+
+  /** The most holders there ever were at once. */
+  get peak(): number {
+    return this.mostHeld;
   }
 
   async run<T>(task: () => Promise<T>, signal?: AbortSignal, rank = Number.POSITIVE_INFINITY): Promise<T> {
@@ -33,7 +39,7 @@ export class Semaphore {
   private acquire(rank: number, signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
     if (this.held < this.limit) {
-      this.held++;
+      this.take();
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
@@ -41,7 +47,7 @@ export class Semaphore {
         rank,
         turn: () => {
           signal?.removeEventListener('abort', onAbort);
-          this.held++;
+          this.take();
           resolve();
         },
       };
@@ -65,6 +71,11 @@ export class Semaphore {
       else high = middle;
     }
     return low;
+  }
+
+  private take(): void {
+    this.held++;
+    this.mostHeld = Math.max(this.mostHeld, this.held);
   }
 
   private release(): void {

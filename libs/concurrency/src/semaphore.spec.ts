@@ -23,6 +23,7 @@ describe('Semaphore', () => {
     gates[2].open();
     await Promise.all(runs);
     expect(semaphore.stats).toEqual({ held: 0, waiting: 0 });
+    expect(semaphore.peak).toBe(2);
   });
 
   it('an aborted waiter leaves the line without taking a slot', async () => {

@@ -1,0 +1,1 @@
+export { Semaphore } from './semaphore.js';
