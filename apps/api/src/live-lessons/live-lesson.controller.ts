@@ -1,7 +1,7 @@
 // The event stream is written by hand (stream() below). That is not because Nest's @Sse falls short:
 // @nestjs/core 12's SseStream (installed) has comment lines, drain handling, headers deferred until the
 // first event (so a 404/429 before it keeps its status) and a disconnect signal. What ours adds, the
-// per-client StreamSlots, listening before the row is read and closing at a final state, fits an
+// per-client PerKeySlots, listening before the row is read and closing at a final state, fits an
 // Observable as well. Moving stream() to @Sse is open; see docs/architecture.md, "Hand-written on purpose".
 import { Body, Controller, Delete, Get, HttpCode, Inject, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
@@ -17,7 +17,7 @@ import { idParamSchema, liveLessonRequestSchema } from './live-lesson.dto.js';
 import { LiveLessonEventHub, type LiveLessonEvent } from './live-lesson-events.hub.js';
 import { LiveLessonRequestService } from './live-lesson-request.service.js';
 import { toExpLiveLesson, toStreamStatus, withDetails } from './live-lesson.mapper.js';
-import { StreamSlots } from './stream-slots.js';
+import { PerKeySlots } from '../http/per-key-slots.js';
 
 const HEARTBEAT_MS = 15_000;
 const killQuerySchema = z.object({ sessionId: z.string().max(64).optional() });
@@ -34,10 +34,11 @@ export class LiveLessonController {
     @Inject(AdminGuard) private readonly admin: AdminGuard,
     @InjectConfig() private readonly config: AntidoteConfig,
   ) {
-    this.streams = new StreamSlots(config.api.maxStreamsPerClient);
+    // 0: no cap on event streams per client.
+    this.streams = new PerKeySlots(config.api.maxStreamsPerClient || Number.POSITIVE_INFINITY);
   }
 
-  private readonly streams: StreamSlots;
+  private readonly streams: PerKeySlots;
 
   /** Request a lab, or the id of the one that already exists for this session and lesson. */
   @Post()

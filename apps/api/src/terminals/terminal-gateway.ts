@@ -6,7 +6,7 @@ import type { AntidoteConfig } from '@antidote/config';
 import { authorizeTerminal, type LiveLessonLookup } from './terminal-access.js';
 import { bridgeTerminal, type TerminalSocket } from './terminal-bridge.js';
 import { originAllowed, parseTerminalRequest, TERMINALS_PATH } from './terminal-request.js';
-import { TerminalSlots } from './terminal-slots.js';
+import { PerKeySlots } from '../http/per-key-slots.js';
 import type { ShellChannel, ShellOpener } from './ssh-shell.js';
 import { TerminalCloseCode, TerminalRefusal } from './terminal.errors.js';
 
@@ -36,7 +36,7 @@ const asTerminalSocket = (ws: WebSocket): TerminalSocket => ({
 export class TerminalGateway {
   private readonly logger = new Logger('Terminals');
   private readonly wss: WebSocketServer;
-  private readonly slots: TerminalSlots;
+  private readonly slots: PerKeySlots;
   private readonly open = new Set<WebSocket>();
 
   constructor(
@@ -45,7 +45,7 @@ export class TerminalGateway {
     private readonly openShell: ShellOpener,
   ) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: config.maxFrameBytes, perMessageDeflate: false });
-    this.slots = new TerminalSlots(config.maxPerSession);
+    this.slots = new PerKeySlots(config.maxPerSession);
   }
 
   attach(server: Server): void {

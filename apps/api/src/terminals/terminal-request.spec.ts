@@ -4,7 +4,6 @@ import { makeLiveEndpoint, makeNewLiveLesson } from '@antidote/testing';
 import type { LiveLesson } from '@antidote/data';
 import { authorizeTerminal } from './terminal-access.js';
 import { originAllowed, parseTerminalRequest } from './terminal-request.js';
-import { TerminalSlots } from './terminal-slots.js';
 import { TerminalCloseCode } from './terminal.errors.js';
 
 describe('originAllowed', () => {
@@ -56,15 +55,5 @@ describe('authorizeTerminal', () => {
     ['a lab not started', lesson({ status: LiveLessonStatus.INITIALIZED }), 'mine', 'linux1', TerminalCloseCode.notReady, 'linux1 is not started yet'],
   ] as const)('refuses %s', async (_case, found, sessionId, endpoint, code, message) => {
     await expect(ask(found, sessionId, endpoint)).rejects.toMatchObject({ code, message });
-  });
-});
-
-describe('TerminalSlots', () => {
-  it('counts per session, refuses past the limit and frees on release', () => {
-    const slots = new TerminalSlots(2);
-    expect([slots.take('a'), slots.take('a'), slots.take('a'), slots.take('b')]).toEqual([true, true, false, true]);
-    slots.release('a');
-    expect(slots.take('a')).toBe(true);
-    expect(new TerminalSlots(0).take('a')).toBe(false);
   });
 });
