@@ -112,6 +112,9 @@ describe.each(DATABASE_KINDS)('api on %s', (kind) => {
     expect((await api.call('GET', '/exp/lesson/linux-basics')).body).toMatchObject({ Slug: 'linux-basics', Stages: [{ GuideType: 'markdown' }, { GuideType: 'markdown' }] });
     expect((await api.call('GET', '/exp/collection/getting-started')).body).toMatchObject({ Slug: 'getting-started', Lessons: expect.arrayContaining([{ Slug: 'linux-basics', Name: 'Linux Basics', Description: expect.any(String) }]) });
     expect((await api.call('GET', '/exp/image')).body).toEqual({ items: { utility: { Name: 'utility' }, vqfx: { Name: 'vqfx' } } });
+    expect(await api.call('GET', '/exp/collection/nope')).toMatchObject({ status: 404, body: { message: 'Unable to find collection nope' } });
+    expect(await api.call('GET', '/exp/image/nope')).toMatchObject({ status: 404, body: { message: 'Unable to find image nope' } });
+    expect((await api.call('GET', '/exp/image/vqfx')).body).toEqual({ Name: 'vqfx' });
     expect((await api.call('GET', '/exp/curriculum')).body).toMatchObject({ Name: 'antidote-sample-curriculum', AVer: '0.7.0' });
     expect((await api.call('GET', '/exp/antidoteinfo')).body).toMatchObject({ buildVersion: '0.1.0', curriculumVersion: 'latest' });
     const openapi = (await api.call('GET', '/exp/openapi.json')).body as { paths: Record<string, unknown> };

@@ -1,7 +1,6 @@
 import { Controller, Get, Inject, Param } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { DataManager } from '@antidote/data';
-import { notFound } from '../http/gateway.error.js';
 import { validate } from '../http/validation.js';
 import { slugParamSchema } from '../live-lessons/live-lesson.dto.js';
 import { toExpCollection, toExpCurriculum } from '../lessons/lesson.mapper.js';
@@ -24,9 +23,8 @@ export class CurriculumController {
   @Get('collection/:slug')
   async collection(@Param() params: unknown): Promise<Record<string, unknown>> {
     const { slug } = validate(slugParamSchema, params, 'path');
-    const collection = await this.data.curriculum.getCollection(slug).catch(() => {
-      throw notFound(`Unable to find collection ${slug}`);
-    });
+    // A missing one is a NotFoundError, answered 404 by the exception filter; any other failure stays a 500.
+    const collection = await this.data.curriculum.getCollection(slug);
     return toExpCollection(collection, await this.data.curriculum.listLessons());
   }
 
@@ -40,9 +38,7 @@ export class CurriculumController {
   @Get('image/:slug')
   async image(@Param() params: unknown): Promise<{ Name: string }> {
     const { slug } = validate(slugParamSchema, params, 'path');
-    const image = await this.data.curriculum.getImage(slug).catch(() => {
-      throw notFound(`Unable to find image ${slug}`);
-    });
+    const image = await this.data.curriculum.getImage(slug);
     return { Name: image.slug };
   }
 
