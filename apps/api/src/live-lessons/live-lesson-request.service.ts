@@ -45,8 +45,9 @@ export class LiveLessonRequestService {
     await this.checkSessionLimit(session.id);
     if (await this.pools.pooled(lesson.slug)) {
       const claim = await this.pools.claim(lesson.slug, session.id);
-      // A warm member is READY at stage 0: answered at once, or moved to the asked stage like any live lesson.
-      if (claim.kind === 'claimed') return this.reuse(claim.lesson, lesson, body.lessonStage);
+      // A warm member is READY at stage 0: answered at once (the claim set its activity time), or moved to
+      // the asked stage like any live lesson.
+      if (claim.kind === 'claimed') return claim.lesson.currentStage === body.lessonStage ? claim.lesson.id : this.reuse(claim.lesson, lesson, body.lessonStage);
       if (claim.kind === 'raced') return claim.liveLessonId;
     }
     return this.create(session.id, lesson, body.lessonStage);

@@ -13,7 +13,8 @@ export type ClaimResult = { kind: 'claimed'; lesson: LiveLesson } | { kind: 'rac
 /**
  * Claims a READY warm-pool member of a lesson for a session (one atomic UPDATE: two api replicas never
  * get the same member), then asks the scheduler to label its namespace for the session, which also
- * refills the pool. Only lessons with a pool are tried. Counts hits, misses (metrics, and per minute in the
+ * refills the pool — without waiting for it: the claimed row is the truth and the learner's answer, the
+ * labels follow it. Only lessons with a pool are tried. Counts hits, misses (metrics, and per minute in the
  * database: the demand adaptive pools are sized from) and claim time.
  */
 @Injectable()
@@ -66,11 +67,11 @@ export class PoolClaimService {
     // The demand adaptive pools are sized from; a count lost is a sizing hint lost, not the learner's problem.
     void this.data.poolSizing.recordDemand(lessonSlug, result).catch((error: unknown) => this.logger.warn(`could not count a ${result} of ${lessonSlug}: ${error instanceof Error ? error.message : String(error)}`));
     if (!lesson) return { kind: 'empty' };
-    await this.bind(lesson.id);
+    void this.bind(lesson.id);
     return { kind: 'claimed', lesson };
   }
 
-  /** The row is bound already (the truth); the namespace labels follow. A scheduler that does not answer is logged, not the learner's problem. */
+  /** The row is bound already (the truth); the namespace labels follow. A scheduler that does not answer is logged, not the learner's problem (never throws). */
   private async bind(liveLessonId: string): Promise<void> {
     try {
       const reply = await this.bus.request(RequestSubjects.liveLessonBind, { liveLessonId }, { correlationId: liveLessonId, timeoutMs: BIND_TIMEOUT_MS });
