@@ -16,6 +16,7 @@ export class SchedulerMetrics {
   readonly prePullImages;
   readonly prePullNodes;
   readonly poolMembers;
+  readonly poolTarget;
   readonly poolRetired;
   readonly poolRefill;
 
@@ -34,6 +35,7 @@ export class SchedulerMetrics {
     this.prePullNodes = metrics.gauge({ name: 'antidote_prepull_nodes', help: 'Nodes of the pre-pull DaemonSet: desired (should run it), ready (every image pulled)', labelNames: ['state'] });
     this.failures = metrics.counter({ name: 'antidote_live_lesson_failures_total', help: 'Failed live lessons, by the status they failed in', labelNames: ['status'] });
     this.poolMembers = metrics.gauge({ name: 'antidote_pool_members', help: 'Unclaimed warm-pool members, READY or still building', labelNames: ['lesson', 'state'] });
+    this.poolTarget = metrics.gauge({ name: 'antidote_pool_target_members', help: 'The size the scheduler keeps each warm pool at now (fixed, an operator\'s, or chosen from demand for adaptive pools)', labelNames: ['lesson'] });
     this.poolRetired = metrics.counter({ name: 'antidote_pool_retired_total', help: 'Warm-pool members retired unclaimed (max-age, failed, stale, surplus, unconfigured)', labelNames: ['lesson', 'reason'] });
     this.poolRefill = metrics.histogram({ name: 'antidote_pool_refill_seconds', help: 'From a warm-pool member\'s row to READY', labelNames: ['lesson'], buckets });
   }

@@ -16,3 +16,4 @@ export { startClusterPlatform } from './cluster-platform.js';
 export type { ClusterTestPlatform } from './cluster-platform.js';
 export { HOSTILE_CURRICULA, SAMPLE_CURRICULUM, TEST_CURRICULUM_LIMITS, writeHostileCurriculum } from './hostile-curricula.js';
 export type { HostileCurriculum } from './hostile-curricula.js';
+export { metricSample, metricsOf } from './metrics.js';

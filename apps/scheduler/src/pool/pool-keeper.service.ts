@@ -149,7 +149,9 @@ export class PoolKeeper implements OnApplicationBootstrap, OnApplicationShutdown
 
   private recordSizes(pools: Readonly<Record<string, PoolTarget>>, members: readonly LiveLesson[]): void {
     this.metrics.poolMembers.reset();
-    for (const slug of Object.keys(pools)) {
+    this.metrics.poolTarget.reset();
+    for (const [slug, { size }] of Object.entries(pools)) {
+      this.metrics.poolTarget.set({ lesson: slug }, size);
       const live = members.filter((member) => member.lessonSlug === slug && !member.error && !member.deleteRequestedAt);
       const ready = live.filter((member) => member.status === LiveLessonStatus.READY).length;
       this.metrics.poolMembers.set({ lesson: slug, state: 'ready' }, ready);

@@ -1,6 +1,6 @@
 import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
-import { DATABASE_KINDS, INSTANCE, startTestPlatform, type TestPlatform } from '@antidote/testing';
+import { DATABASE_KINDS, INSTANCE, metricSample, metricsOf, startTestPlatform, type TestPlatform } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schedulerService } from '../scheduler.definition.js';
 
@@ -78,7 +78,10 @@ describe.each(DATABASE_KINDS)('warm pools in the scheduler on kube-sim, nats-ser
     await p.data.dataSource.query(`UPDATE warm_pool_demand SET misses = 100000 WHERE lesson_slug = '${ADAPTIVE}'`);
     await expect.poll(async () => (await members()).filter((m) => m.status === LiveLessonStatus.READY).length).toBe(2);
     expect(await members()).toHaveLength(2);
+    // The size it chose is on /metrics (what an operator reads for an adaptive pool).
+    await expect.poll(async () => metricSample(await metricsOf(p.running('scheduler')[0].url), 'antidote_pool_target_members', `lesson="${ADAPTIVE}"`)).toBe(2);
     await p.data.dataSource.query('DELETE FROM warm_pool_demand');
     await expect.poll(async () => (await p.data.pools.members()).filter((m) => m.lessonSlug === ADAPTIVE).length).toBe(0);
+    expect(metricSample(await metricsOf(p.running('scheduler')[0].url), 'antidote_pool_target_members', `lesson="${ADAPTIVE}"`)).toBe(0);
   });
 });

@@ -1,16 +1,10 @@
 import { readCurriculum } from '@antidote/curriculum';
-import { INSTANCE, makeImage, SAMPLE_CURRICULUM, startTestPlatform, type TestPlatform } from '@antidote/testing';
+import { INSTANCE, makeImage, metricSample as sample, metricsOf, SAMPLE_CURRICULUM, startTestPlatform, type TestPlatform } from '@antidote/testing';
 import type { V1DaemonSet } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schedulerService } from '../scheduler.definition.js';
 
 const NAME = `antidote-prepull-${INSTANCE}`;
-
-/** The value of a metric's sample with this label in a Prometheus text exposition, undefined when absent. */
-const sample = (text: string, name: string, label: string): number | undefined => {
-  const found = text.split('\n').find((line) => line.startsWith(`${name}{`) && line.includes(label));
-  return found === undefined ? undefined : Number(found.slice(found.lastIndexOf(' ') + 1));
-};
 
 /**
  * The scheduler keeps one pre-pull DaemonSet in the platform namespace (`prod`, the secrets namespace
@@ -37,7 +31,7 @@ describe('pre-pull DaemonSet', () => {
     await expect.poll(() => daemonSets()[0]?.status?.numberReady).toBe(1);
     const pods = p.sim.list('pods', 'prod').filter((pod) => pod.metadata.ownerReferences?.[0]?.name === NAME);
     expect(pods).toHaveLength(1);
-    const metrics = async () => (await fetch(`${p.running('scheduler')[0].url}/metrics`)).text();
+    const metrics = () => metricsOf(p.running('scheduler')[0].url);
     await expect.poll(async () => sample(await metrics(), 'antidote_prepull_nodes', 'state="ready"')).toBe(1);
     expect(sample(await metrics(), 'antidote_prepull_images', '')).toBe(expected.length);
     expect(kubeCalls('create daemonsets 201')).toBe(1);
