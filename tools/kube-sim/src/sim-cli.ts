@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseTokenFile } from './auth/tokens.js';
 import { startKubeSim } from './kube-sim.js';
+import { DEFAULT_SHARED_AFTER } from './endpoints/port-registry.js';
 
 const HELP = `kube-sim — a Kubernetes API simulator
 
@@ -21,7 +22,7 @@ const HELP = `kube-sim — a Kubernetes API simulator
   --unreachable <pattern>    pods/services of that name (or podName label) refuse every connection
   --booting <pattern>        pods/services of that name (or podName label) answer but are still booting
   --boot-delay <ms>          every endpoint boots this long after its ports open (shell: "still booting", HTTP 503)
-  --shared-listeners-after <n>  past n addresses on one port, one wildcard socket (0.0.0.0) serves it (default 256)
+  --shared-listeners-after <n>  past n addresses on one port, one wildcard socket (0.0.0.0) serves it (default 2048)
   --secret <namespace/name>  create an (empty TLS) secret at start, e.g. prod/tls-certificate
   --token-auth-file <csv>    bearer tokens (token,user,uid,"group1,group2"); unknown tokens get 401
   --authorization-mode <m>   AlwaysAllow (default) or RBAC (Roles and bindings stored in kube-sim)
@@ -53,7 +54,7 @@ const { values } = parseArgs({
     error: { type: 'string', multiple: true, default: [] },
     latency: { type: 'string', multiple: true, default: [] },
     secret: { type: 'string', multiple: true, default: [] },
-    'shared-listeners-after': { type: 'string', default: '256' },
+    'shared-listeners-after': { type: 'string', default: String(DEFAULT_SHARED_AFTER) },
     'token-auth-file': { type: 'string' },
     'authorization-mode': { type: 'string', default: 'AlwaysAllow' },
     help: { type: 'boolean', default: false },

@@ -13,9 +13,12 @@ export const WILDCARD = '0.0.0.0';
 
 /**
  * Past this many addresses on one port in the process, the port is served by one wildcard socket (the
- * default of `sharedListenersAfter`).
+ * default of `sharedListenersAfter`). High, because the wildcard takes the port on every address of the
+ * machine: another kube-sim beside this one (a test run, a benchmark) can no longer open that port for its
+ * own pods. 2,048 keeps a 200-lesson burst on sockets of its own, and a few ports' worth of sockets well
+ * under a 20,000-descriptor limit.
  */
-export const DEFAULT_SHARED_AFTER = 256;
+export const DEFAULT_SHARED_AFTER = 2048;
 
 const listen = (port: number, address: string, onConnection: (socket: Socket) => void): Promise<Server> =>
   new Promise((resolve, reject) => {
