@@ -75,8 +75,10 @@ export function projectConfig(projectDir: string, options: ProjectTestOptions = 
       // The unit tier shares one module graph per worker (half the CPU: Nest and the libs load once per worker,
       // not once per file); the tiers with servers keep a fresh one per file.
       isolate: !unit,
-      fileParallelism: !options.serial && !conformance,
-      maxWorkers: options.serial || conformance ? 1 : 2,
+      // One file at a time for benches too: a bench beside another measures the other's load, and a burst's
+      // wildcard endpoint socket (kube-sim past 256 addresses on a port) refuses the other process's binds.
+      fileParallelism: !options.serial && !conformance && suite !== 'bench',
+      maxWorkers: options.serial || conformance || suite === 'bench' ? 1 : 2,
       reporters: ['default', ['json', { outputFile: join(root, 'reports', unit ? 'vitest-unit' : 'vitest', `${name}.json`) }]],
       passWithNoTests: faults || unit,
       globalSetup: conformance ? [join(root, 'libs', 'testing', 'src', 'kcp.global-setup.ts')] : options.postgres && !unit ? [join(root, 'libs', 'testing', 'src', 'postgres.global-setup.ts')] : [],
