@@ -76,7 +76,7 @@ export function projectConfig(projectDir: string, options: ProjectTestOptions = 
       // not once per file); the tiers with servers keep a fresh one per file.
       isolate: !unit,
       // One file at a time for benches too: a bench beside another measures the other's load, and a burst's
-      // wildcard endpoint socket (kube-sim past 256 addresses on a port) refuses the other process's binds.
+      // wildcard endpoint socket (kube-sim past 2,048 addresses on a port) refuses the other process's binds.
       fileParallelism: !options.serial && !conformance && suite !== 'bench',
       maxWorkers: options.serial || conformance || suite === 'bench' ? 1 : 2,
       reporters: ['default', ['json', { outputFile: join(root, 'reports', unit ? 'vitest-unit' : 'vitest', `${name}.json`) }]],
