@@ -112,6 +112,10 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
       deleteRequestedAt: new Date('2026-01-01T00:00:09Z'),
       phaseTimes: { initializedAt: '2026-01-01T00:00:00.000Z', bootingAt: '2026-01-01T00:00:05.000Z', failedAt: '2026-01-01T00:00:09.000Z' },
     });
+    // The narrow read for event checks agrees with the full row on every field it has.
+    const { id, sessionId, lessonSlug, status, error, failureReason, currentStage, healthyTests, totalTests, phaseTimes } = lesson;
+    expect(await lessons.findState('phases')).toEqual({ id, sessionId, lessonSlug, status, error, failureReason, currentStage, healthyTests, totalTests, phaseTimes });
+    expect(await lessons.findState('no-such-lesson')).toBeUndefined();
     await lessons.updateLastActiveTime('phases');
     expect((await lessons.get('phases')).lastActiveAt).toEqual(clock);
     expect(await lessons.count({ error: true })).toBeGreaterThanOrEqual(1);

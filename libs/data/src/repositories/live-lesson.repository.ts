@@ -5,10 +5,23 @@ import type { GuideType } from '@antidote/curriculum';
 import { DuplicateError, isUniqueViolation, NotFoundError } from '../data.errors.js';
 import { LiveEndpointEntity, LiveLessonEntity } from '../entities/index.js';
 import { endpointEntity, toLiveLesson } from '../live-lesson.mapper.js';
-import type { LiveEndpoint, LiveLesson, LiveLessonFilter, NewLiveLesson } from '../live.types.js';
+import type { LiveEndpoint, LiveLesson, LiveLessonFilter, LiveLessonState, NewLiveLesson } from '../live.types.js';
 
 /** Ids per IN (…) list: well under both databases' parameter limits. */
 const ID_CHUNK = 500;
+
+const STATE_COLUMNS = {
+  id: true,
+  sessionId: true,
+  lessonSlug: true,
+  status: true,
+  error: true,
+  failureReason: true,
+  currentStage: true,
+  healthyTests: true,
+  totalTests: true,
+  phaseTimes: true,
+} as const satisfies Partial<Record<keyof LiveLessonState, true>>;
 
 const missing = (id: string): NotFoundError => new NotFoundError(`Livelesson ${id} doesn't exist; cannot update`);
 
@@ -64,6 +77,14 @@ export class LiveLessonRepository {
   async find(id: string): Promise<LiveLesson | undefined> {
     const [lesson] = await this.load({ id });
     return lesson;
+  }
+
+  /** The row's state alone (one narrow query: no endpoints, no guide), for checking an event against it. */
+  async findState(id: string): Promise<LiveLessonState | undefined> {
+    const row = await this.dataSource.manager.findOne(LiveLessonEntity, { select: STATE_COLUMNS, where: { id } });
+    if (!row) return undefined;
+    const { failureReason, ...state } = row;
+    return { ...state, status: row.status as LiveLessonStatus, ...(failureReason !== null ? { failureReason } : {}) };
   }
 
   async findForSession(sessionId: string, lessonSlug: string): Promise<LiveLesson | undefined> {
