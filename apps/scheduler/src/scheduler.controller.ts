@@ -42,7 +42,7 @@ export class SchedulerController {
 
   @OnRequest(RequestSubjects.liveLessonCreate, QueueGroups.scheduler)
   async create(@RequestPayload(RequestSubjects.liveLessonCreate) request: CreateLiveLessonRequest): Promise<SchedulerReply> {
-    const lesson = await this.data.liveLessons.find(request.liveLessonId);
+    const lesson = await this.data.liveLessons.findState(request.liveLessonId);
     if (!lesson) return notFound(request.liveLessonId);
     if (lesson.error) return { accepted: false, code: SchedulerRejections.failed, reason: lesson.failureReason ?? 'the live lesson failed' };
     this.scheduler.submit('create', lesson.id);
@@ -51,7 +51,7 @@ export class SchedulerController {
 
   @OnRequest(RequestSubjects.liveLessonModify, QueueGroups.scheduler)
   async modify(@RequestPayload(RequestSubjects.liveLessonModify) request: ModifyLiveLessonRequest): Promise<SchedulerReply> {
-    const lesson = await this.data.liveLessons.find(request.liveLessonId);
+    const lesson = await this.data.liveLessons.findState(request.liveLessonId);
     if (!lesson) return notFound(request.liveLessonId);
     if (lesson.error) return { accepted: false, code: SchedulerRejections.failed, reason: lesson.failureReason ?? 'the live lesson failed' };
     this.scheduler.submit('modify', lesson.id);

@@ -55,7 +55,7 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
     expect(await db.data.liveLessons.find('dup-2')).toBeUndefined();
   });
 
-  it('keeps endpoints in lesson order, with hosts written one by one and the guide endpoint added last', async () => {
+  it('keeps endpoints in lesson order, with hosts written and the guide endpoint added last', async () => {
     const lessons = db.data.liveLessons;
     await lessons.create(
       makeNewLiveLesson({
@@ -64,8 +64,8 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
         endpoints: [makeLiveEndpoint({ name: 'zeta', position: 0 }), makeLiveEndpoint({ name: 'alpha', position: 1 })],
       }),
     );
-    await lessons.updateEndpointHost('order', 'alpha', '10.0.0.2');
-    await lessons.updateEndpointHost('order', 'no-such-endpoint', '10.0.0.9');
+    await lessons.updateEndpointHosts('order', new Map([['alpha', '10.0.0.2'], ['no-such-endpoint', '10.0.0.9']]));
+    await expect(lessons.updateEndpointHosts('no-such-lesson', new Map([['alpha', '10.0.0.3']]))).rejects.toThrow(/doesn't exist/);
     await lessons.addEndpoint('order', makeLiveEndpoint({ name: 'jupyterlabguide', position: 2, image: 'antidotelabs/jupyter:latest', ports: [8888], presentations: [] }));
     await lessons.addEndpoint('order', makeLiveEndpoint({ name: 'jupyterlabguide', position: 2 }));
     const lesson = await lessons.get('order');
@@ -95,7 +95,8 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
     const lessons = db.data.liveLessons;
     await lessons.create(makeNewLiveLesson({ id: 'phases', sessionId: 'phases' }));
     clock = new Date('2026-01-01T00:00:05Z');
-    await lessons.updateStatus('phases', 'BOOTING');
+    // What updateStatus returns is the row as a fresh read finds it (no second read needed).
+    expect(await lessons.updateStatus('phases', 'BOOTING')).toEqual(await lessons.get('phases'));
     clock = new Date('2026-01-01T00:00:09Z');
     await lessons.markFailed('phases', 'pods failed: ErrImagePull');
     await lessons.setConfiguredStage('phases', 0);
@@ -111,6 +112,10 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
       deleteRequestedAt: new Date('2026-01-01T00:00:09Z'),
       phaseTimes: { initializedAt: '2026-01-01T00:00:00.000Z', bootingAt: '2026-01-01T00:00:05.000Z', failedAt: '2026-01-01T00:00:09.000Z' },
     });
+    // The narrow read for event checks agrees with the full row on every field it has.
+    const { id, sessionId, lessonSlug, status, error, failureReason, currentStage, healthyTests, totalTests, phaseTimes } = lesson;
+    expect(await lessons.findState('phases')).toEqual({ id, sessionId, lessonSlug, status, error, failureReason, currentStage, healthyTests, totalTests, phaseTimes });
+    expect(await lessons.findState('no-such-lesson')).toBeUndefined();
     await lessons.updateLastActiveTime('phases');
     expect((await lessons.get('phases')).lastActiveAt).toEqual(clock);
     expect(await lessons.count({ error: true })).toBeGreaterThanOrEqual(1);

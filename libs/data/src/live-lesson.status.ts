@@ -1,7 +1,7 @@
-import type { LiveLesson } from './live.types.js';
+import type { LiveLessonState } from './live.types.js';
 
 /** Where a live lesson stands, as status events and the api's SSE stream report it. */
-export const liveLessonStatusOf = (lesson: LiveLesson) => ({
+export const liveLessonStatusOf = (lesson: LiveLessonState) => ({
   liveLessonId: lesson.id,
   status: lesson.status,
   error: lesson.error,

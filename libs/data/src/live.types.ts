@@ -54,6 +54,9 @@ export interface LiveLesson {
   endpoints: LiveEndpoint[];
 }
 
+/** Where a live lesson stands, without its endpoints and guide: what status events carry. */
+export type LiveLessonState = Pick<LiveLesson, 'id' | 'sessionId' | 'lessonSlug' | 'status' | 'error' | 'failureReason' | 'currentStage' | 'healthyTests' | 'totalTests' | 'phaseTimes'>;
+
 /** What a caller supplies to create a live lesson; the rest (status, tests, times, claims) the repository sets. */
 export type NewLiveLesson = Pick<
   LiveLesson,

@@ -87,7 +87,7 @@ export class LiveLessonEventHub implements OnApplicationBootstrap, OnApplication
   }
 
   private async forwardIfTrue(event: LiveLessonStatusChangedEvent): Promise<void> {
-    const row = await this.data.liveLessons.find(event.liveLessonId);
+    const row = await this.data.liveLessons.findState(event.liveLessonId);
     const agrees = event.deleted ? !row : !!row && row.status === event.status && row.error === event.error && row.currentStage === event.stage;
     if (!agrees) {
       this.logger.debug(`status event of ${event.liveLessonId} (${event.status}${event.deleted ? ', deleted' : ''}) does not match its row; not forwarded`);

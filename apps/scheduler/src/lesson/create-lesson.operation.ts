@@ -37,18 +37,20 @@ export class CreateLessonOperation {
     const built = await this.plans.build(initial);
     onPlan(built);
     const hosts = await this.cluster.provision(built, signal);
-    for (const [endpoint, host] of hosts) await this.data.liveLessons.updateEndpointHost(initial.id, endpoint, host);
+    await this.data.liveLessons.updateEndpointHosts(initial.id, hosts);
     let lesson = await this.status.advance(await this.data.liveLessons.get(initial.id), LiveLessonStatus.BOOTING);
     // The endpoints now carry their Service addresses: the configuration jobs connect to them.
     const plan: LessonPlan = { ...built, liveLesson: lesson };
     const timeouts = this.config.timeouts;
     await this.cluster.waitForPods(plan, timeouts.podRunningSeconds * 1000, signal);
     await this.waitReachable(plan, signal);
-    lesson = await this.status.advance(await this.data.liveLessons.get(initial.id), LiveLessonStatus.CONFIGURATION);
+    // This operation holds the claim and is the only writer of the status until READY: the lesson in hand
+    // (the row as BOOTING was written, or as read) is current, so no read before each step.
+    lesson = await this.status.advance(lesson, LiveLessonStatus.CONFIGURATION);
     await this.cluster.configure(plan, lesson.currentStage, { oldJobsGoneMs: timeouts.oldJobsGoneSeconds * 1000, jobsMs: timeouts.configJobSeconds * 1000 }, signal);
     await this.data.liveLessons.setConfiguredStage(lesson.id, lesson.currentStage);
     if (plan.lesson.readyDelay > 0) await sleep(plan.lesson.readyDelay * 1000, undefined, { signal });
-    await this.status.advance(await this.data.liveLessons.get(initial.id), LiveLessonStatus.READY);
+    await this.status.advance(lesson, LiveLessonStatus.READY);
     this.logger.log(`live lesson ${initial.id} (${initial.lessonSlug}) is READY`);
   }
 

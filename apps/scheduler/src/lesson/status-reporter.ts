@@ -27,8 +27,7 @@ export class StatusReporter {
   /** Moves the live lesson forward to `status` (no-op when it is already there or beyond). */
   async advance(lesson: LiveLesson, status: LiveLessonStatus): Promise<LiveLesson> {
     if (lesson.status === status || isAfter(lesson.status, status)) return lesson;
-    await this.data.liveLessons.updateStatus(lesson.id, status);
-    const updated = await this.data.liveLessons.get(lesson.id);
+    const updated = await this.data.liveLessons.updateStatus(lesson.id, status);
     if (status === LiveLessonStatus.READY && updated.pool) this.metrics.observeRefill(updated.lessonSlug, updated.phaseTimes);
     else if (status === LiveLessonStatus.READY) this.metrics.observeReady(updated.lessonSlug, updated.phaseTimes);
     this.publish(updated);

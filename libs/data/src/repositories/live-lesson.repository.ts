@@ -1,14 +1,27 @@
 import { inTransaction } from '../transaction.js';
-import { In, type DataSource, type FindOptionsWhere } from 'typeorm';
+import { In, type DataSource, type EntityManager, type FindOptionsWhere } from 'typeorm';
 import { DataErrorCodes, LiveLessonStatus, phaseTimeKeyOf } from '@antidote/contracts';
 import type { GuideType } from '@antidote/curriculum';
 import { DuplicateError, isUniqueViolation, NotFoundError } from '../data.errors.js';
 import { LiveEndpointEntity, LiveLessonEntity } from '../entities/index.js';
 import { endpointEntity, toLiveLesson } from '../live-lesson.mapper.js';
-import type { LiveEndpoint, LiveLesson, LiveLessonFilter, NewLiveLesson } from '../live.types.js';
+import type { LiveEndpoint, LiveLesson, LiveLessonFilter, LiveLessonState, NewLiveLesson } from '../live.types.js';
 
 /** Ids per IN (…) list: well under both databases' parameter limits. */
 const ID_CHUNK = 500;
+
+const STATE_COLUMNS = {
+  id: true,
+  sessionId: true,
+  lessonSlug: true,
+  status: true,
+  error: true,
+  failureReason: true,
+  currentStage: true,
+  healthyTests: true,
+  totalTests: true,
+  phaseTimes: true,
+} as const satisfies Partial<Record<keyof LiveLessonState, true>>;
 
 const missing = (id: string): NotFoundError => new NotFoundError(`Livelesson ${id} doesn't exist; cannot update`);
 
@@ -66,6 +79,14 @@ export class LiveLessonRepository {
     return lesson;
   }
 
+  /** The row's state alone (one narrow query: no endpoints, no guide), for checking an event against it. */
+  async findState(id: string): Promise<LiveLessonState | undefined> {
+    const row = await this.dataSource.manager.findOne(LiveLessonEntity, { select: STATE_COLUMNS, where: { id } });
+    if (!row) return undefined;
+    const { failureReason, ...state } = row;
+    return { ...state, status: row.status as LiveLessonStatus, ...(failureReason !== null ? { failureReason } : {}) };
+  }
+
   async findForSession(sessionId: string, lessonSlug: string): Promise<LiveLesson | undefined> {
     const [lesson] = await this.load({ sessionId, lessonSlug });
     return lesson;
@@ -113,13 +134,18 @@ export class LiveLessonRepository {
     return false;
   }
 
-  /** Sets the status and records when the phase began. */
-  async updateStatus(id: string, status: LiveLessonStatus): Promise<void> {
+  /**
+   * Sets the status and records when the phase began; returns the live lesson as written (read in the
+   * same transaction, so the caller needs no second read to publish it).
+   */
+  async updateStatus(id: string, status: LiveLessonStatus): Promise<LiveLesson> {
     const at = this.now();
-    await inTransaction(this.dataSource, async (manager) => {
-      const row = await manager.findOne(LiveLessonEntity, { select: { id: true, phaseTimes: true }, where: { id } });
-      if (!row) throw missing(id);
-      await manager.update(LiveLessonEntity, { id }, { status, updatedAt: at, phaseTimes: { ...row.phaseTimes, [phaseTimeKeyOf[status]]: at.toISOString() } });
+    return inTransaction(this.dataSource, async (manager) => {
+      const [lesson] = await this.load({ id }, manager);
+      if (!lesson) throw missing(id);
+      const phaseTimes = { ...lesson.phaseTimes, [phaseTimeKeyOf[status]]: at.toISOString() };
+      await manager.update(LiveLessonEntity, { id }, { status, updatedAt: at, phaseTimes });
+      return { ...lesson, status, updatedAt: at, phaseTimes };
     });
   }
 
@@ -133,10 +159,10 @@ export class LiveLessonRepository {
     });
   }
 
-  /** Writes an endpoint's Service address; an unknown endpoint name changes nothing (original behaviour). */
-  async updateEndpointHost(id: string, endpointName: string, host: string): Promise<void> {
+  /** Writes endpoints' Service addresses (endpoint name → host); an unknown endpoint name changes nothing (original behaviour). */
+  async updateEndpointHosts(id: string, hosts: ReadonlyMap<string, string>): Promise<void> {
     if (!(await this.exists(id))) throw missing(id);
-    await this.dataSource.manager.update(LiveEndpointEntity, { liveLessonId: id, name: endpointName }, { host });
+    for (const [endpointName, host] of hosts) await this.dataSource.manager.update(LiveEndpointEntity, { liveLessonId: id, name: endpointName }, { host });
   }
 
   /** Adds an endpoint (the jupyter guide); idempotent for an endpoint of the same name. */
@@ -190,16 +216,16 @@ export class LiveLessonRepository {
   }
 
   /** Rows plus their endpoints in two queries (never one query per live lesson). */
-  async load(where: FindOptionsWhere<LiveLessonEntity> | string): Promise<LiveLesson[]> {
+  async load(where: FindOptionsWhere<LiveLessonEntity> | string, manager: EntityManager = this.dataSource.manager): Promise<LiveLesson[]> {
     const rows =
       typeof where === 'string'
-        ? await this.dataSource.manager.createQueryBuilder(LiveLessonEntity, 'll').where(where).orderBy('ll.created_at', 'ASC').addOrderBy('ll.id', 'ASC').getMany()
-        : await this.dataSource.manager.find(LiveLessonEntity, { where, order: { createdAt: 'ASC', id: 'ASC' } });
+        ? await manager.createQueryBuilder(LiveLessonEntity, 'll').where(where).orderBy('ll.created_at', 'ASC').addOrderBy('ll.id', 'ASC').getMany()
+        : await manager.find(LiveLessonEntity, { where, order: { createdAt: 'ASC', id: 'ASC' } });
     if (rows.length === 0) return [];
     const endpoints: LiveEndpointEntity[] = [];
     for (let i = 0; i < rows.length; i += ID_CHUNK) {
       const ids = rows.slice(i, i + ID_CHUNK).map((row) => row.id);
-      endpoints.push(...(await this.dataSource.manager.find(LiveEndpointEntity, { where: { liveLessonId: In(ids) } })));
+      endpoints.push(...(await manager.find(LiveEndpointEntity, { where: { liveLessonId: In(ids) } })));
     }
     const byLesson = new Map<string, LiveEndpointEntity[]>();
     for (const endpoint of endpoints) byLesson.set(endpoint.liveLessonId, [...(byLesson.get(endpoint.liveLessonId) ?? []), endpoint]);

@@ -1,4 +1,5 @@
 import { Observable, type ConfigurationOptions, type RequestContext, type ResponseContext } from '@kubernetes/client-node';
+import { dispatcherHttpLibrary } from './dispatcher-http.library.js';
 import { KubeApiError, NO_RESPONSE, toKubeApiError, type KubeCallTarget, type KubeVerb } from './kube-api.error.js';
 import { silentLogger, type KubeLogger } from './kube-logger.js';
 import { abortableSleep, DEFAULT_BACKOFF, isRetryable, retryDelay, type BackoffPolicy, type Sleep } from './retry.js';
@@ -100,9 +101,10 @@ export class KubeCallRunner {
   }
 }
 
-/** Per-call client-node options: our abort signal and User-Agent on the request, the HTTP status reported back. */
+/** Per-call client-node options: our abort signal and User-Agent on the request, the HTTP status reported back, sent without fetch. */
 function requestOptions(signal: AbortSignal, userAgent: string | undefined, onStatus: (code: number) => void): ConfigurationOptions {
   return {
+    httpApi: dispatcherHttpLibrary,
     middleware: [
       {
         pre: (context: RequestContext) => {
