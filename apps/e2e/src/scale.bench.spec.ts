@@ -15,6 +15,8 @@ interface Step {
   added: number;
   seconds: number;
   failures: number;
+  /** Each distinct reason a lesson of the step did not reach READY, with how many. */
+  failureReasons: Record<string, number>;
   cpuMsPerAddedLesson: Record<App | 'total', number>;
   kubeCallsPerAddedLesson: number;
   /** Event streams open at once while the step's lessons came up (one per learner, as the front-end). */
@@ -24,6 +26,12 @@ interface Step {
   keepAlive: { seconds: number; failures: number; kubeCalls: number; cpuMs: Record<App | 'total', number> };
   reaperPass: { seconds: number; kubeCalls: number; actions: number };
 }
+
+const countBy = (values: readonly string[]): Record<string, number> => {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+};
 
 const simStats = async (platform: UpPlatform) => (await (await fetch(`${platform.kubeSim}/_sim/stats`)).json()) as { openWatches: number };
 
@@ -81,6 +89,7 @@ it(`holds ${LEVELS.at(-1)} live lessons READY, in steps of ${LEVELS.join(' / ')}
         added,
         seconds: run.seconds,
         failures: run.failures.length,
+        failureReasons: countBy(run.failures),
         cpuMsPerAddedLesson: run.cpuMsPerLesson,
         kubeCallsPerAddedLesson: run.kubeCallsPerLesson,
         eventStreams: added,
@@ -101,6 +110,7 @@ it(`holds ${LEVELS.at(-1)} live lessons READY, in steps of ${LEVELS.join(' / ')}
             `  ${String(step.held).padStart(5)} ${String(step.added).padStart(6)} ${cell(step.seconds, 1, 7)} ${String(step.failures + step.keepAlive.failures).padStart(5)} ${cell(step.cpuMsPerAddedLesson.total)} ${cell(step.kubeCallsPerAddedLesson, 1, 6)} ${String(step.eventStreams).padStart(8)} ${String(step.openWatches).padStart(8)} ${cell(step.keepAlive.seconds, 2, 13)} ${String(step.keepAlive.kubeCalls).padStart(10)} ${cell(step.reaperPass.seconds, 2, 7)} ${String(step.reaperPass.kubeCalls).padStart(11)}  ${APPS.map((app) => step.rssMiB[app].toFixed(0)).join(' / ')}`,
         ),
         `  cpu ms = the four apps' user + system time per added lesson; calls = the scheduler's Kubernetes calls per added lesson; streams = event streams open at once in the step`,
+        ...steps.flatMap((step) => Object.entries(step.failureReasons).map(([why, count]) => `  failed at ${step.held} held: ${count} × ${why}`)),
         `  idle RSS MiB: ${APPS.map((app) => `${app} ${idle[app].rssMiB.toFixed(0)}`).join(', ')}; peak: ${APPS.map((app) => `${app} ${peak[app].peakRssMiB.toFixed(0)}`).join(', ')}`,
       ].join('\n'),
     );
