@@ -4,6 +4,7 @@ import { schedulerService } from '@antidote/scheduler';
 import { DATABASE_KINDS, INSTANCE, startTestPlatform, type TestPlatform } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reaperService } from './reaper.definition.js';
+import { microTime } from './leader/kube-lease.store.js';
 
 const ns = (id: string) => `${INSTANCE}-${id}`;
 const LEASE = `${INSTANCE}-reaper`;
@@ -90,7 +91,6 @@ describe.each(DATABASE_KINDS)('reaper on kube-sim, nats-server and %s', (kind) =
  */
 describe.each(DATABASE_KINDS)('reaper dry run on kube-sim, nats-server and %s', (kind) => {
   let p: TestPlatform<'reaper'>;
-  const microTime = (at: Date) => at.toISOString().replace(/Z$/, '000Z');
   const held = { holderIdentity: 'someone-else', leaseDurationSeconds: 3600, acquireTime: microTime(new Date()), renewTime: microTime(new Date()), leaseTransitions: 0 };
 
   beforeAll(async () => {

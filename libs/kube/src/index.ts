@@ -1,7 +1,8 @@
 export * from './client/kube-api.error.js';
 export * from './client/kube-call.runner.js';
 export * from './client/kube-client.js';
-export * from './client/kube-config.factory.js';
+export * from './client/kube-connection.js';
+export { HttpStatusError, KubeHttp, type KubeReply, type KubeRequest } from './client/kube-http.js';
 export { admissionTicket, withWritePriority } from './client/write-priority.js';
 export type { KubeLogger } from './client/kube-logger.js';
 export type { KindTypes, KubeKind, ListPage, ListQuery } from './client/kube-resources.js';

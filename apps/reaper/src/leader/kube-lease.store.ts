@@ -1,5 +1,5 @@
 import { type KubeClient, isConflict } from '@antidote/kube';
-import { V1MicroTime, type V1Lease } from '@kubernetes/client-node';
+import type { Lease, MicroTime } from '@antidote/crd';
 import { LeaseConflictError, type LeaseRecord, type LeaseStore } from './lease-store.port.js';
 
 /** The election's Lease as a coordination.k8s.io/v1 object; 409s become LeaseConflictError. */
@@ -23,7 +23,7 @@ export class KubeLeaseStore implements LeaseStore {
     return this.write(() => this.kube.replace('Lease', this.namespace, this.toLease(lease)));
   }
 
-  private async write(send: () => Promise<V1Lease>): Promise<LeaseRecord> {
+  private async write(send: () => Promise<Lease>): Promise<LeaseRecord> {
     try {
       return recordOf(await send());
     } catch (error) {
@@ -32,7 +32,7 @@ export class KubeLeaseStore implements LeaseStore {
     }
   }
 
-  private toLease(lease: LeaseRecord): V1Lease {
+  private toLease(lease: LeaseRecord): Lease {
     return {
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
@@ -50,11 +50,11 @@ export class KubeLeaseStore implements LeaseStore {
 
 /**
  * acquireTime/renewTime are MicroTime: a real API server accepts exactly 6 fractional digits and answers
- * 400 to what Date.toISOString() gives (3). client-node writes a V1MicroTime with 6.
+ * 400 to what Date.toISOString() gives (3).
  */
-export const microTime = (date: Date): V1MicroTime => new V1MicroTime(date.getTime());
+export const microTime = (date: Date): MicroTime => date.toISOString().replace(/Z$/, '000Z');
 
-function recordOf(lease: V1Lease): LeaseRecord {
+function recordOf(lease: Lease): LeaseRecord {
   const spec = lease.spec ?? {};
   const time = (value: unknown): Date | undefined => (value ? new Date(value as string) : undefined);
   const acquireTime = time(spec.acquireTime);

@@ -1,7 +1,6 @@
-import { Observable, type ConfigurationOptions, type RequestContext, type ResponseContext } from '@kubernetes/client-node';
-import { dispatcherHttpLibrary } from './dispatcher-http.library.js';
 import { KubeApiError, NO_RESPONSE, toKubeApiError, type KubeCallTarget, type KubeVerb } from './kube-api.error.js';
 import { silentLogger, type KubeLogger } from './kube-logger.js';
+import type { KubeReply } from './kube-http.js';
 import { abortableSleep, DEFAULT_BACKOFF, isRetryable, retryDelay, type BackoffPolicy, type Sleep } from './retry.js';
 
 /** One HTTP attempt, for metrics (count calls by verb/resource/code). `code` 0 = no response. */
@@ -24,8 +23,6 @@ export interface KubeCallRunnerOptions {
   retryForMs?: number;
   backoff?: BackoffPolicy;
   onCall?: (event: KubeCallEvent) => void;
-  /** Sent as the User-Agent of every call (client-node's own is replaced): which app calls. */
-  userAgent?: string;
   logger?: KubeLogger;
   sleep?: Sleep;
   random?: () => number;
@@ -56,24 +53,24 @@ export class KubeCallRunner {
     this.random = options.random ?? Math.random;
   }
 
-  async run<T>(target: KubeCallTarget, operation: (options: ConfigurationOptions) => Promise<T>, callOptions: CallOptions = {}): Promise<T> {
+  /** Runs `operation` (one HTTP attempt, given the attempt's abort signal) until it answers 2xx or may not be retried. */
+  async run(target: KubeCallTarget, operation: (signal: AbortSignal) => Promise<KubeReply>, callOptions: CallOptions = {}): Promise<KubeReply> {
     const { signal } = callOptions;
     const firstAttempt = performance.now();
     const exhausted = (attempt: number) => attempt >= this.options.retries && performance.now() - firstAttempt >= (this.options.retryForMs ?? 0);
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
-      let status = NO_RESPONSE;
       try {
         signal?.throwIfAborted();
         const attemptSignal = signal ? AbortSignal.any([signal, AbortSignal.timeout(this.options.timeoutMs)]) : AbortSignal.timeout(this.options.timeoutMs);
-        const result = await operation(requestOptions(attemptSignal, this.options.userAgent, (code) => (status = code)));
-        this.observe(target, status, started, attempt);
-        return result;
+        const reply = await operation(attemptSignal);
+        this.observe(target, reply.status, started, attempt);
+        return reply;
       } catch (thrown) {
         const error = signal?.aborted
           ? new KubeApiError(target, { code: NO_RESPONSE, reason: 'Aborted', message: 'the call was cancelled', cause: thrown })
           : toKubeApiError(thrown, target);
-        this.observe(target, error.code || status, started, attempt);
+        this.observe(target, error.code, started, attempt);
         if (exhausted(attempt) || !isRetryable(error, target.verb, callOptions.createIsSafe ?? false)) throw error;
         const delayMs = retryDelay(error, attempt, this.backoff, this.random);
         this.logger.warn({ ...target, code: error.code, reason: error.reason, attempt: attempt + 1, delayMs }, 'Kubernetes call failed, retrying');
@@ -99,25 +96,4 @@ export class KubeCallRunner {
       this.logger.warn({ error: String(error) }, 'Kubernetes call observer failed');
     }
   }
-}
-
-/** Per-call client-node options: our abort signal and User-Agent on the request, the HTTP status reported back, sent without fetch. */
-function requestOptions(signal: AbortSignal, userAgent: string | undefined, onStatus: (code: number) => void): ConfigurationOptions {
-  return {
-    httpApi: dispatcherHttpLibrary,
-    middleware: [
-      {
-        pre: (context: RequestContext) => {
-          context.setSignal(signal);
-          if (userAgent) context.setHeaderParam('User-Agent', userAgent);
-          return new Observable(Promise.resolve(context));
-        },
-        post: (context: ResponseContext) => {
-          onStatus(context.httpStatusCode);
-          return new Observable(Promise.resolve(context));
-        },
-      },
-    ],
-    middlewareMergeStrategy: 'append',
-  };
 }

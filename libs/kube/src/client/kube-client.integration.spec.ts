@@ -135,7 +135,7 @@ describe('KubeClient against kube-sim', () => {
 
   it('gives a child client its own call count, on the same connection and observer', async () => {
     const observed: string[] = [];
-    const parent = new KubeClient(kube.kubeConfig, { timeoutMs: 30_000, retries: 0, onCall: (event) => observed.push(event.verb) });
+    const parent = new KubeClient(kube.http, { timeoutMs: 30_000, retries: 0, onCall: (event) => observed.push(event.verb) });
     const child = parent.child();
     await child.list('Pod', ns);
     await parent.read('Namespace', '', ns);

@@ -1,5 +1,5 @@
 import type { KubernetesConfig } from '@antidote/config';
-import { CoreV1Api, PatchStrategy, setHeaderOptions, type ConfigurationOptions, type KubeConfig, type V1CustomResourceDefinition, type V1Job, type V1Namespace, type V1Pod } from '@kubernetes/client-node';
+import type { V1CustomResourceDefinition, V1Job, V1Namespace, V1Pod } from '@kubernetes/client-node';
 import { KubeWatchSource } from '../watch/kube-watch-source.js';
 import { SharedInformer } from '../watch/shared-informer.js';
 import type { HasMetadata, ListSnapshot } from '../watch/watch-source.js';
@@ -7,14 +7,17 @@ import { watchUntil, type WaitVerdict } from '../watch/watch-until.js';
 import { jobState, podState } from '../watch/workload-status.js';
 import { isAlreadyExists, isNotFound, KubeApiError, type KubeCallTarget, type KubeVerb } from './kube-api.error.js';
 import { KubeCallRunner, type KubeCallEvent, type KubeCallRunnerOptions } from './kube-call.runner.js';
-import { kubeConfigFrom } from './kube-config.factory.js';
+import { kubeConnectionFrom } from './kube-connection.js';
+import { KubeHttp, query as queryString, type KubeReply, type KubeRequest } from './kube-http.js';
 import { Semaphore } from '@antidote/concurrency';
 import { writeRank } from './write-priority.js';
 import { silentLogger, type KubeLogger } from './kube-logger.js';
-import { kindOperations, type KindOperations, type KindTypes, type KubeKind, type ListPage, type ListQuery } from './kube-resources.js';
+import { KIND_PATHS, type KindTypes, type KubeKind, type ListPage, type ListQuery } from './kube-resources.js';
 
 export interface KubeClientOptions extends Omit<KubeCallRunnerOptions, 'logger'> {
   logger?: KubeLogger;
+  /** Sent as the User-Agent of every call and watch: which app calls. */
+  userAgent?: string;
   /** Page size of paged lists. */
   pageSize?: number;
   /**
@@ -72,21 +75,20 @@ const JOB_NAME_LABEL = 'job-name';
 const nameOf = (object: { metadata?: { name?: string } }): string => object.metadata?.name ?? '';
 
 /**
- * The one Kubernetes client of Antidote, on `@kubernetes/client-node`: every call goes through the call
- * runner (timeout, bounded retries, metrics hook); creates adopt what we already own (409), deletes
- * tolerate 404, lists are paged, and waits are watches (resumed, re-listed on 410) with a timeout.
+ * The one Kubernetes client of Antidote: JSON over HTTP to the REST paths of the few kinds we use
+ * (`KIND_PATHS`), every call through the call runner (timeout, bounded retries, metrics hook); creates
+ * adopt what we already own (409), deletes tolerate 404, lists are paged, and waits are watches
+ * (resumed, re-listed on 410) or subscriptions to a shared informer, with a timeout.
  */
 export class KubeClient {
   private readonly runner: KubeCallRunner;
-  private readonly operations;
-  private readonly core: CoreV1Api;
   private readonly logger: KubeLogger;
   private readonly pageSize: number;
   private calls = 0;
   private readonly writes?: Semaphore;
 
   constructor(
-    readonly kubeConfig: KubeConfig,
+    readonly http: KubeHttp,
     private readonly options: KubeClientOptions,
     writes?: Semaphore,
   ) {
@@ -101,12 +103,10 @@ export class KubeClient {
         options.onCall?.(event);
       },
     });
-    this.operations = kindOperations(kubeConfig);
-    this.core = kubeConfig.makeApiClient(CoreV1Api);
   }
 
   static fromConfig(config: KubernetesConfig, options: KubeClientOptions): KubeClient {
-    return new KubeClient(kubeConfigFrom(config, options.userAgent).kubeConfig, options);
+    return new KubeClient(new KubeHttp(kubeConnectionFrom(config, options.userAgent)), options);
   }
 
   /** HTTP calls made so far (every attempt). */
@@ -116,7 +116,7 @@ export class KubeClient {
 
   /** A client on the same connection and options (metrics included) that counts its own calls. */
   child(): KubeClient {
-    return new KubeClient(this.kubeConfig, this.options, this.writes);
+    return new KubeClient(this.http, this.options, this.writes);
   }
 
   /**
@@ -147,10 +147,9 @@ export class KubeClient {
   }
 
   private async createOnce<K extends KubeKind>(kind: K, namespace: string, body: KindTypes[K], signal?: AbortSignal): Promise<KindTypes[K]> {
-    const ops = this.ops(kind);
     const name = nameOf(body);
     try {
-      return await this.call('create', kind, namespace, name, (o) => ops.create(namespace, body, o), signal, true);
+      return await this.json('create', kind, namespace, name, { method: 'POST', path: KIND_PATHS[kind].collectionPath(namespace), body }, signal, true);
     } catch (error) {
       if (!isAlreadyExists(error)) throw error;
       const existing = await this.read(kind, namespace, name, signal);
@@ -160,9 +159,8 @@ export class KubeClient {
   }
 
   async read<K extends KubeKind>(kind: K, namespace: string, name: string, signal?: AbortSignal): Promise<KindTypes[K] | undefined> {
-    const ops = this.ops(kind);
     try {
-      return await this.call('get', kind, namespace, name, (o) => ops.read(namespace, name, o), signal);
+      return await this.json('get', kind, namespace, name, { method: 'GET', path: KIND_PATHS[kind].objectPath(namespace, name) }, signal);
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;
@@ -170,15 +168,13 @@ export class KubeClient {
   }
 
   replace<K extends KubeKind>(kind: K, namespace: string, body: KindTypes[K], signal?: AbortSignal): Promise<KindTypes[K]> {
-    const ops = this.ops(kind);
-    return this.call('update', kind, namespace, nameOf(body), (o) => ops.replace(namespace, nameOf(body), body, o), signal);
+    return this.json('update', kind, namespace, nameOf(body), { method: 'PUT', path: KIND_PATHS[kind].objectPath(namespace, nameOf(body)), body }, signal);
   }
 
   /** Deletes (background propagation); false when it was already gone. */
   async delete(kind: KubeKind, namespace: string, name: string, signal?: AbortSignal): Promise<boolean> {
-    const ops = this.ops(kind);
     try {
-      await this.call('delete', kind, namespace, name, (o) => ops.delete(namespace, name, 'Background', o), signal);
+      await this.call('delete', kind, namespace, name, { method: 'DELETE', path: `${KIND_PATHS[kind].objectPath(namespace, name)}?propagationPolicy=Background` }, signal);
       return true;
     } catch (error) {
       if (isNotFound(error)) return false;
@@ -187,12 +183,19 @@ export class KubeClient {
   }
 
   async list<K extends KubeKind>(kind: K, namespace: string, query: ListQuery = {}, signal?: AbortSignal): Promise<ListPage<KindTypes[K]>> {
-    const ops = this.ops(kind);
-    const page = await this.call('list', kind, namespace, undefined, (o) => ops.list(namespace, query, o), signal);
+    const params = { labelSelector: query.labelSelector, fieldSelector: query.fieldSelector, limit: query.limit, continue: query.continueToken };
+    const page = await this.json<{ items?: KindTypes[K][]; metadata?: { resourceVersion?: string; continue?: string } }>(
+      'list',
+      kind,
+      namespace,
+      undefined,
+      { method: 'GET', path: `${KIND_PATHS[kind].collectionPath(namespace)}${queryString(params)}` },
+      signal,
+    );
     return {
-      items: page.items,
+      items: page.items ?? [],
       resourceVersion: page.metadata?.resourceVersion ?? '',
-      ...(page.metadata?._continue ? { continueToken: page.metadata._continue } : {}),
+      ...(page.metadata?.continue ? { continueToken: page.metadata.continue } : {}),
     };
   }
 
@@ -211,12 +214,12 @@ export class KubeClient {
   }
 
   watchSource<K extends KubeKind>(kind: K, namespace: string, query: ListQuery = {}): KubeWatchSource<KindTypes[K]> {
-    const ops = this.ops(kind);
-    return new KubeWatchSource<KindTypes[K]>(this.kubeConfig, {
-      resource: ops.resource,
-      ...(ops.namespaced ? { namespace } : {}),
+    const paths = KIND_PATHS[kind];
+    return new KubeWatchSource<KindTypes[K]>(this.http, {
+      resource: paths.resource,
+      ...(paths.namespaced ? { namespace } : {}),
       query,
-      collectionPath: ops.collectionPath(ops.namespaced ? namespace : undefined),
+      collectionPath: paths.collectionPath(paths.namespaced ? namespace : undefined),
       listAll: (signal) => this.listAll(kind, namespace, query, signal),
     });
   }
@@ -224,10 +227,9 @@ export class KubeClient {
   /** The last lines of a container's log; empty when there is none (yet). */
   async podLogs(namespace: string, pod: string, container?: string, tailLines = 40): Promise<string> {
     try {
-      const text = await this.runner.run({ verb: 'get', resource: 'pods/log', namespace, name: pod }, (o) =>
-        this.core.readNamespacedPodLog({ namespace, name: pod, tailLines, ...(container ? { container } : {}) }, o),
-      );
-      return String(text).trimEnd();
+      const path = `${KIND_PATHS.Pod.objectPath(namespace, pod)}/log${queryString({ tailLines, container })}`;
+      const reply = await this.runner.run({ verb: 'get', resource: 'pods/log', namespace, name: pod }, (signal) => this.http.send({ method: 'GET', path, signal }));
+      return reply.text.trimEnd();
     } catch (error) {
       this.logger.debug({ namespace, pod, container, error: String(error) }, 'no pod log');
       return '';
@@ -322,7 +324,7 @@ export class KubeClient {
    * watch, for the whole process). Started by the caller; pass it to the waits as `informer`.
    */
   informer<K extends KubeKind>(kind: K, labelSelector: string): SharedInformer<KindTypes[K]> {
-    return new SharedInformer(this.watchSource(kind, '', { labelSelector }), { clusterScoped: !this.ops(kind).namespaced, logger: this.logger });
+    return new SharedInformer(this.watchSource(kind, '', { labelSelector }), { clusterScoped: !KIND_PATHS[kind].namespaced, logger: this.logger });
   }
 
   /** A wait on the informer when one is given (scope: the namespace, or the name of a cluster-scoped object), else a list + watch of its own. */
@@ -340,33 +342,32 @@ export class KubeClient {
       return error ? { state: 'failed', error } : evaluate(objects);
     };
     if (informer) return informer.waitFor(scope, guarded, { ...wait, what });
-    const namespace = this.ops(kind).namespaced ? scope : '';
+    const namespace = KIND_PATHS[kind].namespaced ? scope : '';
     return watchUntil(this.watchSource(kind, namespace, query), guarded, { ...wait, logger: this.logger, what });
   }
 
   /** Merges `labels` into a namespace's labels: one JSON merge PATCH (other labels untouched). */
   async patchNamespaceLabels(name: string, labels: Record<string, string>, signal?: AbortSignal): Promise<void> {
-    await this.call('patch', 'Namespace', '', name, (o) => this.core.patchNamespace({ name, body: { metadata: { labels } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch, o)), signal);
+    const path = KIND_PATHS.Namespace.objectPath('', name);
+    await this.call('patch', 'Namespace', '', name, { method: 'PATCH', path, body: { metadata: { labels } }, contentType: 'application/merge-patch+json' }, signal);
   }
 
   /** Drops every finalizer of a Terminating namespace (the `finalize` subresource). */
   async removeNamespaceFinalizers(name: string): Promise<void> {
     const namespace = await this.read('Namespace', '', name);
     if (!namespace) return;
-    await this.runner.run({ verb: 'update', resource: 'namespaces/finalize', name }, (o) =>
-      this.core.replaceNamespaceFinalize({ name, body: { ...namespace, spec: { ...namespace.spec, finalizers: [] } } }, o),
-    );
+    const path = `${KIND_PATHS.Namespace.objectPath('', name)}/finalize`;
+    const body = { ...namespace, spec: { ...namespace.spec, finalizers: [] } };
+    await this.runner.run({ verb: 'update', resource: 'namespaces/finalize', name }, (signal) => this.http.send({ method: 'PUT', path, body, signal }));
   }
 
   // CrdClient (libs/crd)
   createCustomResourceDefinition(crd: V1CustomResourceDefinition, signal?: AbortSignal): Promise<V1CustomResourceDefinition> {
-    const ops = this.ops('CustomResourceDefinition');
-    return this.call('create', 'CustomResourceDefinition', '', nameOf(crd), (o) => ops.create('', crd, o), signal, true);
+    return this.json('create', 'CustomResourceDefinition', '', nameOf(crd), { method: 'POST', path: KIND_PATHS.CustomResourceDefinition.collectionPath(), body: crd }, signal, true);
   }
 
   readCustomResourceDefinition(name: string, signal?: AbortSignal): Promise<V1CustomResourceDefinition> {
-    const ops = this.ops('CustomResourceDefinition');
-    return this.call('get', 'CustomResourceDefinition', '', name, (o) => ops.read('', name, o), signal);
+    return this.json('get', 'CustomResourceDefinition', '', name, { method: 'GET', path: KIND_PATHS.CustomResourceDefinition.objectPath('', name) }, signal);
   }
 
   waitForCustomResourceDefinition(
@@ -393,14 +394,16 @@ export class KubeClient {
     return owner !== undefined && object.metadata?.labels?.[owner.key] === owner.value;
   }
 
-  private ops<K extends KubeKind>(kind: K): KindOperations<KindTypes[K]> {
-    return this.operations[kind];
+  /** One call about `kind` (a write waits its turn among the bounded writes); the reply as it came. */
+  private call(verb: KubeVerb, kind: KubeKind, namespace: string, name: string | undefined, request: Omit<KubeRequest, 'signal'>, signal?: AbortSignal, createIsSafe = false): Promise<KubeReply> {
+    const paths = KIND_PATHS[kind];
+    const target: KubeCallTarget = { verb, resource: paths.resource, ...(paths.namespaced && namespace ? { namespace } : {}), ...(name ? { name } : {}) };
+    const run = (): Promise<KubeReply> => this.runner.run(target, (attemptSignal) => this.http.send({ ...request, signal: attemptSignal }), { ...(signal ? { signal } : {}), createIsSafe });
+    return this.writes && WRITES.has(verb) ? this.writes.run(run, signal, writeRank()) : run();
   }
 
-  private call<T>(verb: KubeVerb, kind: KubeKind, namespace: string, name: string | undefined, operation: (options: ConfigurationOptions) => Promise<T>, signal?: AbortSignal, createIsSafe = false): Promise<T> {
-    const ops = this.operations[kind];
-    const target: KubeCallTarget = { verb, resource: ops.resource, ...(ops.namespaced && namespace ? { namespace } : {}), ...(name ? { name } : {}) };
-    const run = (): Promise<T> => this.runner.run(target, operation, { ...(signal ? { signal } : {}), createIsSafe });
-    return this.writes && WRITES.has(verb) ? this.writes.run(run, signal, writeRank()) : run();
+  /** A call whose answer is a JSON object. */
+  private async json<T>(verb: KubeVerb, kind: KubeKind, namespace: string, name: string | undefined, request: Omit<KubeRequest, 'signal'>, signal?: AbortSignal, createIsSafe = false): Promise<T> {
+    return JSON.parse((await this.call(verb, kind, namespace, name, request, signal, createIsSafe)).text) as T;
   }
 }

@@ -1,5 +1,6 @@
-import { Watch, type KubeConfig } from '@kubernetes/client-node';
+import { createInterface } from 'node:readline';
 import { toKubeApiError } from '../client/kube-api.error.js';
+import { query, type KubeHttp } from '../client/kube-http.js';
 import type { ListQuery } from '../client/kube-resources.js';
 import type { HasMetadata, ListSnapshot, WatchSource } from './watch-source.js';
 
@@ -12,16 +13,14 @@ export interface WatchTarget<T> {
   listAll(signal: AbortSignal): Promise<ListSnapshot<T>>;
 }
 
-/** A `WatchSource` over the real API: paged lists through the client, watches through client-node's `Watch`. */
+/** A `WatchSource` over the real API: paged lists through the client, a watch as one streamed GET of JSON lines. */
 export class KubeWatchSource<T extends HasMetadata> implements WatchSource<T> {
   readonly description: string;
-  private readonly watcher: Watch;
 
   constructor(
-    kubeConfig: KubeConfig,
+    private readonly http: KubeHttp,
     private readonly target: WatchTarget<T>,
   ) {
-    this.watcher = new Watch(kubeConfig);
     const selectors = [target.query.labelSelector, target.query.fieldSelector].filter(Boolean).join(', ');
     this.description = `${target.resource}${target.namespace ? ` in ${target.namespace}` : ''}${selectors ? ` (${selectors})` : ''}`;
   }
@@ -32,46 +31,48 @@ export class KubeWatchSource<T extends HasMetadata> implements WatchSource<T> {
 
   async watch(resourceVersion: string, onEvent: (type: string, object: unknown) => void, signal: AbortSignal): Promise<void> {
     const apiTarget = { verb: 'watch' as const, resource: this.target.resource, ...(this.target.namespace ? { namespace: this.target.namespace } : {}) };
-    const query = this.target.query;
-    const params = {
-      resourceVersion,
-      allowWatchBookmarks: true,
-      ...(query.labelSelector ? { labelSelector: query.labelSelector } : {}),
-      ...(query.fieldSelector ? { fieldSelector: query.fieldSelector } : {}),
-    };
-    const connection = new AbortController();
-    let finish: (error?: Error) => void = () => undefined;
-    const ended = new Promise<void>((resolve, reject) => {
-      finish = (error?: Error) => (error ? reject(error) : resolve());
+    const { labelSelector, fieldSelector } = this.target.query;
+    const path = `${this.target.collectionPath}${query({ watch: true, resourceVersion, allowWatchBookmarks: true, labelSelector, fieldSelector })}`;
+    const response = await this.http.stream({ method: 'GET', path, signal }).catch((error: unknown) => {
+      if (signal.aborted) return undefined;
+      throw toKubeApiError(error, apiTarget);
     });
-    // An event the consumer rejects (a handler error, an ERROR event) ends this connection with that very error.
-    const deliver = (type: string, object: unknown): void => {
-      try {
-        onEvent(type, object);
-      } catch (error) {
-        connection.abort();
-        finish(error as Error);
-      }
-    };
-    const stop = (): void => {
-      connection.abort();
-      finish();
-    };
+    if (!response) return;
+    if (signal.aborted) {
+      response.destroy();
+      return;
+    }
+    // readline ends its lines on the stream's 'end' only: a stream cut (abort, lost connection) closes them here.
+    const lines = createInterface({ input: response, crlfDelay: Infinity });
+    const stop = (): void => lines.close();
     signal.addEventListener('abort', stop, { once: true });
+    response.once('close', stop);
+    // One event per line. An event the consumer rejects (a handler error, an ERROR event, a line that is not an event) ends the connection with that very error.
+    let rejected: { error: unknown } | undefined;
     try {
-      const started = await this.watcher
-        .watch(this.target.collectionPath, params, deliver, (error: unknown) => finish(error && !isAbort(error) ? toKubeApiError(error, apiTarget) : undefined))
-        .catch((error: unknown) => {
-          throw toKubeApiError(error, apiTarget);
-        });
-      connection.signal.addEventListener('abort', () => started.abort(), { once: true });
-      if (signal.aborted) started.abort();
-      await ended;
+      for await (const line of lines) {
+        if (!line.trim()) continue;
+        try {
+          const event = parseEvent(line);
+          onEvent(event.type, event.object);
+        } catch (error) {
+          rejected = { error };
+          break;
+        }
+      }
+    } catch (error) {
+      if (signal.aborted) return;
+      throw toKubeApiError(error, apiTarget);
     } finally {
       signal.removeEventListener('abort', stop);
-      connection.abort();
+      response.destroy();
     }
+    if (rejected) throw rejected.error;
   }
 }
 
-const isAbort = (error: unknown): boolean => error instanceof Error && error.name === 'AbortError';
+function parseEvent(line: string): { type: string; object: unknown } {
+  const event = JSON.parse(line) as { type?: unknown; object?: unknown };
+  if (typeof event.type !== 'string') throw new SyntaxError(`a watch event without a type: ${line.slice(0, 200)}`);
+  return { type: event.type, object: event.object };
+}

@@ -1,6 +1,6 @@
 import type { AntidoteConfig } from '@antidote/config';
-import type { NetworkAttachmentDefinition } from '@antidote/crd';
-import type { V1Ingress, V1Job, V1LimitRange, V1Namespace, V1NetworkPolicy, V1Pod, V1ResourceQuota, V1Secret, V1Service } from '@kubernetes/client-node';
+import type { LimitRange, NetworkAttachmentDefinition, NetworkPolicy } from '@antidote/crd';
+import type { V1Ingress, V1Job, V1Namespace, V1Pod, V1ResourceQuota, V1Secret, V1Service } from '@kubernetes/client-node';
 import { buildConfigJobs } from './config-job.builder.js';
 import { buildEndpointPod } from './endpoint-pod.builder.js';
 import { buildEndpointIngresses } from './ingress.builder.js';
@@ -23,9 +23,9 @@ export interface EndpointObjects {
 /** Every object of one live lesson, in the order they are created. */
 export interface LessonObjectSet {
   namespace: V1Namespace;
-  networkPolicies: V1NetworkPolicy[];
+  networkPolicies: NetworkPolicy[];
   resourceQuota?: V1ResourceQuota;
-  limitRange?: V1LimitRange;
+  limitRange?: LimitRange;
   /** Secrets copied from `kubernetes.secretsNamespace`: the TLS secret, then the pull secret when set. */
   secretsToCopy: string[];
   networkAttachments: NetworkAttachmentDefinition[];

@@ -1,5 +1,5 @@
 import type { AntidoteConfig } from '@antidote/config';
-import type { V1LimitRange } from '@kubernetes/client-node';
+import type { LimitRange } from '@antidote/crd';
 import type { LessonObjectsInput } from './lesson-input.js';
 import { managedLabels, namespaceOf } from './lesson-context.js';
 
@@ -7,9 +7,9 @@ export const LIMIT_RANGE = 'antidote-limits';
 
 /**
  * Container defaults from `config.limitRange` (so that anything without resources still fits the
- * quota); `undefined` when `limitRange.enabled` is false. Note client-node's `_default` = `default`.
+ * quota); `undefined` when `limitRange.enabled` is false.
  */
-export function buildLimitRange(input: LessonObjectsInput, config: Pick<AntidoteConfig, 'limitRange'>): V1LimitRange | undefined {
+export function buildLimitRange(input: LessonObjectsInput, config: Pick<AntidoteConfig, 'limitRange'>): LimitRange | undefined {
   const limits = config.limitRange;
   if (!limits.enabled) return undefined;
   return {
@@ -20,7 +20,7 @@ export function buildLimitRange(input: LessonObjectsInput, config: Pick<Antidote
       limits: [
         {
           type: 'Container',
-          _default: { cpu: limits.defaultCpu, memory: limits.defaultMemory },
+          default: { cpu: limits.defaultCpu, memory: limits.defaultMemory },
           defaultRequest: { cpu: limits.defaultRequestCpu, memory: limits.defaultRequestMemory },
         },
       ],

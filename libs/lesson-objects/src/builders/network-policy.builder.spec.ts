@@ -1,10 +1,10 @@
-import type { V1NetworkPolicy } from '@kubernetes/client-node';
+import type { NetworkPolicy } from '@antidote/crd';
 import { describe, expect, it } from 'vitest';
 import { kubeSchemaProblems } from '../../test/kube-schema.js';
 import { testConfig, triangleLesson } from '../../test/lesson-fixture.js';
 import { buildNetworkPolicies } from './network-policy.builder.js';
 
-const only = (policies: V1NetworkPolicy[]): V1NetworkPolicy => {
+const only = (policies: NetworkPolicy[]): NetworkPolicy => {
   expect(policies).toHaveLength(1);
   return policies[0];
 };
@@ -29,7 +29,7 @@ describe('buildNetworkPolicies', () => {
   it('denies ingress from other namespaces except the configured ones', () => {
     expect(stoneage.spec?.ingress).toEqual([
       {
-        _from: [
+        from: [
           { podSelector: {} },
           { namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['ingress-nginx', 'antidote'] }] } },
         ],
@@ -71,7 +71,7 @@ describe('buildNetworkPolicies', () => {
 
   it('allows only same-namespace ingress when no namespace is configured', () => {
     const closed = only(buildNetworkPolicies(triangleLesson(), testConfig({ network: { ingressFromNamespaces: [] } })));
-    expect(closed.spec?.ingress).toEqual([{ _from: [{ podSelector: {} }] }]);
+    expect(closed.spec?.ingress).toEqual([{ from: [{ podSelector: {} }] }]);
   });
 
   it('produces schema-valid policies', () => {

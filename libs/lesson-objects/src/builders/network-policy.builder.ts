@@ -1,5 +1,6 @@
 import type { AntidoteConfig } from '@antidote/config';
-import type { V1NetworkPolicy, V1NetworkPolicyEgressRule, V1NetworkPolicyIngressRule } from '@kubernetes/client-node';
+import type { NetworkPolicy, NetworkPolicyIngressRule } from '@antidote/crd';
+import type { V1NetworkPolicyEgressRule } from '@kubernetes/client-node';
 import { NAMESPACE_NAME_LABEL } from '../naming/labels.js';
 import type { LessonObjectsInput } from './lesson-input.js';
 import { managedLabels, namespaceOf } from './lesson-context.js';
@@ -11,7 +12,7 @@ export const ISOLATION_POLICY = 'antidote-isolation';
 
 type NetworkConfig = Pick<AntidoteConfig, 'allowEgress' | 'network'>;
 
-const policy = (namespace: string, name: string, spec: V1NetworkPolicy['spec']): V1NetworkPolicy => ({
+const policy = (namespace: string, name: string, spec: NetworkPolicy['spec']): NetworkPolicy => ({
   apiVersion: 'networking.k8s.io/v1',
   kind: 'NetworkPolicy',
   metadata: { name, namespace, labels: managedLabels() },
@@ -19,10 +20,10 @@ const policy = (namespace: string, name: string, spec: V1NetworkPolicy['spec']):
 });
 
 /** Pods of this namespace, and of `network.ingressFromNamespaces` (ingress controller, health checker), may connect in. */
-function ingressRules(config: NetworkConfig): V1NetworkPolicyIngressRule[] {
+function ingressRules(config: NetworkConfig): NetworkPolicyIngressRule[] {
   return [
     {
-      _from: [
+      from: [
         { podSelector: {} },
         ...(config.network.ingressFromNamespaces.length > 0
           ? [{ namespaceSelector: { matchExpressions: [{ key: NAMESPACE_NAME_LABEL, operator: 'In', values: [...config.network.ingressFromNamespaces] }] } }]
@@ -73,7 +74,7 @@ function openEgressRules(config: NetworkConfig): V1NetworkPolicyEgressRule[] | u
  * `network.blockedCidrs`. One policy says what the former three (ingress, stoneage, egress guard) said,
  * for the same pods or more: one create per lesson instead of three.
  */
-export function buildNetworkPolicies(input: LessonObjectsInput, config: NetworkConfig): V1NetworkPolicy[] {
+export function buildNetworkPolicies(input: LessonObjectsInput, config: NetworkConfig): NetworkPolicy[] {
   const namespace = namespaceOf(input);
   const ingress = ingressRules(config);
   if (!config.allowEgress) {

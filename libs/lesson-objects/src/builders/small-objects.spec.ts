@@ -179,7 +179,7 @@ describe('quota and limits', () => {
     // The triangle's 3 endpoint pods and 3 configuration job pods need 9 cpu and 7.5Gi of limits: raised to fit.
     expect(quota?.spec?.hard).toEqual({ pods: '7', 'requests.cpu': '4', 'requests.memory': '8Gi', 'limits.cpu': '9000m', 'limits.memory': String(7.5 * 2 ** 30) });
     const limits = buildLimitRange(input, config);
-    expect(limits?.spec?.limits).toEqual([{ type: 'Container', _default: { cpu: '1', memory: '1Gi' }, defaultRequest: { cpu: '100m', memory: '128Mi' } }]);
+    expect(limits?.spec?.limits).toEqual([{ type: 'Container', default: { cpu: '1', memory: '1Gi' }, defaultRequest: { cpu: '100m', memory: '128Mi' } }]);
     expect(buildResourceQuota(input, testConfig({ quota: { enabled: false } }))).toBeUndefined();
     expect(buildLimitRange(input, testConfig({ limitRange: { enabled: false } }))).toBeUndefined();
   });
