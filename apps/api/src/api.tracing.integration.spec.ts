@@ -1,9 +1,10 @@
 import { LiveLessonStatus } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
-import { memorySpanExporter } from '@antidote/runtime';
+import { memorySpans } from '@antidote/runtime';
 import { schedulerService } from '@antidote/scheduler';
 import { startTestPlatform, type TestPlatform } from '@antidote/testing';
 import { SpanKind } from '@opentelemetry/api';
+import type { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiService } from './api.definition.js';
 
@@ -15,8 +16,10 @@ import { apiService } from './api.definition.js';
 describe('tracing: one trace from the api through the scheduler to the healthchecker', () => {
   let p: TestPlatform<'healthchecker' | 'scheduler' | 'api'>;
   let api = '';
+  let memorySpanExporter: InMemorySpanExporter;
 
   beforeAll(async () => {
+    memorySpanExporter = await memorySpans();
     memorySpanExporter.reset();
     p = await startTestPlatform('sqlite', {
       services: { healthchecker: healthcheckerService, scheduler: schedulerService, api: apiService },

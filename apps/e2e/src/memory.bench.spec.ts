@@ -11,10 +11,10 @@ const PACKAGES: Record<string, readonly string[]> = {
   '@nestjs/microservices': ['api', 'scheduler', 'healthchecker', 'reaper'],
   zod: ['api', 'scheduler', 'healthchecker', 'reaper'],
   express: ['api', 'scheduler', 'healthchecker', 'reaper'],
-  '@opentelemetry/sdk-trace-base': ['api', 'scheduler', 'healthchecker', 'reaper'],
+  '@opentelemetry/sdk-trace-base': ['every app, only with tracing on'],
   '@nats-io/transport-node': ['api', 'scheduler', 'healthchecker', 'reaper'],
   'better-sqlite3': ['api', 'scheduler', 'healthchecker', 'reaper'],
-  ssh2: ['healthchecker', 'api'],
+  ssh2: ['api (on the first terminal)', 'healthchecker (on the first SSH probe)'],
 };
 
 interface Cost {

@@ -62,7 +62,7 @@ export async function startService(definition: ServiceDefinition, options: LoadC
       `INSECURE: ${definition.name} connects to NATS without credentials (nats.allowAnonymous / ANTIDOTE_NATS_ALLOW_ANONYMOUS is set); for development only, never in production`,
     );
   }
-  startTracing(config, definition.name);
+  await startTracing(config, definition.name);
   const app = await NestFactory.create(
     {
       module: class ServiceRootModule {},

@@ -17,3 +17,4 @@ export type { ClusterTestPlatform } from './cluster-platform.js';
 export { HOSTILE_CURRICULA, SAMPLE_CURRICULUM, TEST_CURRICULUM_LIMITS, writeHostileCurriculum } from './hostile-curricula.js';
 export type { HostileCurriculum } from './hostile-curricula.js';
 export { metricSample, metricsOf } from './metrics.js';
+export { startHangUpServer } from './hang-up-server.js';

@@ -1,4 +1,3 @@
-import ssh2 from 'ssh2';
 import type { SshTarget } from './terminal-access.js';
 import { TerminalCloseCode, TerminalRefusal } from './terminal.errors.js';
 
@@ -17,10 +16,13 @@ export type ShellOpener = (target: SshTarget, size: { cols: number; rows: number
 /**
  * The real one: ssh2 logs in with the image's credentials (the lab's devices are throwaway hosts made for
  * this lab, reached on the cluster network, so their host keys are not pinned) and asks for a shell with a pty.
+ * ssh2 is imported when the first terminal opens, not at start-up: an api nobody opened a terminal on
+ * does not hold its modules and crypto (several MiB of resident memory).
  */
-export const openSshShell: ShellOpener = (target, size, timeoutMs) =>
-  new Promise<ShellChannel>((resolve, reject) => {
-    const client = new ssh2.Client();
+export const openSshShell: ShellOpener = async (target, size, timeoutMs) => {
+  const { Client } = (await import('ssh2')).default;
+  return new Promise<ShellChannel>((resolve, reject) => {
+    const client = new Client();
     const fail = (message: string): void => {
       client.removeAllListeners();
       client.on('error', () => undefined);
@@ -60,3 +62,4 @@ export const openSshShell: ShellOpener = (target, size, timeoutMs) =>
     });
     client.connect({ host: target.host, port: target.port, username: target.username, password: target.password, tryKeyboard: false, readyTimeout: timeoutMs, hostVerifier: () => true });
   });
+};

@@ -1,6 +1,6 @@
 import { withDeadline } from './deadline.js';
 import { failure, timedOut, type ProbeOutcome, type ProbeTarget } from './probe.types.js';
-import { openSsh } from './ssh-connection.js';
+import { sshOpener } from './ssh-connection.js';
 
 export interface SshCredentials {
   username?: string;
@@ -15,7 +15,8 @@ const PROBE_USER = 'antidote-probe';
  * `credentials-rejected`; not speaking SSH → `bad-response`. One deadline bounds connect, banner,
  * key exchange and authentication (a server that sends its banner and then stalls included).
  */
-export function sshProbe(target: ProbeTarget, credentials: SshCredentials = {}): Promise<ProbeOutcome> {
+export async function sshProbe(target: ProbeTarget, credentials: SshCredentials = {}): Promise<ProbeOutcome> {
+  const openSsh = await sshOpener();
   const startedAt = Date.now();
   return withDeadline(target.timeoutMs, () => timedOut(startedAt, target.timeoutMs, 'SSH login'), target.signal, (settle, onCleanup) => {
     const { socket, client, login } = openSsh(target, onCleanup);

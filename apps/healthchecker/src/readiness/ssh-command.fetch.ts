@@ -1,6 +1,6 @@
 import { READINESS_LIMITS } from '@antidote/contracts';
 import { withDeadline } from '../probes/deadline.js';
-import { openSsh } from '../probes/ssh-connection.js';
+import { sshOpener } from '../probes/ssh-connection.js';
 import type { FetchOutcome, FetchTarget } from './readiness-fetch.js';
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -9,7 +9,8 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
  * Logs in over SSH and runs one command (an `exec` request), collecting what it prints (stdout and
  * stderr, at most `READINESS_LIMITS.input` characters) until the channel closes. One deadline bounds it all.
  */
-export function sshCommand(target: FetchTarget, command: string, credentials: { username?: string; password?: string }): Promise<FetchOutcome> {
+export async function sshCommand(target: FetchTarget, command: string, credentials: { username?: string; password?: string }): Promise<FetchOutcome> {
+  const openSsh = await sshOpener();
   return withDeadline<FetchOutcome>(target.timeoutMs, () => ({ ok: false, error: `no answer to "${command}" within ${target.timeoutMs} ms` }), target.signal, (settle, onCleanup) => {
     const { socket, client, login } = openSsh(target, onCleanup);
     let output = '';

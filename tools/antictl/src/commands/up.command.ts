@@ -12,6 +12,7 @@ import { busLoginEnv, writeLocalBusCredentials } from '../bus-credentials.js';
 import { removeLocalPlatform, STATE_DIR, writeLocalPlatform } from '../local-platform.js';
 import { CliError, type Output } from '../output.js';
 import { reasonFromLog } from '../up/app-log.js';
+import { appRuntimeEnv } from '../up/app-runtime.js';
 import { checkNotRunning, DATABASE_FILE, resetLocalDatabase } from '../up/local-state.js';
 import { withProgress } from '../up/progress.js';
 
@@ -188,7 +189,7 @@ export function upCommand(program: Command, output: () => Output): void {
         writeFileSync(configFile, stringify(config), { mode: 0o600 });
         for (const app of APPS) {
           const token = newToken();
-          const { pid } = launch(app, [join(ROOT, 'apps', app, 'dist', 'main.js')], { ANTIDOTE_CONFIG: configFile, [INSTANCE_TOKEN_ENV]: token, ...busLoginEnv(bus.credentials[app]) });
+          const { pid } = launch(app, [join(ROOT, 'apps', app, 'dist', 'main.js')], { ...appRuntimeEnv(process.env), ANTIDOTE_CONFIG: configFile, [INSTANCE_TOKEN_ENV]: token, ...busLoginEnv(bus.credentials[app]) });
           await withProgress(out, `starting ${app}`, () => waitFor(() => ready(ports[app], token), `${app} to be ready`, APP_START_MS, deadChild));
           out.line(`${app.padEnd(13)} ready (ops http://127.0.0.1:${ports[app]}, pid ${pid})`);
         }
