@@ -242,7 +242,10 @@ const healthcheck = z
      * on a loaded node is not timed out forever).
      */
     probeTimeoutMs: z.number().int().min(1).default(2000),
-    /** Pause between rounds while waiting for an endpoint (reference §7: 1 s). */
+    /**
+     * Longest pause between rounds while waiting for an endpoint (reference §7: 1 s). The first pause is
+     * 100 ms, each next one twice the last, up to this.
+     */
     intervalMs: z.number().int().min(1).default(1000),
     /** Open probes at once, over all requests. */
     maxConcurrentProbes: z.number().int().min(1).default(256),

@@ -1,6 +1,6 @@
 import type { EndpointHealth, HealthTarget } from '@antidote/contracts';
 import { describe, expect, it } from 'vitest';
-import { MAX_PROBE_TIMEOUT_FACTOR, nextProbeTimeout, waitUntilReachable, type ReachabilityProbe } from './wait-until-reachable.js';
+import { FIRST_PAUSE_MS, MAX_PROBE_TIMEOUT_FACTOR, nextProbePause, nextProbeTimeout, waitUntilReachable, type ReachabilityProbe } from './wait-until-reachable.js';
 
 describe('nextProbeTimeout', () => {
   it.each([
@@ -11,6 +11,19 @@ describe('nextProbeTimeout', () => {
     { lastMs: 1, configuredMs: 1, next: 2, why: 'the smallest bound grows as well' },
   ])('$lastMs ms (configured $configuredMs) → $next ms: $why', ({ lastMs, configuredMs, next }) => {
     expect(nextProbeTimeout(lastMs, configuredMs)).toBe(next);
+  });
+});
+
+describe('nextProbePause', () => {
+  it.each([
+    { lastMs: undefined, intervalMs: 1000, next: FIRST_PAUSE_MS, why: 'the first pause is short' },
+    { lastMs: 100, intervalMs: 1000, next: 200, why: 'doubles' },
+    { lastMs: 800, intervalMs: 1000, next: 1000, why: 'capped at the interval' },
+    { lastMs: 1000, intervalMs: 1000, next: 1000, why: 'stays at the interval' },
+    { lastMs: undefined, intervalMs: 50, next: 50, why: 'an interval shorter than the first pause wins' },
+    { lastMs: undefined, intervalMs: 0, next: 0, why: 'no pause stays no pause' },
+  ])('after $lastMs ms (interval $intervalMs) → $next ms: $why', ({ lastMs, intervalMs, next }) => {
+    expect(nextProbePause(lastMs, intervalMs)).toBe(next);
   });
 });
 

@@ -21,13 +21,24 @@ export const MAX_PROBE_TIMEOUT_FACTOR = 16;
  */
 export const nextProbeTimeout = (lastMs: number, configuredMs: number): number => Math.min(lastMs * 2, configuredMs * MAX_PROBE_TIMEOUT_FACTOR);
 
+/** The first pause after a round that did not find an endpoint up. */
+export const FIRST_PAUSE_MS = 100;
+
+/**
+ * The pause after a round that did not find an endpoint up: FIRST_PAUSE_MS, then twice the last, up to
+ * `intervalMs`. An endpoint that comes up a moment after its port opened (a device finishing its boot) is
+ * found within a fraction of that moment, not up to a whole interval late; one that boots for minutes is
+ * probed once per interval after the first second, as before.
+ */
+export const nextProbePause = (lastMs: number | undefined, intervalMs: number): number => Math.min(lastMs === undefined ? FIRST_PAUSE_MS : lastMs * 2, intervalMs);
+
 /** What the wait needs of the probes. */
 export type ReachabilityProbe = Pick<ProbeRunner, 'timeoutMs' | 'check'>;
 
 /**
  * Probes every endpoint until it is up once — reachable, and ready where it has a readiness check —
- * (then leaves it alone), pausing `intervalMs` between
- * rounds (each probe bounded by `nextProbeTimeout`), until all are up or the deadline passes. Every probe is bounded, every timer cleared, and an
+ * (then leaves it alone), pausing between rounds (`nextProbePause`, up to `intervalMs`; each probe bounded
+ * by `nextProbeTimeout`), until all are up or the deadline passes. Every probe is bounded, every timer cleared, and an
  * abort ends it at once.
  */
 export async function waitUntilReachable(runner: ReachabilityProbe, endpoints: readonly HealthTarget[], options: WaitOptions): Promise<WaitReachableReply> {
@@ -39,6 +50,7 @@ export async function waitUntilReachable(runner: ReachabilityProbe, endpoints: r
   await Promise.all(
     endpoints.map(async (endpoint) => {
       let probeMs = runner.timeoutMs;
+      let pauseMs: number | undefined;
       while (!stop.aborted) {
         const remaining = deadline - Date.now();
         if (remaining <= 0) break;
@@ -55,7 +67,8 @@ export async function waitUntilReachable(runner: ReachabilityProbe, endpoints: r
         }
         if (health.probes.length === 0) return; // nothing to probe (no ports): it never comes up
         probeMs = nextProbeTimeout(probeMs, runner.timeoutMs);
-        await sleep(options.intervalMs, undefined, { signal: stop }).catch(() => undefined);
+        pauseMs = nextProbePause(pauseMs, options.intervalMs);
+        await sleep(pauseMs, undefined, { signal: stop }).catch(() => undefined);
       }
     }),
   );
