@@ -164,6 +164,9 @@ describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () =
   });
 
   it('grants each app every call it made, and nothing it did not make', async () => {
+    // Made only when the NAD CRD is not yet Established as the scheduler lists it (its wait then watches);
+    // kube-sim establishes it right after the create, so here the list already answers.
+    const ONLY_IF_SLOW = new Set(['apiextensions.k8s.io|customresourcedefinitions|watch']);
     const requests = await simRequests(platform.kubeSim);
     const calls = requests.filter((request) => request.resource);
     // Every call comes from an app that names itself, or from this test (fetch's "node").
@@ -172,7 +175,7 @@ describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () =
       const used = new Set(calls.filter((call) => call.userAgent === app).map((call) => `${call.group}|${call.subresource ? `${call.resource}/${call.subresource}` : call.resource}|${call.verb}`));
       const granted = grantsOf(app);
       expect({ app, missing: [...used].filter((key) => !granted.has(key)).sort() }).toEqual({ app, missing: [] });
-      expect({ app, unused: [...granted].filter((key) => !used.has(key)).sort() }).toEqual({ app, unused: [] });
+      expect({ app, unused: [...granted].filter((key) => !used.has(key) && !ONLY_IF_SLOW.has(key)).sort() }).toEqual({ app, unused: [] });
     }
   });
 });
