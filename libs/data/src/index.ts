@@ -3,7 +3,7 @@ export { DataError, DuplicateError, isUniqueViolation, NotFoundError } from './d
 export { DatabaseLifecycle, DataModule } from './data.module.js';
 export { createDataSource, databaseTarget } from './data-source.factory.js';
 export type { DatabaseConfig, DatabaseTarget } from './data-source.factory.js';
-export type { LiveEndpoint, LiveLesson, LiveLessonFilter, LiveLessonState, LivePresentation, LiveSession, NewLiveLesson, NewLiveSession } from './live.types.js';
+export type { LiveEndpoint, LiveLesson, LiveLessonFilter, LiveLessonState, LivePresentation, WrittenLiveLessonState, LiveSession, NewLiveLesson, NewLiveSession } from './live.types.js';
 export { migrate, revertAllMigrations, runMigrations } from './migrate.js';
 export { CurriculumRepository } from './repositories/curriculum.repository.js';
 export { LiveLessonWorkRepository } from './repositories/live-lesson-work.repository.js';

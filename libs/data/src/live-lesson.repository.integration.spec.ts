@@ -93,12 +93,20 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
 
   it('records phase times, failure reason, configured stage and deletion requests', async () => {
     const lessons = db.data.liveLessons;
-    await lessons.create(makeNewLiveLesson({ id: 'phases', sessionId: 'phases' }));
+    // What create returns is the row as a read finds it.
+    expect(await lessons.create(makeNewLiveLesson({ id: 'phases', sessionId: 'phases' }))).toEqual(await lessons.get('phases'));
+    expect(await lessons.hasEndpoint('phases', (await lessons.get('phases')).endpoints[0].name)).toBe(true);
+    expect(await lessons.hasEndpoint('phases', 'no-such-endpoint')).toBe(false);
     clock = new Date('2026-01-01T00:00:05Z');
-    // What updateStatus returns is the row as a fresh read finds it (no second read needed).
-    expect(await lessons.updateStatus('phases', 'BOOTING')).toEqual(await lessons.get('phases'));
+    // What updateStatus returns is the row's state as a fresh read finds it (no second read needed).
+    const written = await lessons.updateStatus('phases', 'BOOTING');
+    const { endpoints: _endpoints, guideType: _t, guideContents: _c, guideDomain: _d, antidoteId: _a, createdAt: _cr, lastActiveAt: _l, ...state } = await lessons.get('phases');
+    expect(written).toEqual(state);
+    expect(written.phaseTimes).toEqual({ initializedAt: '2026-01-01T00:00:00.000Z', bootingAt: '2026-01-01T00:00:05.000Z' });
     clock = new Date('2026-01-01T00:00:09Z');
-    await lessons.markFailed('phases', 'pods failed: ErrImagePull');
+    expect(await lessons.markFailed('phases', 'pods failed: ErrImagePull')).toMatchObject({ status: 'BOOTING', error: true, failureReason: 'pods failed: ErrImagePull', updatedAt: clock });
+    await expect(lessons.updateStatus('no-such-lesson', 'READY')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(lessons.markFailed('no-such-lesson', 'gone')).rejects.toBeInstanceOf(NotFoundError);
     await lessons.setConfiguredStage('phases', 0);
     await lessons.requestDeletion('phases');
     clock = new Date('2026-01-01T00:01:00Z');

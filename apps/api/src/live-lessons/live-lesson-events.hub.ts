@@ -70,14 +70,14 @@ export class LiveLessonEventHub implements OnApplicationBootstrap, OnApplication
    * (the healthchecker records progress on the row before it publishes it).
    */
   private async forwardProgressIfTrue(event: HealthProgressEvent): Promise<void> {
-    const row = await this.data.liveLessons.find(event.liveLessonId);
+    const row = await this.data.liveLessons.findState(event.liveLessonId);
     const agrees =
       !!row &&
       !row.error &&
       row.status !== LiveLessonStatus.READY &&
-      row.endpoints.some((endpoint) => endpoint.name === event.endpoint) &&
       row.totalTests === event.total &&
-      event.healthy <= row.healthyTests;
+      event.healthy <= row.healthyTests &&
+      (await this.data.liveLessons.hasEndpoint(event.liveLessonId, event.endpoint));
     if (!agrees) {
       this.logger.warn(`health progress of ${event.liveLessonId} (${event.endpoint} ${event.healthy}/${event.total}) does not match its row; not forwarded`);
       return;

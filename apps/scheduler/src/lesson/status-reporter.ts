@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventSubjects, LiveLessonStatus, type LiveLessonStatusChangedEvent } from '@antidote/contracts';
-import { DataManager, liveLessonStatusOf, type LiveLesson } from '@antidote/data';
+import { DataManager, liveLessonStatusOf, type LiveLesson, type LiveLessonState } from '@antidote/data';
 import { BusClient } from '@antidote/messaging';
 import { SchedulerMetrics } from '../scheduler.metrics.js';
 
@@ -9,7 +9,7 @@ const ORDER: readonly LiveLessonStatus[] = [LiveLessonStatus.INITIALIZED, LiveLe
 /** Status never moves backwards (a resumed create must not show BOOTING again after CONFIGURATION). */
 export const isAfter = (a: LiveLessonStatus, b: LiveLessonStatus): boolean => ORDER.indexOf(a) > ORDER.indexOf(b);
 
-export function statusEvent(lesson: LiveLesson, extra: Partial<LiveLessonStatusChangedEvent> = {}): LiveLessonStatusChangedEvent {
+export function statusEvent(lesson: LiveLessonState, extra: Partial<LiveLessonStatusChangedEvent> = {}): LiveLessonStatusChangedEvent {
   return { ...liveLessonStatusOf(lesson), sessionId: lesson.sessionId, lessonSlug: lesson.lessonSlug, at: new Date().toISOString(), ...extra };
 }
 
@@ -27,11 +27,12 @@ export class StatusReporter {
   /** Moves the live lesson forward to `status` (no-op when it is already there or beyond). */
   async advance(lesson: LiveLesson, status: LiveLessonStatus): Promise<LiveLesson> {
     if (lesson.status === status || isAfter(lesson.status, status)) return lesson;
-    const updated = await this.data.liveLessons.updateStatus(lesson.id, status);
-    if (status === LiveLessonStatus.READY && updated.pool) this.metrics.observeRefill(updated.lessonSlug, updated.phaseTimes);
-    else if (status === LiveLessonStatus.READY) this.metrics.observeReady(updated.lessonSlug, updated.phaseTimes);
-    this.publish(updated);
-    return updated;
+    const written = await this.data.liveLessons.updateStatus(lesson.id, status);
+    if (status === LiveLessonStatus.READY && written.pool) this.metrics.observeRefill(written.lessonSlug, written.phaseTimes);
+    else if (status === LiveLessonStatus.READY) this.metrics.observeReady(written.lessonSlug, written.phaseTimes);
+    this.publish(written);
+    // The status write returns the state columns; the rest (endpoints, guide) is the caller's, unchanged by it.
+    return { ...lesson, ...written };
   }
 
   /** READY again after a stage change (the api had set CONFIGURATION). */
@@ -41,9 +42,7 @@ export class StatusReporter {
   }
 
   async fail(id: string, reason: string): Promise<void> {
-    await this.data.liveLessons.markFailed(id, reason);
-    const failed = await this.data.liveLessons.find(id);
-    if (!failed) return;
+    const failed = await this.data.liveLessons.markFailed(id, reason);
     this.metrics.failures.inc({ status: failed.status });
     this.logger.warn(`live lesson ${id} failed in ${failed.status}: ${reason}`);
     this.publish(failed);
@@ -53,7 +52,7 @@ export class StatusReporter {
     this.publish(lesson, { deleted: true });
   }
 
-  publish(lesson: LiveLesson, extra: Partial<LiveLessonStatusChangedEvent> = {}): void {
+  publish(lesson: LiveLessonState, extra: Partial<LiveLessonStatusChangedEvent> = {}): void {
     try {
       this.bus.publish(EventSubjects.liveLessonStatusChanged, statusEvent(lesson, extra), lesson.id);
     } catch (error) {

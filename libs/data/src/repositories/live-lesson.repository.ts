@@ -1,11 +1,11 @@
 import { inTransaction } from '../transaction.js';
 import { In, type DataSource, type EntityManager, type FindOptionsWhere } from 'typeorm';
-import { DataErrorCodes, LiveLessonStatus, phaseTimeKeyOf } from '@antidote/contracts';
+import { DataErrorCodes, LiveLessonStatus, phaseTimeKeyOf, type PhaseTimeKey, type PhaseTimes } from '@antidote/contracts';
 import type { GuideType } from '@antidote/curriculum';
 import { DuplicateError, isUniqueViolation, NotFoundError } from '../data.errors.js';
 import { LiveEndpointEntity, LiveLessonEntity } from '../entities/index.js';
 import { endpointEntity, toLiveLesson } from '../live-lesson.mapper.js';
-import type { LiveEndpoint, LiveLesson, LiveLessonFilter, LiveLessonState, NewLiveLesson } from '../live.types.js';
+import type { LiveEndpoint, LiveLesson, LiveLessonFilter, LiveLessonState, NewLiveLesson, WrittenLiveLessonState } from '../live.types.js';
 
 /** Ids per IN (…) list: well under both databases' parameter limits. */
 const ID_CHUNK = 500;
@@ -22,6 +22,37 @@ const STATE_COLUMNS = {
   totalTests: true,
   phaseTimes: true,
 } as const satisfies Partial<Record<keyof LiveLessonState, true>>;
+
+/** The columns `writeState` returns, and how they map back (the entity's transformers, by hand). */
+const STATE_RETURNING = 'id, session_id, lesson_slug, status, error, failure_reason, current_stage, healthy_tests, total_tests, phase_times, pool, updated_at';
+interface StateRow {
+  id: string;
+  session_id: string;
+  lesson_slug: string;
+  status: string;
+  error: number | boolean;
+  failure_reason: string | null;
+  current_stage: number;
+  healthy_tests: number;
+  total_tests: number;
+  phase_times: string;
+  pool: number | boolean;
+  updated_at: number | string;
+}
+const writtenState = (row: StateRow): WrittenLiveLessonState => ({
+  id: row.id,
+  sessionId: row.session_id,
+  lessonSlug: row.lesson_slug,
+  status: row.status as LiveLessonStatus,
+  error: Number(row.error) === 1,
+  ...(row.failure_reason !== null ? { failureReason: row.failure_reason } : {}),
+  currentStage: Number(row.current_stage),
+  healthyTests: Number(row.healthy_tests),
+  totalTests: Number(row.total_tests),
+  phaseTimes: JSON.parse(row.phase_times) as PhaseTimes,
+  pool: Number(row.pool) === 1,
+  updatedAt: new Date(Number(row.updated_at)),
+});
 
 const missing = (id: string): NotFoundError => new NotFoundError(`Livelesson ${id} doesn't exist; cannot update`);
 
@@ -53,10 +84,11 @@ export class LiveLessonRepository {
       claimedUntil: null,
       pool: fields.pool ?? false,
     };
+    const endpointRows = endpoints.map((endpoint) => endpointEntity(lesson.id, endpoint));
     try {
       await inTransaction(this.dataSource, async (manager) => {
-        await manager.insert(LiveLessonEntity, entity);
-        if (endpoints.length > 0) await manager.insert(LiveEndpointEntity, endpoints.map((endpoint) => endpointEntity(lesson.id, endpoint)));
+        await manager.insert(LiveLessonEntity, { ...entity });
+        if (endpointRows.length > 0) await manager.insert(LiveEndpointEntity, endpointRows.map((row) => ({ ...row })));
       });
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
@@ -65,7 +97,8 @@ export class LiveLessonRepository {
         ? new DuplicateError(`Livelesson ${lesson.id} already exists`, DataErrorCodes.idTaken)
         : new DuplicateError(`Session ${lesson.sessionId} already has a live lesson of ${lesson.lessonSlug}`, DataErrorCodes.duplicate);
     }
-    return this.get(lesson.id);
+    // The row as written (what a read would return: nothing else writes it before this returns).
+    return toLiveLesson(entity, endpointRows);
   }
 
   async get(id: string): Promise<LiveLesson> {
@@ -85,6 +118,11 @@ export class LiveLessonRepository {
     if (!row) return undefined;
     const { failureReason, ...state } = row;
     return { ...state, status: row.status as LiveLessonStatus, ...(failureReason !== null ? { failureReason } : {}) };
+  }
+
+  /** Whether the live lesson has an endpoint of that name (one narrow query). */
+  async hasEndpoint(id: string, name: string): Promise<boolean> {
+    return this.dataSource.manager.existsBy(LiveEndpointEntity, { liveLessonId: id, name });
   }
 
   async findForSession(sessionId: string, lessonSlug: string): Promise<LiveLesson | undefined> {
@@ -135,28 +173,18 @@ export class LiveLessonRepository {
   }
 
   /**
-   * Sets the status and records when the phase began; returns the live lesson as written (read in the
-   * same transaction, so the caller needs no second read to publish it).
+   * Sets the status and records when the phase began, in one statement (the phase time is merged into the
+   * JSON by the database: no read-modify-write, no transaction); returns the row's state as written.
    */
-  async updateStatus(id: string, status: LiveLessonStatus): Promise<LiveLesson> {
+  async updateStatus(id: string, status: LiveLessonStatus): Promise<WrittenLiveLessonState> {
     const at = this.now();
-    return inTransaction(this.dataSource, async (manager) => {
-      const [lesson] = await this.load({ id }, manager);
-      if (!lesson) throw missing(id);
-      const phaseTimes = { ...lesson.phaseTimes, [phaseTimeKeyOf[status]]: at.toISOString() };
-      await manager.update(LiveLessonEntity, { id }, { status, updatedAt: at, phaseTimes });
-      return { ...lesson, status, updatedAt: at, phaseTimes };
-    });
+    return this.writeState(id, { status, updated_at: at.getTime() }, phaseTimeKeyOf[status], at);
   }
 
-  /** Error flag, a human-readable reason, and when it failed. */
-  async markFailed(id: string, reason: string): Promise<void> {
+  /** Error flag, a human-readable reason, and when it failed; returns the row's state as written. */
+  async markFailed(id: string, reason: string): Promise<WrittenLiveLessonState> {
     const at = this.now();
-    await inTransaction(this.dataSource, async (manager) => {
-      const row = await manager.findOne(LiveLessonEntity, { select: { id: true, phaseTimes: true }, where: { id } });
-      if (!row) throw missing(id);
-      await manager.update(LiveLessonEntity, { id }, { error: true, failureReason: reason, updatedAt: at, phaseTimes: { ...row.phaseTimes, failedAt: at.toISOString() } });
-    });
+    return this.writeState(id, { error: 1, failure_reason: reason, updated_at: at.getTime() }, 'failedAt', at);
   }
 
   /** Writes endpoints' Service addresses (endpoint name → host); an unknown endpoint name changes nothing (original behaviour). */
@@ -213,6 +241,24 @@ export class LiveLessonRepository {
   private async update(id: string, values: Partial<Omit<LiveLessonEntity, 'endpoints'>>): Promise<void> {
     const result = await this.dataSource.manager.update(LiveLessonEntity, { id }, { ...values, updatedAt: this.now() });
     if (!result.affected) throw missing(id);
+  }
+
+  /** One UPDATE of `columns` plus a phase time merged into `phase_times`, RETURNING the state columns. */
+  private async writeState(id: string, columns: Record<string, string | number>, phase: PhaseTimeKey, at: Date): Promise<WrittenLiveLessonState> {
+    const merged =
+      this.dataSource.options.type === 'postgres'
+        ? '(phase_times::jsonb || jsonb_build_object(CAST(:phase AS text), CAST(:time AS text)))::text'
+        : "json_set(phase_times, '$.' || :phase, :time)";
+    const sets = Object.keys(columns).map((column) => `${column} = :${column}`);
+    const [sql, parameters] = this.dataSource.driver.escapeQueryWithParameters(
+      `UPDATE live_lessons SET ${[...sets, `phase_times = ${merged}`].join(', ')} WHERE id = :id RETURNING ${STATE_RETURNING}`,
+      { ...columns, phase, time: at.toISOString(), id },
+    );
+    const result = await this.dataSource.query<StateRow[] | [StateRow[], number]>(sql, parameters);
+    // PostgreSQL answers an UPDATE with [rows, count], SQLite with the rows.
+    const [row] = Array.isArray(result[0]) ? result[0] : (result as StateRow[]);
+    if (!row) throw missing(id);
+    return writtenState(row);
   }
 
   /** Rows plus their endpoints in two queries (never one query per live lesson). */
