@@ -17,7 +17,8 @@ export type SshOpener = (
 export async function sshOpener(): Promise<SshOpener> {
   const { Client } = (await import('ssh2')).default;
   return (target, onCleanup) => {
-    const socket = connect({ host: target.host, port: target.port });
+    // No Nagle: the handshake is rounds of small writes that would each wait for a delayed ACK.
+    const socket = connect({ host: target.host, port: target.port, noDelay: true });
     const client = new Client();
     onCleanup(() => {
       client.removeAllListeners();

@@ -22,7 +22,9 @@ export const DEFAULT_SHARED_AFTER = 2048;
 
 const listen = (port: number, address: string, onConnection: (socket: Socket) => void): Promise<Server> =>
   new Promise((resolve, reject) => {
-    const server = createServer(onConnection);
+    // TCP_NODELAY, as the daemons these ports stand for set it: an SSH handshake is rounds of small writes,
+    // and with Nagle's algorithm each round waited for the peer's delayed ACK (~40 ms on loopback).
+    const server = createServer({ noDelay: true }, onConnection);
     server.once('error', reject);
     server.listen(port, address, () => {
       server.off('error', reject);
