@@ -8,6 +8,7 @@ export type { KubeLogger } from './client/kube-logger.js';
 export type { KindTypes, KubeKind, ListPage, ListQuery } from './client/kube-resources.js';
 export { ResilientWatch } from './watch/resilient-watch.js';
 export type { HasMetadata, WatchSource } from './watch/watch-source.js';
+export { metadataAndStatus } from './watch/cache-view.js';
 export { SharedInformer, type InformerListener, type InformerWaitOptions } from './watch/shared-informer.js';
 export { WaitTimeoutError, watchUntil, type WaitVerdict } from './watch/watch-until.js';
 export { jobState, podState } from './watch/workload-status.js';

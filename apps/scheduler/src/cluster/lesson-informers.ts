@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
-import { KubeClient, type SharedInformer } from '@antidote/kube';
+import { KubeClient, metadataAndStatus, type SharedInformer } from '@antidote/kube';
 import { instanceObjectSelector } from '@antidote/lesson-objects';
 import { ReadinessRegistry } from '@antidote/runtime';
 import type { V1Job, V1Namespace, V1Pod } from '@kubernetes/client-node';
@@ -31,9 +31,10 @@ export class LessonInformers implements OnModuleInit, OnApplicationShutdown {
     @InjectConfig() config: AntidoteConfig,
   ) {
     const selector = instanceObjectSelector(config.instanceId);
-    this.namespaces = kube.informer('Namespace', selector);
-    this.pods = kube.informer('Pod', selector);
-    this.jobs = kube.informer('Job', selector);
+    // The waits read metadata and status only: the caches keep nothing else (most of a pod is its spec).
+    this.namespaces = kube.informer('Namespace', selector, metadataAndStatus);
+    this.pods = kube.informer('Pod', selector, metadataAndStatus);
+    this.jobs = kube.informer('Job', selector, metadataAndStatus);
     this.namespaces.onChange((type, namespace, name) => {
       if (type !== 'DELETED' && !namespace.metadata?.deletionTimestamp) {
         this.gone.delete(name);

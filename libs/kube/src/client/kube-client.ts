@@ -321,10 +321,11 @@ export class KubeClient {
 
   /**
    * A shared cache of `kind` across all namespaces, selected by `labelSelector` (one list, then one
-   * watch, for the whole process). Started by the caller; pass it to the waits as `informer`.
+   * watch, for the whole process). Started by the caller; pass it to the waits as `informer`. `keep`:
+   * what of each object it holds (e.g. `metadataAndStatus`), the whole object by default.
    */
-  informer<K extends KubeKind>(kind: K, labelSelector: string): SharedInformer<KindTypes[K]> {
-    return new SharedInformer(this.watchSource(kind, '', { labelSelector }), { clusterScoped: !KIND_PATHS[kind].namespaced, logger: this.logger });
+  informer<K extends KubeKind>(kind: K, labelSelector: string, keep?: (object: KindTypes[K]) => KindTypes[K]): SharedInformer<KindTypes[K]> {
+    return new SharedInformer(this.watchSource(kind, '', { labelSelector }), { clusterScoped: !KIND_PATHS[kind].namespaced, logger: this.logger, keep });
   }
 
   /** A wait on the informer when one is given (scope: the namespace, or the name of a cluster-scoped object), else a list + watch of its own. */

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { FakeWatchSource } from '../../test/fake-watch-source.js';
+import { metadataAndStatus } from './cache-view.js';
 import { SharedInformer } from './shared-informer.js';
 import type { WaitVerdict } from './watch-until.js';
 
@@ -84,5 +85,27 @@ describe('SharedInformer', () => {
     const { KubeApiError } = await import('../client/kube-api.error.js');
     source.fail(new KubeApiError({ verb: 'watch', resource: 'fake' }, { code: 403, reason: 'Forbidden', message: 'no' }));
     await expect(wait).rejects.toMatchObject({ code: 403 });
+  });
+
+  it('holds what `keep` keeps of each object, from the list and from the watch alike', async () => {
+    type Pod = { metadata?: { name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string>; managedFields?: unknown[] }; spec?: unknown; status?: { phase: string } };
+    const source = new FakeWatchSource<Pod>();
+    const pod = (name: string, phase: string): Pod => ({
+      metadata: { name, namespace: 'a', labels: { app: name }, annotations: { big: 'x'.repeat(1000) }, managedFields: [{ manager: 'kubectl' }] },
+      spec: { containers: [{ name: 'c', image: 'i' }] },
+      status: { phase },
+    });
+    source.upsert(pod('listed', 'Pending'));
+    const informer = new SharedInformer<Pod>(source, { clusterScoped: false, keep: metadataAndStatus });
+    const controller = new AbortController();
+    informer.start(controller.signal);
+    await vi.waitFor(() => expect(source.open).toBe(1));
+    source.upsert(pod('watched', 'Running'));
+    await vi.waitFor(() => expect(informer.get('a', 'watched')).toBeDefined());
+    for (const [name, phase] of [['listed', 'Pending'], ['watched', 'Running']]) {
+      const cached = informer.get('a', name)!;
+      expect(cached).toEqual({ metadata: { name, namespace: 'a', labels: { app: name }, resourceVersion: expect.any(String) as string }, status: { phase } });
+    }
+    controller.abort();
   });
 });

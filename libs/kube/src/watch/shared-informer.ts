@@ -35,16 +35,18 @@ export class SharedInformer<T extends HasMetadata> {
   private failure?: Error;
   private running?: Promise<void>;
 
+  /** `keep`: what of each object the cache holds (the whole object by default; see `metadataAndStatus`). */
   constructor(
     readonly source: WatchSource<T>,
-    private readonly options: { clusterScoped: boolean; logger?: KubeLogger },
+    private readonly options: { clusterScoped: boolean; logger?: KubeLogger; keep?: (object: T) => T },
   ) {
     this.logger = options.logger ?? silentLogger;
+    const keep = options.keep ?? ((object: T) => object);
     this.watch = new ResilientWatch<T>(
       source,
       {
-        onSync: (items) => this.replace(items),
-        onChange: (type, item) => this.apply(type, item),
+        onSync: (items) => this.replace(items.map(keep)),
+        onChange: (type, item) => this.apply(type, keep(item)),
       },
       { logger: this.logger },
     );
