@@ -10,11 +10,14 @@ export class ProbeServers {
   /** Connections open right now / the most at once, over all servers here. */
   open = 0;
   peakOpen = 0;
+  /** Connections accepted so far, by server. */
+  private readonly accepted = new Map<Server | HttpServer, number>();
   // Not ssh2's own generator: about 1 ed25519 key in 256 it makes cannot be read back (mscdex/ssh2#1390).
   private readonly hostKey = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'sec1', format: 'pem' }) as string;
 
   private track(server: Server | HttpServer): void {
     server.on('connection', (socket: Socket) => {
+      this.accepted.set(server, (this.accepted.get(server) ?? 0) + 1);
       this.sockets.add(socket);
       this.open++;
       this.peakOpen = Math.max(this.peakOpen, this.open);
@@ -33,6 +36,12 @@ export class ProbeServers {
     return (server.address() as AddressInfo).port;
   }
 
+  /** How many connections the server listening on `port` has accepted so far. */
+  connectionsTo(port: number): number {
+    const server = this.servers.find((s) => (s.address() as AddressInfo | null)?.port === port);
+    return server === undefined ? 0 : (this.accepted.get(server) ?? 0);
+  }
+
   /** An SSH server accepting only user/password. */
   ssh(host = '127.0.0.1', user = 'antidote', password = 'antidotepassword'): Promise<number> {
     const server = new ssh2.Server({ hostKeys: [this.hostKey] }, (client) => {
@@ -44,9 +53,10 @@ export class ProbeServers {
 
   /**
    * An SSH server (user/password) running `exec` requests: each command is answered by `answer` (called
-   * once per command, so a test can count the attempts and decide when the endpoint is ready).
+   * once per command, so a test can count the attempts and decide when the endpoint is ready); an answer
+   * of `null` is a command that never ends (its channel stays open).
    */
-  sshCommands(answer: (command: string) => string, host = '127.0.0.1', user = 'antidote', password = 'antidotepassword'): Promise<number> {
+  sshCommands(answer: (command: string) => string | null, host = '127.0.0.1', user = 'antidote', password = 'antidotepassword'): Promise<number> {
     const server = new ssh2.Server({ hostKeys: [this.hostKey] }, (client) => {
       client.on('error', () => undefined);
       client.on('authentication', (context) => (context.method === 'password' && context.username === user && context.password === password ? context.accept() : context.reject(['password'])));
@@ -54,7 +64,9 @@ export class ProbeServers {
         client.on('session', (accept) =>
           accept().on('exec', (acceptExec, _reject, info) => {
             const stream = acceptExec();
-            stream.write(answer(info.command));
+            const output = answer(info.command);
+            if (output === null) return;
+            stream.write(output);
             stream.exit(0);
             stream.end();
           }),

@@ -40,3 +40,37 @@ it(`probes ${ENDPOINTS} endpoints and prints the figures`, async () => {
     expect(reachable).toBe(ENDPOINTS);
   }
 });
+
+const READINESS_ENDPOINTS = Number(process.env.BENCH_READINESS_ENDPOINTS ?? 300);
+
+/**
+ * Endpoints with an SSH presentation and an SSH readiness check (`show version`): CPU per check round
+ * (this process holds both ends, so client and server handshakes count) and SSH connections per round.
+ */
+it(`checks ${READINESS_ENDPOINTS} endpoints with an SSH readiness check and prints the CPU per round`, async () => {
+  const ssh = await servers.sshCommands(() => 'Model: vqfx-10000\n');
+  const endpoints: HealthTarget[] = Array.from({ length: READINESS_ENDPOINTS }, (_, i) => ({
+    name: `vqfx${i}`,
+    host: '127.0.0.1',
+    ports: [ssh],
+    presentations: [{ name: 'cli', port: ssh, type: 'ssh' }],
+    sshUser: 'antidote',
+    sshPassword: 'antidotepassword',
+    readiness: { type: 'ssh', command: 'show version', match: 'Model: \\S+' },
+  }));
+  const runner = new ProbeRunner({ probeTimeoutMs: 10_000, httpHealthyBelow: 500, maxConcurrentProbes: 50 });
+  await runner.check(endpoints[0]); // loads ssh2 and warms up before measuring
+  const connectionsBefore = servers.connectionsTo(ssh);
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const results = await Promise.all(endpoints.map((endpoint) => runner.check(endpoint)));
+  const seconds = (performance.now() - started) / 1000;
+  const { user, system } = process.cpuUsage(cpu);
+  const ready = results.filter((r) => r.readiness?.ready).length;
+  const connections = (servers.connectionsTo(ssh) - connectionsBefore) / READINESS_ENDPOINTS;
+  console.log(
+    `bench healthchecker readiness: ${READINESS_ENDPOINTS} endpoints (ssh login + ssh readiness "show version") at most 50 open: ${seconds.toFixed(1)} s, ` +
+      `${((user + system) / 1000 / READINESS_ENDPOINTS).toFixed(2)} ms CPU per check round (both ends), ${connections} SSH connection(s) per round, ${ready}/${READINESS_ENDPOINTS} ready`,
+  );
+  expect(ready).toBe(READINESS_ENDPOINTS);
+});

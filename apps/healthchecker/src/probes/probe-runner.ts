@@ -1,10 +1,11 @@
-import type { EndpointHealth, HealthTarget, ProbeKind, ProbeResult, ReadinessResult } from '@antidote/contracts';
+import { readinessPort, type EndpointHealth, type HealthTarget, type ProbeKind, type ProbeResult, type ReadinessResult } from '@antidote/contracts';
 import { describeCheck, evaluateReadiness, SOCKET_FETCHERS } from '../readiness/readiness-evaluator.js';
-import type { ReadinessFetchers } from '../readiness/readiness-fetch.js';
+import type { FetchOutcome, ReadinessFetchers } from '../readiness/readiness-fetch.js';
+import { sshProbeWithCommand } from '../readiness/ssh-probe-command.js';
 import { Semaphore } from '@antidote/concurrency';
 import { httpProbe } from './http.probe.js';
 import type { ProbeOutcome, ProbeTarget } from './probe.types.js';
-import { sshProbe } from './ssh.probe.js';
+import { sshProbe, type SshCredentials } from './ssh.probe.js';
 import { tcpProbe } from './tcp.probe.js';
 
 export interface ProbeSettings {
@@ -26,9 +27,22 @@ export function plannedProbes(endpoint: HealthTarget): PlannedProbe[] {
   return first === undefined ? [] : [{ target: `port-${first}`, kind: 'tcp', port: first }];
 }
 
+const credentials = (endpoint: HealthTarget): SshCredentials => ({ username: endpoint.sshUser, password: endpoint.sshPassword });
+
+/** The ssh probe whose logged-in connection can run the readiness command too: an ssh check on that probe's port. */
+function sshProbeForReadiness(endpoint: HealthTarget, probes: PlannedProbe[]): { probe: PlannedProbe; command: string } | undefined {
+  const check = endpoint.readiness;
+  if (check?.type !== 'ssh') return undefined;
+  const port = readinessPort(check, endpoint);
+  const probe = probes.find((p) => p.kind === 'ssh' && p.port === port);
+  return probe && { probe, command: check.command };
+}
+
 /**
  * Runs an endpoint's probes concurrently, then (once every probe reached it) its readiness check if its
  * image declares one; every probe and check through the one global concurrency limit, with the same timeout.
+ * An ssh readiness check on the port of an ssh probe runs on that probe's connection, after its login (one
+ * connection, one slot); its answer counts only if the endpoint turns out reachable.
  */
 export class ProbeRunner {
   readonly limiter: Semaphore;
@@ -52,24 +66,36 @@ export class ProbeRunner {
       return { name: endpoint.name, host: endpoint.host, reachable: false, latencyMs: 0, probes: [], error: 'Endpoint has no Ports' };
     }
     const timeoutMs = options.timeoutMs ?? this.settings.probeTimeoutMs;
+    const shared = sshProbeForReadiness(endpoint, probes);
+    let answer: FetchOutcome | undefined;
+    const probeAndAsk = async (target: ProbeTarget, command: string): Promise<ProbeOutcome> => {
+      const both = await sshProbeWithCommand(target, credentials(endpoint), command);
+      answer = both.answer;
+      return both.outcome;
+    };
     const results = await Promise.all(
       probes.map(async (probe): Promise<ProbeResult> => {
         const target: ProbeTarget = { host: endpoint.host, port: probe.port, timeoutMs, signal: options.signal };
-        const outcome = await this.limiter.run(() => this.probe(probe.kind, target, endpoint), options.signal).catch(
+        const run = (): Promise<ProbeOutcome> => (probe === shared?.probe ? probeAndAsk(target, shared.command) : this.probe(probe.kind, target, endpoint));
+        const outcome = await this.limiter.run(run, options.signal).catch(
           (error: unknown): ProbeOutcome => ({ verdict: 'timeout', reachable: false, latencyMs: Date.now() - startedAt, error: `not probed: ${error instanceof Error ? error.message : String(error)}` }),
         );
         return { target: probe.target, kind: probe.kind, port: probe.port, ...outcome };
       }),
     );
     const reachable = results.every((r) => r.reachable);
-    const readiness = endpoint.readiness ? { readiness: await this.readiness(endpoint, reachable, timeoutMs, options.signal) } : {};
+    const readiness = endpoint.readiness ? { readiness: await this.readiness(endpoint, reachable, timeoutMs, options.signal, answer) } : {};
     return { name: endpoint.name, host: endpoint.host, reachable, latencyMs: Date.now() - startedAt, probes: results, ...readiness };
   }
 
-  /** The readiness check, run only once the endpoint is reachable (before that, it is not ready by definition). */
-  private async readiness(endpoint: HealthTarget, reachable: boolean, timeoutMs: number, signal: AbortSignal | undefined): Promise<ReadinessResult> {
+  /**
+   * The readiness check, run only once the endpoint is reachable (before that, it is not ready by definition);
+   * judged on `answer` when the probe's connection already fetched it.
+   */
+  private async readiness(endpoint: HealthTarget, reachable: boolean, timeoutMs: number, signal: AbortSignal | undefined, answer: FetchOutcome | undefined): Promise<ReadinessResult> {
     const check = endpoint.readiness!;
     if (!reachable) return { check: describeCheck(check), ready: false, detail: 'not checked: not reachable yet' };
+    if (answer) return evaluateReadiness(check, endpoint, { timeoutMs, signal }, { ...this.fetchers, sshCommand: () => Promise.resolve(answer) });
     return this.limiter
       .run(() => evaluateReadiness(check, endpoint, { timeoutMs, signal }, this.fetchers), signal)
       .catch((error: unknown): ReadinessResult => ({ check: describeCheck(check), ready: false, detail: `not checked: ${error instanceof Error ? error.message : String(error)}` }));
@@ -78,7 +104,7 @@ export class ProbeRunner {
   private probe(kind: ProbeKind, target: ProbeTarget, endpoint: HealthTarget): Promise<ProbeOutcome> {
     switch (kind) {
       case 'ssh':
-        return sshProbe(target, { username: endpoint.sshUser, password: endpoint.sshPassword });
+        return sshProbe(target, credentials(endpoint));
       case 'http':
         return httpProbe(target, this.settings.httpHealthyBelow);
       case 'tcp':

@@ -26,7 +26,7 @@ async function bootingEndpoint(servers: ProbeServers, bootingFor: number) {
     sshPassword: 'antidotepassword',
     readiness: showVersion,
   };
-  return { target, commands };
+  return { target, commands, port };
 }
 
 describe('readiness checks against real servers', () => {
@@ -35,9 +35,12 @@ describe('readiness checks against real servers', () => {
   const runner = new ProbeRunner({ probeTimeoutMs: ANSWERED, httpHealthyBelow: 500, maxConcurrentProbes: 4 });
 
   it('an endpoint that opens SSH but is not ready yet is reachable and not ready, then ready once its command output matches', async () => {
-    const { target, commands } = await bootingEndpoint(servers, 2);
+    const { target, commands, port } = await bootingEndpoint(servers, 2);
     for (let attempt = 1; attempt <= 2; attempt++) {
       const health = await runner.check(target);
+      // The probe's login and the readiness command share one connection.
+      expect(servers.connectionsTo(port)).toBe(attempt);
+      expect(health.probes).toMatchObject([{ kind: 'ssh', verdict: 'reachable', reachable: true }]);
       expect(health.reachable).toBe(true);
       expect(health.readiness).toEqual({
         check: 'ssh "show version" =~ /Model: \\S+/',
@@ -47,6 +50,49 @@ describe('readiness checks against real servers', () => {
     }
     expect(await runner.check(target)).toMatchObject({ reachable: true, readiness: { ready: true, detail: '"show version" output matched /Model: \\S+/' } });
     expect(commands).toEqual(['show version', 'show version', 'show version']);
+    expect(servers.connectionsTo(port)).toBe(3);
+  });
+
+  it('an SSH login refused is reachable (credentials-rejected) and not ready, on one connection', async () => {
+    const { target, commands, port } = await bootingEndpoint(servers, 0);
+    const health = await runner.check({ ...target, sshPassword: 'wrong' });
+    expect(health).toMatchObject({ reachable: true, probes: [{ verdict: 'credentials-rejected', reachable: true }] });
+    expect(health.readiness).toMatchObject({ ready: false, detail: expect.stringMatching(/^"show version" got no answer yet: .+/) });
+    expect(commands).toEqual([]);
+    expect(servers.connectionsTo(port)).toBe(1);
+  });
+
+  it('an endpoint another probe of which fails is not reachable, its command output set aside: readiness not checked', async () => {
+    const { target, commands } = await bootingEndpoint(servers, 0);
+    const closed = await servers.closedPort();
+    const health = await runner.check({ ...target, ports: [...target.ports, closed], presentations: [...target.presentations, { name: 'web', port: closed, type: 'http' }] });
+    expect(health).toMatchObject({ reachable: false, probes: [{ kind: 'ssh', verdict: 'reachable' }, { kind: 'http', verdict: 'refused' }] });
+    expect(health.readiness).toEqual({ check: 'ssh "show version" =~ /Model: \\S+/', ready: false, detail: 'not checked: not reachable yet' });
+    // The command ran on the probe's connection, but its (ready) answer does not count.
+    expect(commands).toEqual(['show version']);
+  });
+
+  it('a command that never ends is given up on abort, on a connection closed with the check', async () => {
+    const commands: string[] = [];
+    const port = await servers.sshCommands((command) => (commands.push(command), null));
+    const { target } = await bootingEndpoint(servers, 0);
+    const stop = new AbortController();
+    const checking = runner.check({ ...target, ports: [port], presentations: [{ name: 'cli', port, type: 'ssh' }] }, { signal: stop.signal });
+    await expect.poll(() => commands.length).toBe(1);
+    stop.abort(new Error('deadline'));
+    const health = await checking;
+    expect(health).toMatchObject({ reachable: true, probes: [{ verdict: 'reachable' }] });
+    expect(health.readiness).toMatchObject({ ready: false, detail: `"show version" got no answer yet: no answer to "show version" within ${ANSWERED} ms` });
+    await expect.poll(() => servers.open).toBe(0);
+  });
+
+  it('an SSH readiness check on a port with no SSH probe opens its own connection, as before', async () => {
+    const { target, commands, port: checked } = await bootingEndpoint(servers, 0);
+    const probed = await servers.ssh();
+    const health = await runner.check({ ...target, ports: [probed, checked], presentations: [{ name: 'cli', port: probed, type: 'ssh' }], readiness: { ...showVersion, port: checked } });
+    expect(health).toMatchObject({ reachable: true, readiness: { ready: true } });
+    expect(commands).toEqual(['show version']);
+    expect([servers.connectionsTo(probed), servers.connectionsTo(checked)]).toEqual([1, 1]);
   });
 
   it('waiting goes on past reachable until the endpoint is ready (ready after N attempts)', async () => {
