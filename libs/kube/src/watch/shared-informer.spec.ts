@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { V1ManagedFieldsEntry } from '@kubernetes/client-node';
 import { FakeWatchSource } from '../../test/fake-watch-source.js';
 import { metadataAndStatus } from './cache-view.js';
 import { SharedInformer } from './shared-informer.js';
@@ -88,7 +89,7 @@ describe('SharedInformer', () => {
   });
 
   it('holds what `keep` keeps of each object, from the list and from the watch alike', async () => {
-    type Pod = { metadata?: { name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string>; managedFields?: unknown[] }; spec?: unknown; status?: { phase: string } };
+    type Pod = { metadata?: { name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string>; managedFields?: V1ManagedFieldsEntry[] }; spec?: unknown; status?: { phase: string } };
     const source = new FakeWatchSource<Pod>();
     const pod = (name: string, phase: string): Pod => ({
       metadata: { name, namespace: 'a', labels: { app: name }, annotations: { big: 'x'.repeat(1000) }, managedFields: [{ manager: 'kubectl' }] },
