@@ -8,6 +8,11 @@ import { APPS, burst, cpuBetween, kubeCalls, usages, type App, type HeldLesson }
 const LEVELS = (process.env.BENCH_SCALE_LEVELS ?? '10,100,1000').split(',').map(Number);
 /** Keep-alives sent at once in a keep-alive round (as many browsers would). */
 const KEEPALIVE_CONCURRENCY = 50;
+/**
+ * How long the platform holds the lessons, untouched, before RSS is sampled again: right after a step each
+ * app still holds the heap its burst grew (V8 gives it back once allocation has been quiet for a while).
+ */
+const SETTLE_SECONDS = Number(process.env.BENCH_SCALE_SETTLE_SECONDS ?? 60);
 const { slug: SLUG } = NETWORK_AUTOMATION;
 
 interface Step {
@@ -65,8 +70,9 @@ async function reaperPass(platform: UpPlatform): Promise<Step['reaperPass']> {
  * The platform holding many live lessons at once (every app a process, `antictl up`, SQLite, kube-sim's
  * delays zero): lessons are brought to READY in steps up to 1,000 and held; at each step, what the step
  * cost (CPU per added lesson per app, the scheduler's Kubernetes calls), every app's RSS while holding,
- * kube-sim's open watch streams, a keep-alive round of every held lesson and one reaper pass. Figures
- * only; nothing about speed is asserted.
+ * kube-sim's open watch streams, a keep-alive round of every held lesson and one reaper pass; then every
+ * app's RSS once the platform has held them untouched for SETTLE_SECONDS. Figures only; nothing about
+ * speed is asserted.
  */
 it(`holds ${LEVELS.at(-1)} live lessons READY, in steps of ${LEVELS.join(' / ')}`, { timeout: 3_600_000 }, async () => {
   // Every learner at once: no per-client rate and no cluster cap; lessons live for the whole run.
@@ -100,6 +106,8 @@ it(`holds ${LEVELS.at(-1)} live lessons READY, in steps of ${LEVELS.join(' / ')}
       });
     }
     const peak = usages(platform);
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
+    const settled = usages(platform);
     const cell = (value: number, digits = 0, width = 8) => value.toFixed(digits).padStart(width);
     console.log(
       [
@@ -111,6 +119,7 @@ it(`holds ${LEVELS.at(-1)} live lessons READY, in steps of ${LEVELS.join(' / ')}
         ),
         `  cpu ms = the four apps' user + system time per added lesson; calls = the scheduler's Kubernetes calls per added lesson; streams = event streams open at once in the step`,
         ...steps.flatMap((step) => Object.entries(step.failureReasons).map(([why, count]) => `  failed at ${step.held} held: ${count} × ${why}`)),
+        `  RSS MiB holding ${held.length}, ${SETTLE_SECONDS} s after the last step: ${APPS.map((app) => `${app} ${settled[app].rssMiB.toFixed(0)}`).join(', ')}`,
         `  idle RSS MiB: ${APPS.map((app) => `${app} ${idle[app].rssMiB.toFixed(0)}`).join(', ')}; peak: ${APPS.map((app) => `${app} ${peak[app].peakRssMiB.toFixed(0)}`).join(', ')}`,
       ].join('\n'),
     );
@@ -119,6 +128,7 @@ it(`holds ${LEVELS.at(-1)} live lessons READY, in steps of ${LEVELS.join(' / ')}
       levels: LEVELS,
       idleRssMiB: Object.fromEntries(APPS.map((app) => [app, idle[app].rssMiB])),
       peakRssMiB: Object.fromEntries(APPS.map((app) => [app, peak[app].peakRssMiB])),
+      settled: { seconds: SETTLE_SECONDS, rssMiB: Object.fromEntries(APPS.map((app) => [app, settled[app].rssMiB])) },
       steps,
     });
     console.log(`  figures: ${json}`);
