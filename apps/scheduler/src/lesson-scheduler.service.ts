@@ -116,8 +116,7 @@ export class LessonScheduler implements OnApplicationShutdown {
         lost.abort(new Error('claim lost'));
         return;
       }
-      const lesson = await this.data.liveLessons.find(id);
-      if (lesson?.deleteRequestedAt && kind !== 'delete') this.submit('delete', id, 'requested');
+      if (kind !== 'delete' && (await this.data.liveLessons.isDeletionRequested(id))) this.submit('delete', id, 'requested');
     } catch (error) {
       this.logger.warn(`could not renew the claim on ${id}: ${reasonOf(error)}`);
     }

@@ -10,6 +10,7 @@ export { LiveLessonWorkRepository } from './repositories/live-lesson-work.reposi
 export { LiveLessonRepository } from './repositories/live-lesson.repository.js';
 export { LiveSessionRepository } from './repositories/live-session.repository.js';
 export { liveLessonStatusOf } from './live-lesson.status.js';
+export { withEndpointHosts } from './live-lesson.mapper.js';
 export { randomId, withFreshId } from './fresh-id.js';
 export { poolSessionId, WarmPoolRepository } from './repositories/warm-pool.repository.js';
 export { DEMAND_BUCKET_MS, WarmPoolSizingRepository, type PoolDemand, type PoolOverride } from './repositories/warm-pool-sizing.repository.js';

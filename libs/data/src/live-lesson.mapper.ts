@@ -50,3 +50,12 @@ export function endpointEntity(liveLessonId: string, endpoint: LiveEndpoint): Om
     readiness: endpoint.readiness ?? null,
   };
 }
+
+/** The live lesson with its endpoints' Service addresses (endpoint name → host) as `updateEndpointHosts` writes them. */
+export const withEndpointHosts = (lesson: LiveLesson, hosts: ReadonlyMap<string, string>): LiveLesson => ({
+  ...lesson,
+  endpoints: lesson.endpoints.map((endpoint) => {
+    const host = hosts.get(endpoint.name);
+    return host === undefined ? endpoint : { ...endpoint, host };
+  }),
+});

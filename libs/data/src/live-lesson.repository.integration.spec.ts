@@ -108,7 +108,11 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
     await expect(lessons.updateStatus('no-such-lesson', 'READY')).rejects.toBeInstanceOf(NotFoundError);
     await expect(lessons.markFailed('no-such-lesson', 'gone')).rejects.toBeInstanceOf(NotFoundError);
     await lessons.setConfiguredStage('phases', 0);
+    await expect(lessons.setConfiguredStage('no-such-lesson', 0)).rejects.toBeInstanceOf(NotFoundError);
+    expect(await lessons.isDeletionRequested('phases')).toBe(false);
     await lessons.requestDeletion('phases');
+    expect(await lessons.isDeletionRequested('phases')).toBe(true);
+    expect(await lessons.isDeletionRequested('no-such-lesson')).toBe(false);
     clock = new Date('2026-01-01T00:01:00Z');
     await lessons.requestDeletion('phases');
     const lesson = await lessons.get('phases');

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { endpointUp, LiveLessonStatus } from '@antidote/contracts';
-import { DataManager, type LiveLesson } from '@antidote/data';
+import { DataManager, withEndpointHosts, type LiveLesson } from '@antidote/data';
 import { LESSON_CLUSTER, type LessonCluster, type LessonPlan } from '../cluster/lesson-cluster.port.js';
 import { LessonFailure, reasonOf } from './lesson-failure.error.js';
 import { LessonPlanFactory } from './lesson-plan.factory.js';
@@ -38,14 +38,14 @@ export class CreateLessonOperation {
     onPlan(built);
     const hosts = await this.cluster.provision(built, signal);
     await this.data.liveLessons.updateEndpointHosts(initial.id, hosts);
-    let lesson = await this.status.advance(await this.data.liveLessons.get(initial.id), LiveLessonStatus.BOOTING);
+    let lesson = await this.status.advance(withEndpointHosts(built.liveLesson, hosts), LiveLessonStatus.BOOTING);
     // The endpoints now carry their Service addresses: the configuration jobs connect to them.
     const plan: LessonPlan = { ...built, liveLesson: lesson };
     const timeouts = this.config.timeouts;
     await this.cluster.waitForPods(plan, timeouts.podRunningSeconds * 1000, signal);
     await this.waitReachable(plan, signal);
-    // This operation holds the claim and is the only writer of the status until READY: the lesson in hand
-    // (the row as BOOTING was written, or as read) is current, so no read before each step.
+    // This operation holds the claim and is the only writer of the status and endpoints until READY: the
+    // lesson in hand (as read, plus what it wrote) is current, so no read before each step.
     lesson = await this.status.advance(lesson, LiveLessonStatus.CONFIGURATION);
     await this.cluster.configure(plan, lesson.currentStage, { oldJobsGoneMs: timeouts.oldJobsGoneSeconds * 1000, jobsMs: timeouts.configJobSeconds * 1000 }, signal);
     await this.data.liveLessons.setConfiguredStage(lesson.id, lesson.currentStage);

@@ -3,6 +3,7 @@ import { LiveLessonStatus } from '@antidote/contracts';
 import { LiveLessonEntity } from '../entities/index.js';
 import type { LiveLesson } from '../live.types.js';
 import type { LiveLessonRepository } from './live-lesson.repository.js';
+import { sqlRows } from '../sql.js';
 
 /**
  * Who works on which live lesson (scheduler replicas claim rows with a lease) and what needs work or
@@ -18,34 +19,19 @@ export class LiveLessonWorkRepository {
   /** Takes the row for `owner` if it is free, its lease expired, or it is already ours. Atomic. */
   async claim(id: string, owner: string, leaseMs: number): Promise<boolean> {
     const now = this.now().getTime();
-    const result = await this.dataSource
-      .createQueryBuilder()
-      .update(LiveLessonEntity)
-      .set({ claimedBy: owner, claimedUntil: new Date(now + leaseMs) })
-      .where('id = :id', { id })
-      .andWhere('(claimed_by IS NULL OR claimed_until < :now OR claimed_by = :owner)', { now, owner })
-      .execute();
-    return (result.affected ?? 0) > 0;
+    const sql =
+      'UPDATE live_lessons SET claimed_by = :owner, claimed_until = :until WHERE id = :id AND (claimed_by IS NULL OR claimed_until < :now OR claimed_by = :owner) RETURNING id';
+    return (await sqlRows(this.dataSource, sql, { owner, until: now + leaseMs, now, id })).length > 0;
   }
 
   /** Extends our lease; false when the row is gone or someone else holds it now. */
   async renew(id: string, owner: string, leaseMs: number): Promise<boolean> {
-    const result = await this.dataSource
-      .createQueryBuilder()
-      .update(LiveLessonEntity)
-      .set({ claimedUntil: new Date(this.now().getTime() + leaseMs) })
-      .where('id = :id AND claimed_by = :owner', { id, owner })
-      .execute();
-    return (result.affected ?? 0) > 0;
+    const sql = 'UPDATE live_lessons SET claimed_until = :until WHERE id = :id AND claimed_by = :owner RETURNING id';
+    return (await sqlRows(this.dataSource, sql, { until: this.now().getTime() + leaseMs, id, owner })).length > 0;
   }
 
   async release(id: string, owner: string): Promise<void> {
-    await this.dataSource
-      .createQueryBuilder()
-      .update(LiveLessonEntity)
-      .set({ claimedBy: null, claimedUntil: null })
-      .where('id = :id AND claimed_by = :owner', { id, owner })
-      .execute();
+    await sqlRows(this.dataSource, 'UPDATE live_lessons SET claimed_by = NULL, claimed_until = NULL WHERE id = :id AND claimed_by = :owner RETURNING id', { id, owner });
   }
 
   /**

@@ -1,3 +1,4 @@
+import { sqlRows } from '../sql.js';
 import { inTransaction } from '../transaction.js';
 import { In, type DataSource, type EntityManager, type FindOptionsWhere } from 'typeorm';
 import { DataErrorCodes, LiveLessonStatus, phaseTimeKeyOf, type PhaseTimeKey, type PhaseTimes } from '@antidote/contracts';
@@ -10,20 +11,7 @@ import type { LiveEndpoint, LiveLesson, LiveLessonFilter, LiveLessonState, NewLi
 /** Ids per IN (…) list: well under both databases' parameter limits. */
 const ID_CHUNK = 500;
 
-const STATE_COLUMNS = {
-  id: true,
-  sessionId: true,
-  lessonSlug: true,
-  status: true,
-  error: true,
-  failureReason: true,
-  currentStage: true,
-  healthyTests: true,
-  totalTests: true,
-  phaseTimes: true,
-} as const satisfies Partial<Record<keyof LiveLessonState, true>>;
-
-/** The columns `writeState` returns, and how they map back (the entity's transformers, by hand). */
+/** The state columns `findState` and `writeState` return, and how they map back (the entity's transformers, by hand). */
 const STATE_RETURNING = 'id, session_id, lesson_slug, status, error, failure_reason, current_stage, healthy_tests, total_tests, phase_times, pool, updated_at';
 interface StateRow {
   id: string;
@@ -39,7 +27,7 @@ interface StateRow {
   pool: number | boolean;
   updated_at: number | string;
 }
-const writtenState = (row: StateRow): WrittenLiveLessonState => ({
+const stateOf = (row: StateRow): LiveLessonState => ({
   id: row.id,
   sessionId: row.session_id,
   lessonSlug: row.lesson_slug,
@@ -50,9 +38,8 @@ const writtenState = (row: StateRow): WrittenLiveLessonState => ({
   healthyTests: Number(row.healthy_tests),
   totalTests: Number(row.total_tests),
   phaseTimes: JSON.parse(row.phase_times) as PhaseTimes,
-  pool: Number(row.pool) === 1,
-  updatedAt: new Date(Number(row.updated_at)),
 });
+const writtenState = (row: StateRow): WrittenLiveLessonState => ({ ...stateOf(row), pool: Number(row.pool) === 1, updatedAt: new Date(Number(row.updated_at)) });
 
 const missing = (id: string): NotFoundError => new NotFoundError(`Livelesson ${id} doesn't exist; cannot update`);
 
@@ -114,15 +101,13 @@ export class LiveLessonRepository {
 
   /** The row's state alone (one narrow query: no endpoints, no guide), for checking an event against it. */
   async findState(id: string): Promise<LiveLessonState | undefined> {
-    const row = await this.dataSource.manager.findOne(LiveLessonEntity, { select: STATE_COLUMNS, where: { id } });
-    if (!row) return undefined;
-    const { failureReason, ...state } = row;
-    return { ...state, status: row.status as LiveLessonStatus, ...(failureReason !== null ? { failureReason } : {}) };
+    const [row] = await sqlRows<StateRow>(this.dataSource, `SELECT ${STATE_RETURNING} FROM live_lessons WHERE id = :id`, { id });
+    return row && stateOf(row);
   }
 
   /** Whether the live lesson has an endpoint of that name (one narrow query). */
   async hasEndpoint(id: string, name: string): Promise<boolean> {
-    return this.dataSource.manager.existsBy(LiveEndpointEntity, { liveLessonId: id, name });
+    return (await sqlRows(this.dataSource, 'SELECT 1 AS found FROM live_endpoints WHERE live_lesson_id = :id AND name = :name', { id, name })).length > 0;
   }
 
   async findForSession(sessionId: string, lessonSlug: string): Promise<LiveLesson | undefined> {
@@ -189,8 +174,17 @@ export class LiveLessonRepository {
 
   /** Writes endpoints' Service addresses (endpoint name → host); an unknown endpoint name changes nothing (original behaviour). */
   async updateEndpointHosts(id: string, hosts: ReadonlyMap<string, string>): Promise<void> {
-    if (!(await this.exists(id))) throw missing(id);
-    for (const [endpointName, host] of hosts) await this.dataSource.manager.update(LiveEndpointEntity, { liveLessonId: id, name: endpointName }, { host });
+    const entries = [...hosts];
+    const parameters = Object.fromEntries(entries.flatMap(([name, host], i) => [[`name${i}`, name], [`host${i}`, host]]));
+    const cases = entries.map((_, i) => `WHEN :name${i} THEN :host${i}`).join(' ');
+    const written =
+      entries.length > 0 &&
+      (await sqlRows(this.dataSource, `UPDATE live_endpoints SET host = CASE name ${cases} ELSE host END WHERE live_lesson_id = :id AND name IN (:...names) RETURNING name`, {
+        ...parameters,
+        names: entries.map(([name]) => name),
+        id,
+      })).length > 0;
+    if (!written && !(await this.exists(id))) throw missing(id);
   }
 
   /** Adds an endpoint (the jupyter guide); idempotent for an endpoint of the same name. */
@@ -205,7 +199,7 @@ export class LiveLessonRepository {
   }
 
   async updateTests(id: string, healthy: number, total: number): Promise<void> {
-    await this.update(id, { healthyTests: healthy, totalTests: total });
+    await this.update(id, { healthy_tests: healthy, total_tests: total });
   }
 
   async updateLastActiveTime(id: string, at: Date = this.now()): Promise<void> {
@@ -214,7 +208,7 @@ export class LiveLessonRepository {
   }
 
   async setConfiguredStage(id: string, stage: number | null): Promise<void> {
-    await this.update(id, { configuredStage: stage });
+    await this.update(id, { configured_stage: stage });
   }
 
   /** Records that deletion was asked for (idempotent: the first request's time is kept). */
@@ -235,12 +229,21 @@ export class LiveLessonRepository {
   }
 
   async exists(id: string): Promise<boolean> {
-    return this.dataSource.manager.existsBy(LiveLessonEntity, { id });
+    return (await sqlRows(this.dataSource, 'SELECT 1 AS found FROM live_lessons WHERE id = :id', { id })).length > 0;
   }
 
-  private async update(id: string, values: Partial<Omit<LiveLessonEntity, 'endpoints'>>): Promise<void> {
-    const result = await this.dataSource.manager.update(LiveLessonEntity, { id }, { ...values, updatedAt: this.now() });
-    if (!result.affected) throw missing(id);
+  /** Whether deletion was asked for (one narrow query: a running operation checks it as it renews its claim). */
+  async isDeletionRequested(id: string): Promise<boolean> {
+    const [row] = await sqlRows<{ requested: number | boolean }>(this.dataSource, 'SELECT delete_requested_at IS NOT NULL AS requested FROM live_lessons WHERE id = :id', { id });
+    return Number(row?.requested ?? 0) === 1;
+  }
+
+  /** One UPDATE of these columns (the tables' names) and updated_at; a missing row is a NotFoundError. */
+  private async update(id: string, columns: Record<string, string | number | null>): Promise<void> {
+    const sets = Object.keys(columns).map((column) => `${column} = :${column}`);
+    const sql = `UPDATE live_lessons SET ${[...sets, 'updated_at = :updated_at'].join(', ')} WHERE id = :id RETURNING id`;
+    const rows = await sqlRows(this.dataSource, sql, { ...columns, updated_at: this.now().getTime(), id });
+    if (rows.length === 0) throw missing(id);
   }
 
   /** One UPDATE of `columns` plus a phase time merged into `phase_times`, RETURNING the state columns. */
@@ -250,13 +253,11 @@ export class LiveLessonRepository {
         ? '(phase_times::jsonb || jsonb_build_object(CAST(:phase AS text), CAST(:time AS text)))::text'
         : "json_set(phase_times, '$.' || :phase, :time)";
     const sets = Object.keys(columns).map((column) => `${column} = :${column}`);
-    const [sql, parameters] = this.dataSource.driver.escapeQueryWithParameters(
+    const [row] = await sqlRows<StateRow>(
+      this.dataSource,
       `UPDATE live_lessons SET ${[...sets, `phase_times = ${merged}`].join(', ')} WHERE id = :id RETURNING ${STATE_RETURNING}`,
       { ...columns, phase, time: at.toISOString(), id },
     );
-    const result = await this.dataSource.query<StateRow[] | [StateRow[], number]>(sql, parameters);
-    // PostgreSQL answers an UPDATE with [rows, count], SQLite with the rows.
-    const [row] = Array.isArray(result[0]) ? result[0] : (result as StateRow[]);
     if (!row) throw missing(id);
     return writtenState(row);
   }
