@@ -17,7 +17,7 @@ import { KubeClient } from '@antidote/kube';
 import type { V1Job, V1Namespace, V1Pod, V1Secret } from '@kubernetes/client-node';
 import { LessonFailure } from '../lesson/lesson-failure.error.js';
 import type { LessonCluster, LessonPlan, ManagedNamespace } from './lesson-cluster.port.js';
-import { LessonInformers } from './lesson-informers.js';
+import { LessonInformers, POD_SERVICE_ACCOUNT } from './lesson-informers.js';
 
 /** Copied secrets change rarely; one read per minute instead of one per live lesson. */
 const SECRET_CACHE_MS = 60_000;
@@ -52,6 +52,11 @@ export class KubeLessonCluster implements LessonCluster {
       ...secrets.map((secret) => this.kube.create('Secret', ns, copySecret(secret, ns), signal)),
       ...objects.networkAttachments.map((nad) => this.kube.create('NetworkAttachmentDefinition', ns, nad, signal)),
     ]);
+    // Admission refuses a pod until its namespace's ServiceAccount exists: wait for it in the cache (no call).
+    const accountWait = { timeoutMs: this.config.timeouts.podRunningSeconds * 1000, signal, informer: this.informers.serviceAccounts, guard: this.namespaceGuard(ns) };
+    await this.kube.waitForServiceAccount(ns, POD_SERVICE_ACCOUNT, accountWait).catch((error: unknown) => {
+      throw new LessonFailure(`The namespace's ServiceAccount never appeared, so no pod can start: ${(error as Error).message}`);
+    });
     for (const { pod } of objects.endpoints) await this.kube.create('Pod', ns, pod, signal);
     const hosts = new Map<string, string>();
     await Promise.all(

@@ -1,5 +1,5 @@
 import type { KubernetesConfig } from '@antidote/config';
-import type { V1CustomResourceDefinition, V1Job, V1Namespace, V1Pod } from '@kubernetes/client-node';
+import type { V1CustomResourceDefinition, V1Job, V1Namespace, V1Pod, V1ServiceAccount } from '@kubernetes/client-node';
 import { KubeWatchSource } from '../watch/kube-watch-source.js';
 import { SharedInformer } from '../watch/shared-informer.js';
 import type { HasMetadata, ListSnapshot } from '../watch/watch-source.js';
@@ -137,12 +137,15 @@ export class KubeClient {
     }
   }
 
-  /** Resolves once the ServiceAccount exists (a watch; no polling). */
-  waitForServiceAccount(namespace: string, name: string, options: WaitOptions): Promise<void> {
-    return watchUntil(
-      this.watchSource('ServiceAccount', namespace, { fieldSelector: `metadata.name=${name}` }),
+  /** Resolves once the ServiceAccount exists (a subscription to `informer` when given, else a watch; no polling). */
+  waitForServiceAccount(namespace: string, name: string, options: CachedWaitOptions<V1ServiceAccount>): Promise<void> {
+    return this.waitOn(
+      'ServiceAccount',
+      namespace,
+      { fieldSelector: `metadata.name=${name}` },
       (accounts): WaitVerdict<void> => (accounts.has(name) ? { state: 'done', value: undefined } : { state: 'waiting', progress: 'not created yet' }),
-      { ...options, logger: this.logger, what: `service account ${namespace}/${name}` },
+      options,
+      `service account ${namespace}/${name}`,
     );
   }
 
@@ -320,12 +323,14 @@ export class KubeClient {
   }
 
   /**
-   * A shared cache of `kind` across all namespaces, selected by `labelSelector` (one list, then one
-   * watch, for the whole process). Started by the caller; pass it to the waits as `informer`. `keep`:
-   * what of each object it holds (e.g. `metadataAndStatus`), the whole object by default.
+   * A shared cache of `kind` across all namespaces, selected by a label selector or a label and field
+   * selector (one list, then one watch, for the whole process). Started by the caller; pass it to the
+   * waits as `informer`. `keep`: what of each object it holds (e.g. `metadataAndStatus`), the whole
+   * object by default.
    */
-  informer<K extends KubeKind>(kind: K, labelSelector: string, keep?: (object: KindTypes[K]) => KindTypes[K]): SharedInformer<KindTypes[K]> {
-    return new SharedInformer(this.watchSource(kind, '', { labelSelector }), { clusterScoped: !KIND_PATHS[kind].namespaced, logger: this.logger, keep });
+  informer<K extends KubeKind>(kind: K, selector: string | Pick<ListQuery, 'labelSelector' | 'fieldSelector'>, keep?: (object: KindTypes[K]) => KindTypes[K]): SharedInformer<KindTypes[K]> {
+    const query = typeof selector === 'string' ? { labelSelector: selector } : selector;
+    return new SharedInformer(this.watchSource(kind, '', query), { clusterScoped: !KIND_PATHS[kind].namespaced, logger: this.logger, keep });
   }
 
   /** A wait on the informer when one is given (scope: the namespace, or the name of a cluster-scoped object), else a list + watch of its own. */
