@@ -87,17 +87,18 @@ describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () =
   });
 
   it('finishes two labs that a scheduler killed mid-way left behind, adopting every object, and changes a stage', { timeout: LONG }, async () => {
-    // No ServiceAccount controller for now: each lesson's first pod is refused (403) as on a real cluster
-    // right after the namespace, and the scheduler waits for the account (its watch) until we play the
-    // controller's part.
+    // No ServiceAccount controller for now: the scheduler creates each lesson's namespace and the objects
+    // before the pods, then waits for the namespace's ServiceAccount (its cluster-wide watch of them) —
+    // no pod create is sent, so none is refused — until we play the controller's part.
     await faults({ jobRunDelayMs: 15_000, unreachable: ['web1'], serviceAccountDelayMs: 3_600_000 });
     labSession = await exp('10.40.0.1').newSession();
     lab = await exp('10.40.0.1').requestLesson(labSession, 'network-automation');
     webSession = await exp('10.40.0.2').newSession();
     web = await exp('10.40.0.2').requestLesson(webSession, 'web-services');
     for (const namespace of [namespaceName(INSTANCE, lab), namespaceName(INSTANCE, web)]) {
-      const refused = async () => (await simRequests(platform.kubeSim)).some((r) => r.verb === 'create' && r.resource === 'pods' && r.namespace === namespace && r.code === 403);
-      await expect.poll(refused, { timeout: 60_000 }).toBe(true);
+      const calls = async (resource: string) => (await simRequests(platform.kubeSim)).filter((r) => r.verb === 'create' && r.resource === resource && r.namespace === namespace);
+      await expect.poll(async () => (await calls('networkpolicies')).some((r) => r.code === 201), { timeout: 60_000 }).toBe(true);
+      expect(await calls('pods')).toEqual([]);
       await sim(`/api/v1/namespaces/${namespace}/serviceaccounts`, { method: 'POST', body: JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }) });
     }
     await faults({ serviceAccountDelayMs: 20 });
