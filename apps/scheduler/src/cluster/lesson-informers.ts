@@ -61,8 +61,7 @@ export class LessonInformers implements OnModuleInit, OnApplicationShutdown {
   onModuleInit(): void {
     this.readiness.register('informers', () => this.all().every((informer) => informer.hasSynced));
     for (const informer of this.all()) informer.start(this.stopping.signal);
-    const informers = [this.namespaces, this.pods, this.jobs, this.serviceAccounts];
-    this.logger.log(`watching ${informers.map((informer) => informer.source.description).join(', ')}`);
+    this.logger.log(`watching ${this.all().map((informer) => informer.source.description).join(', ')}`);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -75,7 +74,7 @@ export class LessonInformers implements OnModuleInit, OnApplicationShutdown {
     this.goneListeners.add(listener);
   }
 
-  private all(): Pick<SharedInformer<object>, 'hasSynced' | 'start' | 'stopped'>[] {
+  private all(): Pick<SharedInformer<object>, 'hasSynced' | 'start' | 'stopped' | 'source'>[] {
     return [this.namespaces, this.pods, this.jobs, this.serviceAccounts];
   }
 

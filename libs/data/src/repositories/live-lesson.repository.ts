@@ -41,6 +41,9 @@ const stateOf = (row: StateRow): LiveLessonState => ({
 });
 const writtenState = (row: StateRow): WrittenLiveLessonState => ({ ...stateOf(row), pool: Number(row.pool) === 1, updatedAt: new Date(Number(row.updated_at)) });
 
+/** `column = :column` for each column, for a SET list (the parameters carry the same names). */
+const assignments = (columns: Record<string, unknown>): string[] => Object.keys(columns).map((column) => `${column} = :${column}`);
+
 const missing = (id: string): NotFoundError => new NotFoundError(`Livelesson ${id} doesn't exist; cannot update`);
 
 /** Live lessons and their endpoints. Every update targets its columns only (no read-modify-write). */
@@ -240,8 +243,7 @@ export class LiveLessonRepository {
 
   /** One UPDATE of these columns (the tables' names) and updated_at; a missing row is a NotFoundError. */
   private async update(id: string, columns: Record<string, string | number | null>): Promise<void> {
-    const sets = Object.keys(columns).map((column) => `${column} = :${column}`);
-    const sql = `UPDATE live_lessons SET ${[...sets, 'updated_at = :updated_at'].join(', ')} WHERE id = :id RETURNING id`;
+    const sql = `UPDATE live_lessons SET ${[...assignments(columns), 'updated_at = :updated_at'].join(', ')} WHERE id = :id RETURNING id`;
     const rows = await sqlRows(this.dataSource, sql, { ...columns, updated_at: this.now().getTime(), id });
     if (rows.length === 0) throw missing(id);
   }
@@ -252,10 +254,9 @@ export class LiveLessonRepository {
       this.dataSource.options.type === 'postgres'
         ? '(phase_times::jsonb || jsonb_build_object(CAST(:phase AS text), CAST(:time AS text)))::text'
         : "json_set(phase_times, '$.' || :phase, :time)";
-    const sets = Object.keys(columns).map((column) => `${column} = :${column}`);
     const [row] = await sqlRows<StateRow>(
       this.dataSource,
-      `UPDATE live_lessons SET ${[...sets, `phase_times = ${merged}`].join(', ')} WHERE id = :id RETURNING ${STATE_RETURNING}`,
+      `UPDATE live_lessons SET ${[...assignments(columns), `phase_times = ${merged}`].join(', ')} WHERE id = :id RETURNING ${STATE_RETURNING}`,
       { ...columns, phase, time: at.toISOString(), id },
     );
     if (!row) throw missing(id);
