@@ -1,7 +1,8 @@
 import { inTransaction } from '../transaction.js';
-import { In, type DataSource, type EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { Collection, Curriculum, CurriculumMeta, Image, Lesson } from '@antidote/curriculum';
 import { NotFoundError } from '../data.errors.js';
+import { selectEntities } from '../sql.js';
 import { CollectionEntity, CurriculumEntity, ImageEntity, LessonEntity } from '../entities/index.js';
 
 const CURRICULUM_ID = 1;
@@ -53,7 +54,7 @@ export class CurriculumRepository {
    */
   async imagesOf(lesson: Pick<Lesson, 'endpoints'>): Promise<{ images: Map<string, Image>; missing: { endpoint: string; image: string }[] }> {
     const slugs = [...new Set(lesson.endpoints.map((endpoint) => endpoint.image))];
-    const found = slugs.length > 0 ? await this.dataSource.manager.findBy(ImageEntity, { slug: In(slugs) }) : [];
+    const found = slugs.length > 0 ? await selectEntities(this.dataSource, ImageEntity, 'slug IN (:...slugs)', { slugs }) : [];
     const images = new Map(found.map((image) => [image.slug, plainImage(image)]));
     const missing = lesson.endpoints.filter((endpoint) => !images.has(endpoint.image)).map((endpoint) => ({ endpoint: endpoint.name, image: endpoint.image }));
     return { images, missing };
@@ -72,7 +73,7 @@ export class CurriculumRepository {
   }
 
   async findLesson(slug: string): Promise<Lesson | undefined> {
-    const lesson = await this.dataSource.manager.findOneBy(LessonEntity, { slug });
+    const [lesson] = await selectEntities(this.dataSource, LessonEntity, 'slug = :slug', { slug });
     return lesson ? (plain(lesson) as Lesson) : undefined;
   }
 

@@ -1,6 +1,6 @@
-import { sqlRows } from '../sql.js';
+import { selectEntities, sqlRows } from '../sql.js';
 import { inTransaction } from '../transaction.js';
-import { In, type DataSource, type EntityManager, type FindOptionsWhere } from 'typeorm';
+import type { DataSource, FindOptionsWhere } from 'typeorm';
 import { DataErrorCodes, LiveLessonStatus, phaseTimeKeyOf, type PhaseTimeKey, type PhaseTimes } from '@antidote/contracts';
 import type { GuideType } from '@antidote/curriculum';
 import { DuplicateError, isUniqueViolation, NotFoundError } from '../data.errors.js';
@@ -77,8 +77,9 @@ export class LiveLessonRepository {
     const endpointRows = endpoints.map((endpoint) => endpointEntity(lesson.id, endpoint));
     try {
       await inTransaction(this.dataSource, async (manager) => {
-        await manager.insert(LiveLessonEntity, { ...entity });
-        if (endpointRows.length > 0) await manager.insert(LiveEndpointEntity, endpointRows.map((row) => ({ ...row })));
+        // Every column is given, so nothing is read back after the insert (TypeORM's default re-reads columns with defaults).
+        await manager.createQueryBuilder().insert().into(LiveLessonEntity).values({ ...entity }).updateEntity(false).execute();
+        if (endpointRows.length > 0) await manager.createQueryBuilder().insert().into(LiveEndpointEntity).values(endpointRows.map((row) => ({ ...row }))).updateEntity(false).execute();
       });
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
@@ -98,7 +99,7 @@ export class LiveLessonRepository {
   }
 
   async find(id: string): Promise<LiveLesson | undefined> {
-    const [lesson] = await this.load({ id });
+    const [lesson] = await this.select('id = :id', { id });
     return lesson;
   }
 
@@ -114,7 +115,7 @@ export class LiveLessonRepository {
   }
 
   async findForSession(sessionId: string, lessonSlug: string): Promise<LiveLesson | undefined> {
-    const [lesson] = await this.load({ sessionId, lessonSlug });
+    const [lesson] = await this.select('session_id = :sessionId AND lesson_slug = :lessonSlug', { sessionId, lessonSlug });
     return lesson;
   }
 
@@ -128,7 +129,7 @@ export class LiveLessonRepository {
 
   /** Ids of the session's live lessons (HEAD's GetLiveLessonsForSession). */
   async idsForSession(sessionId: string): Promise<string[]> {
-    const rows = await this.dataSource.manager.find(LiveLessonEntity, { select: { id: true }, where: { sessionId }, order: { createdAt: 'ASC' } });
+    const rows = await sqlRows<{ id: string }>(this.dataSource, 'SELECT id FROM live_lessons WHERE session_id = :sessionId ORDER BY created_at ASC, id ASC', { sessionId });
     return rows.map((row) => row.id);
   }
 
@@ -139,10 +140,13 @@ export class LiveLessonRepository {
   }
 
   async count(filter: { statuses?: LiveLessonStatus[]; error?: boolean } = {}): Promise<number> {
-    const where: FindOptionsWhere<LiveLessonEntity> = {};
-    if (filter.statuses) where.status = In(filter.statuses);
-    if (filter.error !== undefined) where.error = filter.error;
-    return this.dataSource.manager.countBy(LiveLessonEntity, where);
+    const conditions = [...(filter.statuses ? ['status IN (:...statuses)'] : []), ...(filter.error !== undefined ? ['error = :error'] : [])];
+    if (filter.statuses?.length === 0) return 0;
+    const [row] = await sqlRows<{ n: number | string }>(this.dataSource, `SELECT COUNT(*) AS n FROM live_lessons${conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : ''}`, {
+      statuses: filter.statuses,
+      error: filter.error ? 1 : 0,
+    });
+    return Number(row?.n ?? 0);
   }
 
   /**
@@ -264,16 +268,21 @@ export class LiveLessonRepository {
   }
 
   /** Rows plus their endpoints in two queries (never one query per live lesson). */
-  async load(where: FindOptionsWhere<LiveLessonEntity> | string, manager: EntityManager = this.dataSource.manager): Promise<LiveLesson[]> {
-    const rows =
-      typeof where === 'string'
-        ? await manager.createQueryBuilder(LiveLessonEntity, 'll').where(where).orderBy('ll.created_at', 'ASC').addOrderBy('ll.id', 'ASC').getMany()
-        : await manager.find(LiveLessonEntity, { where, order: { createdAt: 'ASC', id: 'ASC' } });
+  async load(where: FindOptionsWhere<LiveLessonEntity>): Promise<LiveLesson[]> {
+    return this.withEndpoints(await this.dataSource.manager.find(LiveLessonEntity, { where, order: { createdAt: 'ASC', id: 'ASC' } }));
+  }
+
+  /** `load` for a WHERE of the table's columns: the hot reads (by id, by session and lesson), past the query builder. */
+  private async select(where: string, parameters: Record<string, string>): Promise<LiveLesson[]> {
+    return this.withEndpoints(await selectEntities(this.dataSource, LiveLessonEntity, where, parameters, 'created_at ASC, id ASC'));
+  }
+
+  private async withEndpoints(rows: LiveLessonEntity[]): Promise<LiveLesson[]> {
     if (rows.length === 0) return [];
     const endpoints: LiveEndpointEntity[] = [];
     for (let i = 0; i < rows.length; i += ID_CHUNK) {
       const ids = rows.slice(i, i + ID_CHUNK).map((row) => row.id);
-      endpoints.push(...(await manager.find(LiveEndpointEntity, { where: { liveLessonId: In(ids) } })));
+      endpoints.push(...(await selectEntities(this.dataSource, LiveEndpointEntity, 'live_lesson_id IN (:...ids)', { ids })));
     }
     const byLesson = new Map<string, LiveEndpointEntity[]>();
     for (const endpoint of endpoints) byLesson.set(endpoint.liveLessonId, [...(byLesson.get(endpoint.liveLessonId) ?? []), endpoint]);

@@ -1,6 +1,7 @@
 import { DataErrorCodes } from '@antidote/contracts';
 import { LessThan, type DataSource } from 'typeorm';
 import { DuplicateError, isUniqueViolation, NotFoundError } from '../data.errors.js';
+import { selectEntities, sqlRows } from '../sql.js';
 import { LiveSessionEntity } from '../entities/index.js';
 import type { LiveSession, NewLiveSession } from '../live.types.js';
 
@@ -38,7 +39,7 @@ export class LiveSessionRepository {
   }
 
   async find(id: string): Promise<LiveSession | undefined> {
-    const entity = await this.dataSource.manager.findOneBy(LiveSessionEntity, { id });
+    const [entity] = await selectEntities(this.dataSource, LiveSessionEntity, 'id = :id', { id });
     return entity ? toSession(entity) : undefined;
   }
 
@@ -47,7 +48,8 @@ export class LiveSessionRepository {
   }
 
   async countForIp(sourceIp: string): Promise<number> {
-    return this.dataSource.manager.countBy(LiveSessionEntity, { sourceIp });
+    const [row] = await sqlRows<{ n: number | string }>(this.dataSource, 'SELECT COUNT(*) AS n FROM live_sessions WHERE source_ip = :sourceIp', { sourceIp });
+    return Number(row?.n ?? 0);
   }
 
   async updatePersistence(id: string, persistent: boolean): Promise<void> {

@@ -1,5 +1,6 @@
 import { LessThan, type DataSource } from 'typeorm';
 import { WarmPoolDemandEntity, WarmPoolOverrideEntity } from '../entities/index.js';
+import { selectEntities } from '../sql.js';
 
 /** Demand is counted per lesson and bucket of this many milliseconds. */
 export const DEMAND_BUCKET_MS = 60_000;
@@ -38,7 +39,7 @@ export class WarmPoolSizingRepository {
   }
 
   async override(lessonSlug: string): Promise<PoolOverride | undefined> {
-    const row = await this.dataSource.manager.findOneBy(WarmPoolOverrideEntity, { lessonSlug });
+    const [row] = await selectEntities(this.dataSource, WarmPoolOverrideEntity, 'lesson_slug = :lessonSlug', { lessonSlug });
     return row ? toOverride(row) : undefined;
   }
 

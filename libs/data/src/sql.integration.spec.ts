@@ -1,0 +1,53 @@
+import { DATABASE_KINDS, makeImage, makeLesson, makeLiveEndpoint, makeNewLiveLesson, testDatabase, type TestDatabase } from '@antidote/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ImageEntity, LessonEntity, LiveEndpointEntity, LiveLessonEntity, LiveSessionEntity } from './entities/index.js';
+import { selectEntities, sqlRows } from './sql.js';
+
+describe.each(DATABASE_KINDS)('statements past the query builder on %s', (kind) => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await testDatabase(kind, () => new Date('2026-03-04T05:06:07.089Z'));
+    await db.data.liveSessions.create({ id: 'sess-1', sourceIp: '127.0.0.9', persistent: true });
+    await db.data.curriculum.insertImages([makeImage({ slug: 'vqfx', readiness: { type: 'ssh', command: 'show version', match: 'JUNOS' } }), makeImage({ slug: 'utility' })]);
+    await db.data.curriculum.insertLessons([makeLesson({ slug: 'one', tags: ['a', 'b'] })]);
+    await db.data.liveLessons.create(
+      makeNewLiveLesson({ id: 'll-1', sessionId: 'sess-1', endpoints: [makeLiveEndpoint({ name: 'vqfx1', position: 0, readiness: { type: 'ssh', command: 'x', match: 'y' } }), makeLiveEndpoint({ name: 'linux1', position: 1 })] }),
+    );
+    await db.data.liveLessons.updateEndpointHosts('ll-1', new Map([['linux1', '10.0.0.7']]));
+    await db.data.liveLessons.markFailed('ll-1', 'a reason');
+  });
+  afterAll(() => db?.close());
+
+  it.each([
+    ['live lessons', LiveLessonEntity, 'id = :id', { id: 'll-1' }],
+    ['live endpoints', LiveEndpointEntity, 'live_lesson_id IN (:...ids)', { ids: ['ll-1', 'none'] }],
+    ['live sessions', LiveSessionEntity, 'id = :id', { id: 'sess-1' }],
+    ['images', ImageEntity, 'slug IN (:...slugs)', { slugs: ['vqfx', 'utility'] }],
+    ['lessons', LessonEntity, 'slug = :slug', { slug: 'one' }],
+  ] as const)('hydrates %s exactly as the query builder does (types, transformers, nulls)', async (_name, entity, where, parameters) => {
+    const builder: object[] = await db.data.dataSource.manager.find(entity);
+    const selected: object[] = await selectEntities<object>(db.data.dataSource, entity, where, parameters);
+    expect(selected.length).toBeGreaterThan(0);
+    const byKey = (rows: object[]) => rows.map((row) => ({ ...row })).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    expect(byKey(selected)).toEqual(byKey(builder));
+  });
+
+  it('finds nothing for a WHERE that matches nothing', async () => {
+    expect(await selectEntities(db.data.dataSource, LiveLessonEntity, 'id = :id', { id: 'nope' })).toEqual([]);
+  });
+
+  it('binds numbers as parameters: the SQL text is the same for every value, so one prepared statement serves them', async () => {
+    const dataSource = db.data.dataSource;
+    const texts: string[] = [];
+    const query = dataSource.query.bind(dataSource);
+    dataSource.query = ((sql: string, values?: unknown[]) => (texts.push(sql), query(sql, values))) as typeof dataSource.query;
+    try {
+      const count = async (n: number) => Number((await sqlRows<{ n: number | string }>(dataSource, 'SELECT COUNT(*) AS n FROM live_lessons WHERE created_at < :n', { n }))[0]?.n);
+      expect([await count(0), await count(Date.parse('2030-01-01')), await count(Number.MAX_SAFE_INTEGER)]).toEqual([0, 1, 1]);
+    } finally {
+      dataSource.query = query;
+    }
+    expect(new Set(texts).size).toBe(1);
+    expect(texts[0]).not.toMatch(/\d{4}/);
+  });
+});
