@@ -1,1 +1,2 @@
+export { deadline, type Deadline } from './deadline.js';
 export { Semaphore } from './semaphore.js';

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { endpointUp, type EndpointHealth, type HealthTarget, type WaitReachableReply } from '@antidote/contracts';
+import { deadline } from '@antidote/concurrency';
 import type { ProbeRunner } from '../probes/probe-runner.js';
 
 export interface WaitOptions {
@@ -43,8 +44,8 @@ export type ReachabilityProbe = Pick<ProbeRunner, 'timeoutMs' | 'check'>;
  */
 export async function waitUntilReachable(runner: ReachabilityProbe, endpoints: readonly HealthTarget[], options: WaitOptions): Promise<WaitReachableReply> {
   const startedAt = Date.now();
-  const deadline = startedAt + options.deadlineMs;
-  const stop = AbortSignal.any([AbortSignal.timeout(Math.max(1, options.deadlineMs)), ...(options.signal ? [options.signal] : [])]);
+  const endsAt = startedAt + options.deadlineMs;
+  const { signal: stop, dispose } = deadline(Math.max(1, options.deadlineMs), options.signal);
   const last = new Map<string, EndpointHealth>();
   let healthy = 0;
   await Promise.all(
@@ -52,7 +53,7 @@ export async function waitUntilReachable(runner: ReachabilityProbe, endpoints: r
       let probeMs = runner.timeoutMs;
       let pauseMs: number | undefined;
       while (!stop.aborted) {
-        const remaining = deadline - Date.now();
+        const remaining = endsAt - Date.now();
         if (remaining <= 0) break;
         const budget = Math.min(remaining, probeMs);
         const health = await runner.check(endpoint, { signal: stop, timeoutMs: budget });
@@ -71,7 +72,7 @@ export async function waitUntilReachable(runner: ReachabilityProbe, endpoints: r
         await sleep(pauseMs, undefined, { signal: stop }).catch(() => undefined);
       }
     }),
-  );
+  ).finally(dispose);
   return {
     reachable: healthy === endpoints.length,
     healthy,

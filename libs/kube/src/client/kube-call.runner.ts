@@ -1,3 +1,4 @@
+import { deadline } from '@antidote/concurrency';
 import { KubeApiError, NO_RESPONSE, toKubeApiError, type KubeCallTarget, type KubeVerb } from './kube-api.error.js';
 import { silentLogger, type KubeLogger } from './kube-logger.js';
 import type { KubeReply } from './kube-http.js';
@@ -62,8 +63,8 @@ export class KubeCallRunner {
       const started = performance.now();
       try {
         signal?.throwIfAborted();
-        const attemptSignal = signal ? AbortSignal.any([signal, AbortSignal.timeout(this.options.timeoutMs)]) : AbortSignal.timeout(this.options.timeoutMs);
-        const reply = await operation(attemptSignal);
+        const attemptDeadline = deadline(this.options.timeoutMs, signal);
+        const reply = await operation(attemptDeadline.signal).finally(attemptDeadline.dispose);
         this.observe(target, reply.status, started, attempt);
         return reply;
       } catch (thrown) {
