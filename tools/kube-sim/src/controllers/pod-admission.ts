@@ -83,7 +83,8 @@ const isSet = (pod: KubeObject, resource: string): boolean => {
 /** Quota usage of a namespace's live pods (what the quota controller writes to status.used). */
 export function namespaceUsage(store: ObjectStore, namespace: string, resources: string[]): Record<string, number> {
   const used: Record<string, number> = Object.fromEntries(resources.map((resource) => [resource, 0]));
-  for (const pod of store.list('/pods', namespace).filter(counted)) {
+  for (const pod of store.peek('/pods', namespace)) {
+    if (!counted(pod)) continue;
     const usage = podUsage(pod);
     for (const resource of resources) used[resource] += usage[resource] ?? 0;
   }

@@ -7,11 +7,13 @@ import { closure, refTo, type Schema, type SchemaSet } from './schema.js';
 
 const isBuiltin = (type: ResourceType): boolean => BUILTIN_RESOURCES.some((b) => b.group === type.group && b.plural === type.plural);
 
-/** Every schema of the served kinds (built-in and custom) and each kind's component name. */
+/** Every schema of the served kinds (built-in and custom) and each kind's component name; read-only. */
 export function schemaSetOf(types: ResourceType[], crdOf: (type: ResourceType) => KubeObject | undefined): SchemaSet & { componentOf(type: ResourceType): string } {
   const builtin = builtinSchemas();
-  const schemas: Record<string, Schema> = { ...builtin.schemas };
-  for (const type of types.filter((t) => !isBuiltin(t))) schemas[crdComponentName(type)] = crdSchema(type, crdOf(type));
+  const custom = types.filter((t) => !isBuiltin(t));
+  // Built-in kinds alone (every write of one is validated against them) share the built-in set, uncopied.
+  const schemas: Record<string, Schema> =
+    custom.length === 0 ? builtin.schemas : { ...builtin.schemas, ...Object.fromEntries(custom.map((type) => [crdComponentName(type), crdSchema(type, crdOf(type))])) };
   return { schemas, componentOf: (type) => (isBuiltin(type) ? builtin.componentOf(type) : crdComponentName(type)) };
 }
 
