@@ -1,4 +1,4 @@
-// Profiles the Antidote app a process runs (its script path names apps/<app>/): `NODE_OPTIONS="--import
+// Profiles the Antidote app or tool a process runs (its script path names apps/<app>/ or tools/<tool>/): `NODE_OPTIONS="--import
 // <this file>"` (node refuses --cpu-prof in NODE_OPTIONS, and antictl up passes its environment to the apps).
 // Samples every millisecond with the in-process inspector and writes <app>.<pid>.cpuprofile into
 // $CPU_PROFILE_DIR (default /tmp/prof) when the process exits. Read them with cpu-profile.mjs.
@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 
 const script = process.argv[1] ?? '';
-const app = /apps\/(\w+)\//.exec(script)?.[1];
+const app = /(?:apps|tools)\/([\w-]+)\//.exec(script)?.[1];
 if (app && !script.includes('vitest')) {
   const session = new Session();
   session.connect();

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { distribution, type Distribution } from '@antidote/testing';
 import type { UpPlatform } from './antictl-up.js';
 import { expClient, simRequests } from './exp-client.js';
@@ -26,6 +26,8 @@ export interface Run {
   failures: string[];
   timeToReadyMs?: Distribution;
   cpuMsPerLesson: Record<App | 'total', number>;
+  /** The simulated cluster's CPU per lesson: not the platform's cost, but on the same cores. */
+  kubeSimCpuMsPerLesson: number;
   kubeCallsPerLesson: number;
   samples: number[];
   held: HeldLesson[];
@@ -39,6 +41,23 @@ export function usageOf(pid: number): Usage {
   const raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const stat = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
   return { rssMiB: kib('VmRSS') / 1024, peakRssMiB: kib('VmHWM') / 1024, cpuMs: ((Number(stat[11]) + Number(stat[12])) * 1000) / TICKS_PER_SECOND };
+}
+
+/**
+ * The pid of this platform's kube-sim (antictl up prints no pid for it): the process whose command line
+ * runs kube-sim with a kubeconfig in the platform's folder.
+ */
+export function kubeSimPid(platform: UpPlatform): number {
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let commandLine: string;
+    try {
+      commandLine = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (commandLine.includes('kube-sim/dist/main.js') && commandLine.includes(platform.dir)) return Number(entry);
+  }
+  throw new Error(`no kube-sim process of the platform in ${platform.dir}`);
 }
 
 export const usages = (platform: UpPlatform) => Object.fromEntries(APPS.map((app) => [app, usageOf(platform.pidOf(app))])) as Record<App, Usage>;
@@ -55,6 +74,8 @@ export const kubeCalls = async (platform: UpPlatform) => (await simRequests(plat
 /** `count` learners at once through the /exp API (each its own address, session and live lesson), until each lesson is final. */
 export async function burst(platform: UpPlatform, slug: string, count: number, subnet: number): Promise<Run> {
   const before = usages(platform);
+  const kubeSim = kubeSimPid(platform);
+  const kubeSimBefore = usageOf(kubeSim).cpuMs;
   const callsBefore = await kubeCalls(platform);
   const started = Date.now();
   const outcomes = await Promise.all(
@@ -81,6 +102,7 @@ export async function burst(platform: UpPlatform, slug: string, count: number, s
     failures: outcomes.flatMap((outcome) => (outcome.ready ? [] : [outcome.why])),
     ...(samples.length > 0 ? { timeToReadyMs: distribution(samples) } : {}),
     cpuMsPerLesson: cpuBetween(before, usages(platform), count),
+    kubeSimCpuMsPerLesson: (usageOf(kubeSim).cpuMs - kubeSimBefore) / count,
     kubeCallsPerLesson: ((await kubeCalls(platform)) - callsBefore) / count,
     samples,
     held: outcomes.flatMap((outcome) => (outcome.ready ? [outcome.held] : [])),
