@@ -25,4 +25,19 @@ describe('ObjectStore by namespace', () => {
     store.list('/pods', 'a')[0].metadata.labels = { changed: 'yes' };
     expect(store.get('/pods', 'a', 'p1')?.metadata.labels).toBeUndefined();
   });
+
+  it("keeps each event's object as it was written: later replaces, removals and what callers do to their copies change no event", () => {
+    const store = new ObjectStore();
+    const created = store.create('/pods', pod('a', 'p1'));
+    created.metadata.labels = { changed: 'by the caller' };
+    store.replace('/pods', { ...store.get('/pods', 'a', 'p1')!, status: { phase: 'Running' } });
+    store.remove('/pods', 'a', 'p1');
+    const events = store.eventsSince(0, '/pods');
+    expect(events.map((event) => [event.type, event.object.metadata.resourceVersion === String(event.resourceVersion), event.object.status?.phase, event.object.metadata.labels])).toEqual([
+      ['ADDED', true, undefined, undefined],
+      ['MODIFIED', true, 'Running', undefined],
+      ['DELETED', true, 'Running', undefined],
+    ]);
+    expect(events[1].previous?.metadata.resourceVersion).toBe(String(events[0].resourceVersion));
+  });
 });

@@ -5,6 +5,7 @@ import type { ResourceType } from './resources.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
+/** A change to the store, as watchers and controllers get it: read only (it holds stored objects). */
 export interface StoreEvent {
   type: WatchEventType;
   resourceVersion: number;
@@ -128,9 +129,10 @@ export class ObjectStore extends EventEmitter<{ event: [StoreEvent] }> {
     if (!existing) return undefined;
     bucket.delete(key);
     this.index(resource, key, undefined, namespace);
-    existing.metadata.resourceVersion = String(++this.version);
-    this.record({ type: 'DELETED', resourceVersion: this.version, resource, namespace, object: clone(existing) });
-    return clone(existing);
+    // A new object, not the stored one changed: earlier events hold that one.
+    const removed: KubeObject = { ...existing, metadata: { ...existing.metadata, resourceVersion: String(++this.version) } };
+    this.record({ type: 'DELETED', resourceVersion: this.version, resource, namespace, object: removed });
+    return clone(removed);
   }
 
   /** Events after `since` (exclusive) for a kind. */
@@ -150,7 +152,9 @@ export class ObjectStore extends EventEmitter<{ event: [StoreEvent] }> {
     const previous = type === 'MODIFIED' ? this.bucket(resource).get(key) : undefined;
     this.bucket(resource).set(key, object);
     this.index(resource, key, object, object.metadata.namespace);
-    this.record({ type, resourceVersion: this.version, resource, namespace: object.metadata.namespace, object: clone(object), ...(previous ? { previous } : {}) });
+    // The event holds the stored object itself: stored objects are never changed in place (a write stores a
+    // new one, a removal records a new one), and whoever gets an event only reads it.
+    this.record({ type, resourceVersion: this.version, resource, namespace: object.metadata.namespace, object, ...(previous ? { previous } : {}) });
     return clone(object);
   }
 

@@ -31,7 +31,7 @@ export function quotaBehaviour(sim: SimContext): KindBehaviour {
   };
 
   sim.store.on('event', (event) => {
-    if (event.resource === '/pods' && sim.store.list('/resourcequotas', event.namespace).length > 0) schedule(event.namespace);
+    if (event.resource === '/pods' && sim.store.count('/resourcequotas', event.namespace) > 0) schedule(event.namespace);
   });
   return {
     prepareCreate(quota) {
