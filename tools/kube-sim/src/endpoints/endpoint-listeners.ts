@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import { generateKeyPairSync } from 'node:crypto';
 import type { Socket } from 'node:net';
 import ssh2 from 'ssh2';
+import { simHostKey } from './host-key.js';
 import { DEFAULT_SHARED_AFTER, processPorts, type Binding } from './port-registry.js';
 import { serveSshSession } from './ssh-session.js';
 import type { ShellIdentity } from './sim-shell.js';
@@ -34,7 +34,7 @@ export class EndpointListeners {
   private readonly http: HttpServer;
   /** The endpoint each HTTP connection reached (whether it is still booting). */
   private readonly hostOf = new WeakMap<Socket, Omit<ShellIdentity, 'user'>>();
-  private readonly hostKey: string;
+  private readonly hostKey: ssh2.ParsedKey;
   private readonly sharedAfter: number;
 
   constructor(
@@ -52,8 +52,7 @@ export class EndpointListeners {
       response.writeHead(200, { 'Content-Type': 'text/html' });
       response.end(`<html><body>kube-sim endpoint ${request.socket.localAddress}:${request.socket.localPort}</body></html>\n`);
     });
-    // Not ssh2's own generator: about 1 ed25519 key in 256 it makes cannot be read back (mscdex/ssh2#1390).
-    this.hostKey = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'sec1', format: 'pem' }) as string;
+    this.hostKey = simHostKey();
   }
 
   /**
@@ -65,7 +64,7 @@ export class EndpointListeners {
     const entry = this.byOwner.get(owner) ?? { bindings: [], sockets: new Set<Socket>() };
     this.byOwner.set(owner, entry);
     let ssh: ssh2.Server | undefined;
-    const sshServer = () => (ssh ??= new ssh2.Server({ hostKeys: [this.hostKey] }, (client) => this.sshClient(client, host)));
+    const sshServer = () => (ssh ??= new ssh2.Server({ hostKeys: [{ key: this.hostKey }] }, (client) => this.sshClient(client, host)));
     const failures = await Promise.all(
       [...new Set(ports)].map(async (port) => {
         const protocol = protocolOf(port);
