@@ -104,7 +104,7 @@ export class ResourceHandler {
     object.kind = type.kind;
     decodeObject(type, object);
     validateObject(type, object);
-    if (this.store.get(resourceKey(type), object.metadata.namespace, object.metadata.name!)) throw alreadyExists(type.plural, type.group, object.metadata.name!);
+    if (this.store.peekOne(resourceKey(type), object.metadata.namespace, object.metadata.name!)) throw alreadyExists(type.plural, type.group, object.metadata.name!);
     const behaviour = this.behaviourOf(type);
     behaviour.prepareCreate?.(object);
     if (options.dryRun) {
@@ -117,7 +117,7 @@ export class ResourceHandler {
   }
 
   private requireLiveNamespace(namespace: string, internal?: boolean): void {
-    const found = this.store.get('/namespaces', undefined, namespace);
+    const found = this.store.peekOne('/namespaces', undefined, namespace);
     if (!found) throw notFound('namespaces', '', namespace);
     if (found.metadata.deletionTimestamp && !internal) {
       throw forbidden(`unable to create new content in namespace ${namespace} because it is being terminated`);

@@ -62,6 +62,11 @@ export class ObjectStore extends EventEmitter<{ event: [StoreEvent] }> {
     return object ? clone(object) : undefined;
   }
 
+  /** The stored object itself, not a copy — for reading only, as `peek`. */
+  peekOne(resource: string, namespace: string | undefined, name: string): Readonly<KubeObject> | undefined {
+    return this.bucket(resource).get(ObjectStore.id(namespace, name));
+  }
+
   private namespaceBucket(resource: string, namespace: string | undefined): Map<string, KubeObject> | undefined {
     return this.byNamespace.get(resource)?.get(namespace ?? '');
   }
@@ -109,17 +114,21 @@ export class ObjectStore extends EventEmitter<{ event: [StoreEvent] }> {
     return contents;
   }
 
+  /**
+   * Stores `object` itself — the store keeps what it is given, so a caller hands over an object it will not
+   * change again (its own copy, as every caller has) — and returns a copy.
+   */
   create(resource: string, object: KubeObject): KubeObject {
-    const stored = clone(object);
+    const stored = object;
     stored.metadata.uid ??= randomUUID();
     stored.metadata.creationTimestamp ??= new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     stored.metadata.generation ??= 1;
     return this.write(resource, stored, 'ADDED');
   }
 
-  /** Replaces the stored object (the caller checked resourceVersion). */
+  /** Replaces the stored object with `object` itself, handed over as to `create` (the caller checked resourceVersion); returns a copy. */
   replace(resource: string, object: KubeObject): KubeObject {
-    return this.write(resource, clone(object), 'MODIFIED');
+    return this.write(resource, object, 'MODIFIED');
   }
 
   remove(resource: string, namespace: string | undefined, name: string): KubeObject | undefined {
