@@ -59,6 +59,8 @@ export function validateFields(request: ResourceRequest, raw: string, contentTyp
     const decoding = `strict decoding error: ${unknown.map((field) => `unknown field "${field}"`).join(', ')}`;
     throw new ApiError(400, 'BadRequest', request.verb === 'patch' ? decoding : `${kind} in version "${version}" cannot be handled as a ${kind}: ${decoding}`);
   }
+  // Nothing pruned from a JSON body: the body as it came (no second serialisation).
+  if (unknown.length === 0 && !contentType.includes('yaml')) return unchanged;
   const warnings = directive === 'Ignore' ? [] : unknown.map((field) => `299 - "unknown field \\"${field}\\""`);
   return { body: JSON.stringify(parsed), contentType: contentType.includes('yaml') && !contentType.startsWith('application/apply-patch') ? 'application/json' : contentType, warnings };
 }

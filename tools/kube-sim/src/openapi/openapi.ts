@@ -4,9 +4,9 @@ import { ApiError } from '../api/status.js';
 import type { ObjectStore } from '../api/store.js';
 import { openApiV2, openApiV3Document, openApiV3Index } from './documents.js';
 
-/** The CRD that defines a custom type (undefined for built-in kinds). */
+/** The CRD that defines a custom type (undefined for built-in kinds): the stored object, for reading only. */
 export const crdLookup = (store: ObjectStore) => (type: Pick<ResourceType, 'group' | 'plural'>): KubeObject | undefined =>
-  store.get('apiextensions.k8s.io/customresourcedefinitions', undefined, `${type.plural}.${type.group}`);
+  store.peekOne('apiextensions.k8s.io/customresourcedefinitions', undefined, `${type.plural}.${type.group}`);
 
 /**
  * `/openapi/v2` (JSON; the protobuf form is not served: 406) and `/openapi/v3[/<group-version>]`;
