@@ -34,6 +34,9 @@ export async function selectEntities<T extends ObjectLiteral>(
   });
 }
 
+/** `column = :column` for each column, for a SET list (the parameters carry the same names). */
+export const assignments = (columns: Record<string, unknown>): string[] => Object.keys(columns).map((column) => `${column} = :${column}`);
+
 const selectLists = new WeakMap<EntityMetadata, string>();
 
 /** `SELECT "column", … FROM "table"` for every column of the entity (built once per entity). */

@@ -1,4 +1,4 @@
-import { selectEntities, sqlRows } from '../sql.js';
+import { assignments, selectEntities, sqlRows } from '../sql.js';
 import { inTransaction } from '../transaction.js';
 import type { DataSource, FindOptionsWhere } from 'typeorm';
 import { DataErrorCodes, LiveLessonStatus, phaseTimeKeyOf, type PhaseTimeKey, type PhaseTimes } from '@antidote/contracts';
@@ -41,8 +41,6 @@ const stateOf = (row: StateRow): LiveLessonState => ({
 });
 const writtenState = (row: StateRow): WrittenLiveLessonState => ({ ...stateOf(row), pool: Number(row.pool) === 1, updatedAt: new Date(Number(row.updated_at)) });
 
-/** `column = :column` for each column, for a SET list (the parameters carry the same names). */
-const assignments = (columns: Record<string, unknown>): string[] => Object.keys(columns).map((column) => `${column} = :${column}`);
 
 const missing = (id: string): NotFoundError => new NotFoundError(`Livelesson ${id} doesn't exist; cannot update`);
 

@@ -1,7 +1,7 @@
 import { DataErrorCodes } from '@antidote/contracts';
 import { LessThan, type DataSource } from 'typeorm';
 import { DuplicateError, isUniqueViolation, NotFoundError } from '../data.errors.js';
-import { selectEntities, sqlRows } from '../sql.js';
+import { assignments, selectEntities, sqlRows } from '../sql.js';
 import { LiveSessionEntity } from '../entities/index.js';
 import type { LiveSession, NewLiveSession } from '../live.types.js';
 
@@ -16,15 +16,13 @@ export class LiveSessionRepository {
 
   async create(session: NewLiveSession): Promise<LiveSession> {
     const at = session.createdAt ?? this.now();
-    const entity = this.dataSource.manager.create(LiveSessionEntity, {
-      id: session.id,
-      sourceIp: session.sourceIp,
-      persistent: session.persistent ?? false,
-      createdAt: at,
-      lastActiveAt: at,
-    });
+    const entity: LiveSessionEntity = { id: session.id, sourceIp: session.sourceIp, persistent: session.persistent ?? false, createdAt: at, lastActiveAt: at };
     try {
-      await this.dataSource.manager.insert(LiveSessionEntity, entity);
+      await sqlRows(
+        this.dataSource,
+        'INSERT INTO live_sessions (id, source_ip, persistent, created_at, last_active_at) VALUES (:id, :sourceIp, :persistent, :createdAt, :lastActiveAt) RETURNING id',
+        { ...entity, persistent: entity.persistent ? 1 : 0, createdAt: at.getTime(), lastActiveAt: at.getTime() },
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw new DuplicateError(`LiveSession ${session.id} already exists`, DataErrorCodes.idTaken);
       throw error;
@@ -53,11 +51,11 @@ export class LiveSessionRepository {
   }
 
   async updatePersistence(id: string, persistent: boolean): Promise<void> {
-    await this.update(id, { persistent });
+    await this.update(id, { persistent: persistent ? 1 : 0 });
   }
 
   async touch(id: string, at: Date = this.now()): Promise<void> {
-    await this.update(id, { lastActiveAt: at });
+    await this.update(id, { last_active_at: at.getTime() });
   }
 
   /** Idempotent. */
@@ -88,8 +86,9 @@ export class LiveSessionRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  private async update(id: string, values: Partial<LiveSessionEntity>): Promise<void> {
-    const result = await this.dataSource.manager.update(LiveSessionEntity, { id }, values);
-    if (!result.affected) throw new NotFoundError(`LiveSession ${id} doesn't exist; cannot update`);
+  /** One UPDATE of these columns (the table's names); a missing session is a NotFoundError. */
+  private async update(id: string, columns: Record<string, number>): Promise<void> {
+    const rows = await sqlRows(this.dataSource, `UPDATE live_sessions SET ${assignments(columns).join(', ')} WHERE id = :id RETURNING id`, { ...columns, id });
+    if (rows.length === 0) throw new NotFoundError(`LiveSession ${id} doesn't exist; cannot update`);
   }
 }
