@@ -44,10 +44,16 @@ describe('kubectl exec into kube-sim pods', () => {
     const child = spawn('script', ['-qec', ['kubectl', ...args('exec', '-it', 'shell', '--', 'sh')].join(' '), '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (data: Buffer) => (output += data.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    await until(() => output.includes('shell# '));
+    let ended = false;
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => ((ended = true), resolve(code))));
+    // Until the text is there or kubectl is gone; then what the terminal showed says which it was.
+    const shows = async (text: string) => {
+      await until(() => output.includes(text) || ended, 120_000);
+      expect(output, `the terminal (kubectl ${ended ? 'exited' : 'still running'})`).toContain(text);
+    };
+    await shows('shell# ');
     child.stdin.write('echo hi there\r');
-    await until(() => output.includes('hi there\r\nshell# '));
+    await shows('hi there\r\nshell# ');
     child.stdin.write('exit 4\r');
     expect(await exited).toBe(4);
     expect(output).toContain('shell# echo hi there\r\nhi there\r\n');
