@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pod, startSim, until, type SimFixture } from '../test/sim-fixture.js';
 
-// A port no other spec listens on.
-const PORT = 41235;
+// A port no other spec listens on, below the ephemeral range (32768–60999) where any process may hold one.
+const PORT = 27183;
 
 /**
  * A pod whose port kube-sim cannot open (here: the address:port is taken; at scale: no file descriptor

@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { banner, httpGet, sshExec } from '../test/endpoint-clients.js';
 import { startSim, until, type SimFixture } from '../test/sim-fixture.js';
 
-// Ports no other spec listens on: the wildcard socket of a port takes it on every address of the machine.
+// Ports no other spec listens on, and below the ephemeral range (32768–60999), where any process's listener
+// on port 0 or outgoing connection may hold one: the wildcard socket of a port takes it on every address of the machine.
 const SSH = 2222;
 const HTTP = 9090;
-const TCP = 41234;
+const TCP = 27182;
 const NAMES = ['vqfx1', 'vqfx2', 'linux1', 'linux2', 'web1'];
 
 const endpointPod = (name: string): k8s.V1Pod => ({
