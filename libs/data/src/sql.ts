@@ -34,6 +34,12 @@ export async function selectEntities<T extends ObjectLiteral>(
   });
 }
 
+/** `SELECT COUNT(*) …` (`text` from FROM on): the count, a number on both databases (PostgreSQL answers a string). */
+export async function sqlCount(dataSource: DataSource, text: string, parameters: ObjectLiteral): Promise<number> {
+  const [row] = await sqlRows<{ n: number | string }>(dataSource, `SELECT COUNT(*) AS n ${text}`, parameters);
+  return Number(row?.n ?? 0);
+}
+
 /** `column = :column` for each column, for a SET list (the parameters carry the same names). */
 export const assignments = (columns: Record<string, unknown>): string[] => Object.keys(columns).map((column) => `${column} = :${column}`);
 

@@ -1,4 +1,4 @@
-import { assignments, selectEntities, sqlRows } from '../sql.js';
+import { assignments, selectEntities, sqlCount, sqlRows } from '../sql.js';
 import { inTransaction } from '../transaction.js';
 import type { DataSource, FindOptionsWhere } from 'typeorm';
 import { DataErrorCodes, LiveLessonStatus, phaseTimeKeyOf, type PhaseTimeKey, type PhaseTimes } from '@antidote/contracts';
@@ -140,11 +140,7 @@ export class LiveLessonRepository {
   async count(filter: { statuses?: LiveLessonStatus[]; error?: boolean } = {}): Promise<number> {
     const conditions = [...(filter.statuses ? ['status IN (:...statuses)'] : []), ...(filter.error !== undefined ? ['error = :error'] : [])];
     if (filter.statuses?.length === 0) return 0;
-    const [row] = await sqlRows<{ n: number | string }>(this.dataSource, `SELECT COUNT(*) AS n FROM live_lessons${conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : ''}`, {
-      statuses: filter.statuses,
-      error: filter.error ? 1 : 0,
-    });
-    return Number(row?.n ?? 0);
+    return sqlCount(this.dataSource, `FROM live_lessons${conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : ''}`, { statuses: filter.statuses, error: filter.error ? 1 : 0 });
   }
 
   /**

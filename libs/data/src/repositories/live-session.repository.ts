@@ -1,7 +1,7 @@
 import { DataErrorCodes } from '@antidote/contracts';
 import { LessThan, type DataSource } from 'typeorm';
 import { DuplicateError, isUniqueViolation, NotFoundError } from '../data.errors.js';
-import { assignments, selectEntities, sqlRows } from '../sql.js';
+import { assignments, selectEntities, sqlCount, sqlRows } from '../sql.js';
 import { LiveSessionEntity } from '../entities/index.js';
 import type { LiveSession, NewLiveSession } from '../live.types.js';
 
@@ -46,8 +46,7 @@ export class LiveSessionRepository {
   }
 
   async countForIp(sourceIp: string): Promise<number> {
-    const [row] = await sqlRows<{ n: number | string }>(this.dataSource, 'SELECT COUNT(*) AS n FROM live_sessions WHERE source_ip = :sourceIp', { sourceIp });
-    return Number(row?.n ?? 0);
+    return sqlCount(this.dataSource, 'FROM live_sessions WHERE source_ip = :sourceIp', { sourceIp });
   }
 
   async updatePersistence(id: string, persistent: boolean): Promise<void> {

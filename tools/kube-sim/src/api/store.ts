@@ -58,7 +58,7 @@ export class ObjectStore extends EventEmitter<{ event: [StoreEvent] }> {
   }
 
   get(resource: string, namespace: string | undefined, name: string): KubeObject | undefined {
-    const object = this.bucket(resource).get(ObjectStore.id(namespace, name));
+    const object = this.peekOne(resource, namespace, name);
     return object ? clone(object) : undefined;
   }
 
@@ -119,11 +119,10 @@ export class ObjectStore extends EventEmitter<{ event: [StoreEvent] }> {
    * change again (its own copy, as every caller has) — and returns a copy.
    */
   create(resource: string, object: KubeObject): KubeObject {
-    const stored = object;
-    stored.metadata.uid ??= randomUUID();
-    stored.metadata.creationTimestamp ??= new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-    stored.metadata.generation ??= 1;
-    return this.write(resource, stored, 'ADDED');
+    object.metadata.uid ??= randomUUID();
+    object.metadata.creationTimestamp ??= new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    object.metadata.generation ??= 1;
+    return this.write(resource, object, 'ADDED');
   }
 
   /** Replaces the stored object with `object` itself, handed over as to `create` (the caller checked resourceVersion); returns a copy. */
