@@ -1,6 +1,17 @@
-// The worker thread of `readCurriculumIsolated`: one read, its result posted back, then exit.
-import { parentPort, workerData } from 'node:worker_threads';
-import { readCurriculum, type ReadOptions } from './curriculum.reader.js';
+// The child process of `readCurriculumIsolated`: says it is ready, reads the one curriculum it is sent, sends the result back, exits.
+import { readCurriculum, type ReadOptions, type ReadResult } from './curriculum.reader.js';
 
-const { dir, options } = workerData as { dir: string; options: ReadOptions };
-parentPort?.postMessage(await readCurriculum(dir, options));
+/** What the reader sends its parent: first `ready` (its modules loaded), then the result. */
+export type ReaderMessage = { kind: 'ready' } | { kind: 'result'; result: ReadResult };
+
+const send = (message: ReaderMessage): Promise<void> => new Promise((resolve) => process.send?.(message, () => resolve()));
+
+if (process.send) {
+  // The parent gone (its end of the channel closed): nothing to read for.
+  process.once('disconnect', () => process.exit(0));
+  process.once('message', async ({ dir, options }: { dir: string; options: ReadOptions }) => {
+    await send({ kind: 'result', result: await readCurriculum(dir, options) });
+    process.exit(0);
+  });
+  void send({ kind: 'ready' });
+}

@@ -41,7 +41,7 @@ export class CurriculumStartup implements OnModuleInit, OnApplicationBootstrap, 
   async importIfEmpty(): Promise<void> {
     while (!(await this.database.isReady())) await sleep(200, undefined, { signal: this.stopping.signal });
     if (await this.data.curriculum.getCurriculum()) return;
-    // In a worker thread, bounded by `curriculumLimits`: the api keeps answering (`/healthz`) while it reads.
+    // In a child process, bounded by `curriculumLimits`: the api keeps answering (`/healthz`) while it reads.
     const { curriculumDir, tier, instanceId, curriculumLimits: limits } = this.config;
     this.logger.log(`reading curriculum ${curriculumDir}`);
     const result = await readCurriculumIsolated(curriculumDir, { tier, instanceId, limits }, this.stopping.signal);
