@@ -1,3 +1,4 @@
+import { clone } from './object.js';
 import { badRequest } from './status.js';
 
 type Json = unknown;
@@ -6,7 +7,7 @@ const isObject = (value: Json): value is Record<string, Json> => typeof value ==
 
 /** RFC 7386 JSON merge patch (also used for strategic merge and apply patches of our kinds). */
 export function mergePatch(target: Json, patch: Json): Json {
-  if (!isObject(patch)) return structuredClone(patch);
+  if (!isObject(patch)) return clone(patch);
   const result: Record<string, Json> = isObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete result[key];
@@ -39,7 +40,7 @@ interface Operation {
 /** RFC 6902 JSON patch: add, remove, replace, test, move, copy. */
 export function jsonPatch(document: Json, operations: Json): Json {
   if (!Array.isArray(operations)) throw badRequest('a JSON patch must be an array of operations');
-  const result = structuredClone(document);
+  const result = clone(document);
   const get = (path: string): Json => {
     const { parent, key } = parentOf(result, path);
     return Array.isArray(parent) ? parent[Number(key)] : parent[key];
@@ -60,10 +61,10 @@ export function jsonPatch(document: Json, operations: Json): Json {
   for (const operation of operations as Operation[]) {
     switch (operation.op) {
       case 'add':
-        set(operation.path, structuredClone(operation.value), true);
+        set(operation.path, clone(operation.value), true);
         break;
       case 'replace':
-        set(operation.path, structuredClone(operation.value), false);
+        set(operation.path, clone(operation.value), false);
         break;
       case 'remove':
         remove(operation.path);
@@ -78,7 +79,7 @@ export function jsonPatch(document: Json, operations: Json): Json {
         break;
       }
       case 'copy':
-        set(operation.path, structuredClone(get(operation.from ?? '')), true);
+        set(operation.path, clone(get(operation.from ?? '')), true);
         break;
       default:
         throw badRequest(`unknown JSON patch operation ${operation.op}`);

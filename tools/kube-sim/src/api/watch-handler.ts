@@ -42,7 +42,17 @@ export class WatchHandler {
       (namespace === undefined || object.metadata.namespace === namespace) && matchesLabels(labels, object.metadata.labels) && matchesFields(fields, object);
     response.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache' });
     response.flushHeaders();
+    // Events of one turn of the event loop go out in one write (a burst of creates is hundreds of events a second).
+    let corked = false;
     const send = (type: string, object: unknown): void => {
+      if (!corked) {
+        corked = true;
+        response.cork();
+        setImmediate(() => {
+          corked = false;
+          response.uncork();
+        });
+      }
       response.write(`${JSON.stringify({ type, object: ['ADDED', 'MODIFIED', 'DELETED'].includes(type) ? present(object as KubeObject) : object })}\n`);
     };
     const since = request.query.get('resourceVersion');
