@@ -6,12 +6,14 @@ export type ReaderMessage = { kind: 'ready' } | { kind: 'result'; result: ReadRe
 
 const send = (message: ReaderMessage): Promise<void> => new Promise((resolve) => process.send?.(message, () => resolve()));
 
+async function readAndSend({ dir, options }: { dir: string; options: ReadOptions }): Promise<void> {
+  await send({ kind: 'result', result: await readCurriculum(dir, options) });
+  process.exit(0);
+}
+
 if (process.send) {
   // The parent gone (its end of the channel closed): nothing to read for.
   process.once('disconnect', () => process.exit(0));
-  process.once('message', async ({ dir, options }: { dir: string; options: ReadOptions }) => {
-    await send({ kind: 'result', result: await readCurriculum(dir, options) });
-    process.exit(0);
-  });
+  process.once('message', (input: { dir: string; options: ReadOptions }) => void readAndSend(input));
   void send({ kind: 'ready' });
 }
