@@ -95,8 +95,10 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
     const lessons = db.data.liveLessons;
     // What create returns is the row as a read finds it.
     expect(await lessons.create(makeNewLiveLesson({ id: 'phases', sessionId: 'phases' }))).toEqual(await lessons.get('phases'));
-    expect(await lessons.hasEndpoint('phases', (await lessons.get('phases')).endpoints[0].name)).toBe(true);
-    expect(await lessons.hasEndpoint('phases', 'no-such-endpoint')).toBe(false);
+    const endpointName = (await lessons.get('phases')).endpoints[0].name;
+    expect(await lessons.findStateWithEndpoint('phases', endpointName)).toEqual({ ...(await lessons.findState('phases')), hasEndpoint: true });
+    expect(await lessons.findStateWithEndpoint('phases', 'no-such-endpoint')).toMatchObject({ id: 'phases', hasEndpoint: false });
+    expect(await lessons.findStateWithEndpoint('no-such-lesson', endpointName)).toBeUndefined();
     clock = new Date('2026-01-01T00:00:05Z');
     // What updateStatus returns is the row's state as a fresh read finds it (no second read needed).
     const written = await lessons.updateStatus('phases', 'BOOTING');

@@ -70,14 +70,8 @@ export class LiveLessonEventHub implements OnApplicationBootstrap, OnApplication
    * (the healthchecker records progress on the row before it publishes it).
    */
   private async forwardProgressIfTrue(event: HealthProgressEvent): Promise<void> {
-    const row = await this.data.liveLessons.findState(event.liveLessonId);
-    const agrees =
-      !!row &&
-      !row.error &&
-      row.status !== LiveLessonStatus.READY &&
-      row.totalTests === event.total &&
-      event.healthy <= row.healthyTests &&
-      (await this.data.liveLessons.hasEndpoint(event.liveLessonId, event.endpoint));
+    const row = await this.data.liveLessons.findStateWithEndpoint(event.liveLessonId, event.endpoint);
+    const agrees = !!row && row.hasEndpoint && !row.error && row.status !== LiveLessonStatus.READY && row.totalTests === event.total && event.healthy <= row.healthyTests;
     if (!agrees) {
       this.logger.warn(`health progress of ${event.liveLessonId} (${event.endpoint} ${event.healthy}/${event.total}) does not match its row; not forwarded`);
       return;

@@ -107,9 +107,14 @@ export class LiveLessonRepository {
     return row && stateOf(row);
   }
 
-  /** Whether the live lesson has an endpoint of that name (one narrow query). */
-  async hasEndpoint(id: string, name: string): Promise<boolean> {
-    return (await sqlRows(this.dataSource, 'SELECT 1 AS found FROM live_endpoints WHERE live_lesson_id = :id AND name = :name', { id, name })).length > 0;
+  /** The row's state and whether it has an endpoint of that name (one query), for checking a health progress event against it. */
+  async findStateWithEndpoint(id: string, endpoint: string): Promise<(LiveLessonState & { hasEndpoint: boolean }) | undefined> {
+    const [row] = await sqlRows<StateRow & { has_endpoint: number | boolean }>(
+      this.dataSource,
+      `SELECT ${STATE_RETURNING}, EXISTS (SELECT 1 FROM live_endpoints WHERE live_lesson_id = :id AND name = :endpoint) AS has_endpoint FROM live_lessons WHERE id = :id`,
+      { id, endpoint },
+    );
+    return row && { ...stateOf(row), hasEndpoint: Number(row.has_endpoint) === 1 };
   }
 
   async findForSession(sessionId: string, lessonSlug: string): Promise<LiveLesson | undefined> {
