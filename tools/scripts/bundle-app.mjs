@@ -45,7 +45,7 @@ try {
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 const appPackage = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8'));
-// The curriculum is read in a worker thread that loads `curriculum.worker.js` from beside the bundle.
+// The curriculum is read in a child process that runs `curriculum.worker.js` from beside the bundle.
 const workers = appPackage.dependencies?.['@antidote/curriculum'] ? { 'curriculum.worker': join(root, 'libs', 'curriculum', 'dist', 'curriculum.worker.js') } : {};
 await build({
   entryPoints: { main: join(appDir, 'dist', 'main.js'), ...workers },
