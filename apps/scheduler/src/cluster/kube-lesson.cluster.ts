@@ -10,6 +10,7 @@ import {
   LessonObjectError,
   MANAGED,
   managedNamespaceSelector,
+  podNameOf,
   type LessonObjectSet,
   type LessonObjectsInput,
 } from '@antidote/lesson-objects';
@@ -71,7 +72,8 @@ export class KubeLessonCluster implements LessonCluster {
   }
 
   async waitForPods(plan: LessonPlan, timeoutMs: number, signal: AbortSignal): Promise<void> {
-    const names = this.objectsOf(plan).endpoints.map(({ pod }) => pod.metadata?.name ?? '');
+    // The names the pod builder gives (one pod per endpoint), without building the objects again.
+    const names = plan.liveLesson.endpoints.map(podNameOf);
     const options = { timeoutMs, signal, informer: this.informers.pods, guard: this.namespaceGuard(plan.namespace) };
     await this.kube.waitForPodsRunning(plan.namespace, names, options).catch((error: unknown) => {
       throw new LessonFailure(`Timeout or failure waiting for LiveEndpoints to start: ${(error as Error).message}`);

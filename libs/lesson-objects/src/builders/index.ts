@@ -1,7 +1,7 @@
 export { buildConfigJob, buildConfigJobs, configFilePath } from './config-job.builder.js';
 export { buildEndpointPod, endpointNetworks, HOSTNAME_TOPOLOGY_KEY } from './endpoint-pod.builder.js';
 export { buildEndpointIngresses, buildIngress } from './ingress.builder.js';
-export { namespaceOf } from './lesson-context.js';
+export { namespaceOf, podNameOf } from './lesson-context.js';
 export { checkedLessonDir, HOST_VOLUME, LESSON_DIR_ENV, LESSON_FILES_PATH, LOCAL_COPY_VOLUME } from './lesson-files.js';
 export type { EndpointInput, LessonObjectsInput } from './lesson-input.js';
 export { LessonObjectError } from './lesson-object.error.js';
