@@ -10,6 +10,8 @@ export { INSTANCE, startPlatformOn, startTestPlatform } from './test-platform.js
 export type { ClusterPlatform, TestPlatform, TestPlatformOptions } from './test-platform.js';
 export { BENCH_DIR, distribution, machine, NETWORK_AUTOMATION, referenceKubeCalls, writeBenchReport, writeHistogramSvg } from './bench-report.js';
 export type { Distribution, ReferenceLessonShape } from './bench-report.js';
+export { callTree, flameGraphSvg, frameName, packageOf, selfByPackage, writeFlameGraph } from './flame-graph.js';
+export type { ClockWindow, CpuProfile, Frame } from './flame-graph.js';
 export { CLUSTER_ENV, conformanceCluster, KCP_ENV, KCP_KUBECONFIG_ENV, kcpAddress, kcpDir, prepareCluster, startKcp } from './kcp.js';
 export type { ConformanceCluster } from './kcp.js';
 export { startClusterPlatform } from './cluster-platform.js';

@@ -13,6 +13,8 @@ export interface UpOptions {
   config?: Record<string, unknown>;
   /** Extra `antictl up` flags, e.g. `--restart`. */
   flags?: string[];
+  /** Environment for antictl up and the apps it starts, on top of this process's (e.g. `NODE_OPTIONS`). */
+  env?: Record<string, string>;
   /** Upper bound for start-up (default 420 s, within the hook timeout of vitest.shared.ts: on a loaded CI machine the four apps can take minutes to start one after another). */
   startTimeoutMs?: number;
 }
@@ -33,7 +35,7 @@ export async function antictlUp(options: UpOptions = {}) {
     writeFileSync(join(home, 'base-config.yml'), stringify(options.config));
     args.push('--config', join(home, 'base-config.yml'));
   }
-  const up: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const up: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
   let output = '';
   up.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   up.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
