@@ -4,8 +4,11 @@ import { antictlUp, runAntictl, type UpPlatform } from './support/antictl-up.js'
 import { expClient, setSimFaults } from './support/exp-client.js';
 import { APPS, burst, cpuBetween, kubeCalls, usages, type App, type HeldLesson } from './support/platform-usage.js';
 
-/** Lessons held at each step (cumulative): the growth of calls, CPU and memory from 10 to 1,000. */
-const LEVELS = (process.env.BENCH_SCALE_LEVELS ?? '10,100,1000').split(',').map(Number);
+/**
+ * Lessons held at each step (cumulative): the growth of calls, CPU and memory from 10 to over 1,000. The
+ * last step adds 1,000 at once, so 1,000 learners' event streams are open together while it comes up.
+ */
+const LEVELS = (process.env.BENCH_SCALE_LEVELS ?? '10,100,1100').split(',').map(Number);
 /** Keep-alives sent at once in a keep-alive round (as many browsers would). */
 const KEEPALIVE_CONCURRENCY = 50;
 /**
