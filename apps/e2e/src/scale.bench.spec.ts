@@ -71,7 +71,7 @@ async function reaperPass(platform: UpPlatform): Promise<Step['reaperPass']> {
 
 /**
  * The platform holding many live lessons at once (every app a process, `antictl up`, SQLite, kube-sim's
- * delays zero): lessons are brought to READY in steps up to 1,000 and held; at each step, what the step
+ * delays zero): lessons are brought to READY in steps (LEVELS: 10, 100, then 1,000 more) and held; at each step, what the step
  * cost (CPU per added lesson per app, the scheduler's Kubernetes calls), every app's RSS while holding,
  * kube-sim's open watch streams, a keep-alive round of every held lesson and one reaper pass; then every
  * app's RSS once the platform has held them untouched for SETTLE_SECONDS. Figures only; nothing about
