@@ -71,6 +71,11 @@ function launch(dir: string, options: NatsServerOptions, port: number): ChildPro
   }
   const child = spawn(options.binary ?? 'nats-server', args, { stdio: 'ignore', env: { ...process.env, ...options.env } });
   child.on('error', () => undefined);
+  // However the process that started it ends without stop() (an uncaught error, process.exit, a broken
+  // pipe), the server ends with it rather than holding its port as an orphan.
+  const endWithStarter = (): void => void child.kill('SIGTERM');
+  process.once('exit', endWithStarter);
+  child.once('exit', () => process.off('exit', endWithStarter));
   return child;
 }
 

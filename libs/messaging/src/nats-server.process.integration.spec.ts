@@ -1,0 +1,29 @@
+import { execFileSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('startNatsServer (real nats-server)', () => {
+  it('a server whose starter exits without stopping it ends with it, not as an orphan', async () => {
+    // A process that starts a server and exits at once, as one that dies of an error would.
+    const script = `import { startNatsServer } from '@antidote/messaging/dev'; const s = await startNatsServer(); console.log(s.pid); process.exit(3);`;
+    let output = '';
+    try {
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: import.meta.dirname, encoding: 'utf8', timeout: 60_000 });
+    } catch (error) {
+      output = String((error as { stdout?: string }).stdout ?? '');
+    }
+    const pid = Number(output.trim());
+    expect(pid).toBeGreaterThan(0);
+    for (let waited = 0; alive(pid) && waited < 30_000; waited += 50) await sleep(50);
+    expect(alive(pid)).toBe(false);
+  });
+});
