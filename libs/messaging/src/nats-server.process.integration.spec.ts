@@ -13,8 +13,9 @@ const alive = (pid: number): boolean => {
 
 describe('startNatsServer (real nats-server)', () => {
   it('a server whose starter exits without stopping it ends with it, not as an orphan', async () => {
-    // A process that starts a server and exits at once, as one that dies of an error would.
-    const script = `import { startNatsServer } from '@antidote/messaging/dev'; const s = await startNatsServer(); console.log(s.pid); process.exit(3);`;
+    // A process that starts a server and exits at once, as one that dies of an error would. (It writes the
+    // pid as a plain string: console.log colours a number when the runner sets FORCE_COLOR.)
+    const script = `import { startNatsServer } from '@antidote/messaging/dev'; const s = await startNatsServer(); process.stdout.write(String(s.pid)); process.exit(3);`;
     let output = '';
     try {
       execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: import.meta.dirname, encoding: 'utf8', timeout: 60_000 });
