@@ -47,10 +47,10 @@ function grantsOf(serviceAccount: string): Set<string> {
 describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () => {
   let platform: UpPlatform;
   const faults = (change: Record<string, unknown>) => setSimFaults(platform.kubeSim, change);
-  const sim = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
-    const response = await fetch(`${platform.kubeSim}${path}`, { ...init, headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(10_000) });
-    expect(response.ok, `${init.method ?? 'GET'} ${path}: HTTP ${response.status}`).toBe(true);
-    return (await response.json()) as T;
+  const sim = async <T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> => {
+    const response = await platform.kubeSim.call(init.method ?? 'GET', path, init.body);
+    expect(response.code >= 200 && response.code < 300, `${init.method ?? 'GET'} ${path}: HTTP ${response.code}`).toBe(true);
+    return response.body as T;
   };
   const items = async (kind: keyof typeof COLLECTIONS, ns: string) => (await sim<{ items: { metadata: { name: string } }[] }>(COLLECTIONS[kind].replace('{ns}', ns))).items;
   const exp = (ip: string) => expClient(platform.api, ip);
@@ -99,7 +99,7 @@ describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () =
       const calls = async (resource: string) => (await simRequests(platform.kubeSim)).filter((r) => r.verb === 'create' && r.resource === resource && r.namespace === namespace);
       await expect.poll(async () => (await calls('networkpolicies')).some((r) => r.code === 201), { timeout: 60_000 }).toBe(true);
       expect(await calls('pods')).toEqual([]);
-      await sim(`/api/v1/namespaces/${namespace}/serviceaccounts`, { method: 'POST', body: JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }) });
+      await sim(`/api/v1/namespaces/${namespace}/serviceaccounts`, { method: 'POST', body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } } });
     }
     await faults({ serviceAccountDelayMs: 20 });
     // network-automation configuring (its jobs exist), web-services waiting for web1 (its ingress exists).
@@ -137,11 +137,11 @@ describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () =
       expect(first, `a ${kind} in ${ns}`).toBeDefined();
       const path = `${COLLECTIONS[kind].replace('{ns}', ns)}/${first.metadata.name}`;
       const object = await sim<{ metadata: Record<string, unknown> }>(path);
-      await sim(path, { method: 'PUT', body: JSON.stringify({ ...object, metadata: { ...object.metadata, finalizers: ['example.com/hold'] } }) });
+      await sim(path, { method: 'PUT', body: { ...object, metadata: { ...object.metadata, finalizers: ['example.com/hold'] } } });
     }
     await faults({ stuckNamespaces: [labNs] });
     const orphan = namespaceName(INSTANCE, 'orphan0001');
-    await sim('/api/v1/namespaces', { method: 'POST', body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: orphan, labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: 'orphan0001' } } }) });
+    await sim('/api/v1/namespaces', { method: 'POST', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: orphan, labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: 'orphan0001' } } } });
     expect((await exp('10.40.0.1').delete(`/exp/livelesson/${lab}?sessionId=${labSession}`)).status).toBe(200);
     expect((await exp('10.40.0.2').delete(`/exp/livelesson/${web}?sessionId=${webSession}`)).status).toBe(200);
     for (const ns of [labNs, webNs, orphan]) await expect.poll(() => namespaceStatus(platform.kubeSim, ns), { timeout: 60_000 }).toBe(404);

@@ -41,7 +41,7 @@ const countBy = (values: readonly string[]): Record<string, number> => {
   return counts;
 };
 
-const simStats = async (platform: UpPlatform) => (await (await fetch(`${platform.kubeSim}/_sim/stats`)).json()) as { openWatches: number };
+const simStats = async (platform: UpPlatform) => (await platform.kubeSim.must('GET', '/_sim/stats')).body as unknown as { openWatches: number };
 
 /** Every held lesson's learner asks again for the stage it is at — the original's keep-alive ("BOOP"). */
 async function keepAliveRound(platform: UpPlatform, held: HeldLesson[]): Promise<Step['keepAlive']> {

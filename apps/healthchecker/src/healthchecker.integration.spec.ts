@@ -46,7 +46,7 @@ describe('healthchecker service (real nats-server, SQLite, kube-sim endpoints)',
 
   it('waits until a live lesson on kube-sim pods is reachable, updating the counters and publishing progress', async () => {
     const config = new k8s.KubeConfig();
-    config.loadFromClusterAndUser({ name: 'sim', server: sim.url, skipTLSVerify: true }, { name: 'u' });
+    config.loadFromClusterAndUser({ name: 'sim', server: sim.url, caData: Buffer.from(sim.ca).toString('base64'), skipTLSVerify: false }, { name: 'admin', token: sim.token });
     const core = config.makeApiClient(k8s.CoreV1Api);
     await core.createNamespace({ body: { metadata: { name: 'hc-lesson' } } });
     const endpoints: LiveEndpoint[] = [];

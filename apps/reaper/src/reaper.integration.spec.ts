@@ -111,10 +111,10 @@ describe.each(DATABASE_KINDS)('reaper dry run on kube-sim, nats-server and %s', 
     // A dry run that acted would have deleted it before replying.
     expect(p.sim.list('namespaces').find((n) => n.metadata.name === ns('drylesson1'))?.metadata).not.toHaveProperty('deletionTimestamp');
     // Let the lease lapse (nobody else writes it meanwhile): the reaper takes over and its pass deletes the orphan.
-    const leasePath = `${p.sim.url}/apis/coordination.k8s.io/v1/namespaces/prod/leases/${LEASE}`;
-    const lease = (await (await fetch(leasePath)).json()) as Record<string, unknown>;
+    const leasePath = `/apis/coordination.k8s.io/v1/namespaces/prod/leases/${LEASE}`;
+    const lease = (await (await p.sim.fetch(leasePath)).json()) as Record<string, unknown>;
     const lapsed = JSON.stringify({ ...lease, spec: { ...held, renewTime: microTime(new Date(Date.now() - 7200_000)) } });
-    expect((await fetch(leasePath, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: lapsed })).status).toBe(200);
+    expect((await p.sim.fetch(leasePath, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: lapsed })).status).toBe(200);
     await expect.poll(() => p.sim.list('namespaces').some((n) => n.metadata.name === ns('drylesson1'))).toBe(false);
   });
 });

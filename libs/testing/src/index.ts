@@ -20,3 +20,5 @@ export { HOSTILE_CURRICULA, SAMPLE_CURRICULUM, TEST_CURRICULUM_LIMITS, writeHost
 export type { HostileCurriculum } from './hostile-curricula.js';
 export { metricSample, metricsOf } from './metrics.js';
 export { startHangUpServer } from './hang-up-server.js';
+/** Calls to a Kubernetes API (kube-sim's included) with a kubeconfig's TLS settings and token. */
+export { KubeApi } from '@antidote/kube-sim';

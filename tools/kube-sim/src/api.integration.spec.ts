@@ -19,7 +19,7 @@ describe('Kubernetes REST semantics', () => {
     await expect(fixture.core.replaceNamespacedConfigMap({ name: 'cm', namespace: 'api', body: { ...current, data: { a: '3' } } })).rejects.toMatchObject({ code: 409 });
     await expect(fixture.core.createNamespacedConfigMap({ namespace: 'api', body: { metadata: { name: 'Not_Valid' } } })).rejects.toMatchObject({ code: 422 });
     await expect(fixture.core.createNamespacedConfigMap({ namespace: 'nowhere', body: { metadata: { name: 'x' } } })).rejects.toMatchObject({ code: 404 });
-    const raw = await fetch(`${fixture.sim.url}/api/v1/namespaces/api/configmaps`, { method: 'POST', body: '{broken', headers: { 'content-type': 'application/json' } });
+    const raw = await fixture.sim.fetch(`/api/v1/namespaces/api/configmaps`, { method: 'POST', body: '{broken', headers: { 'content-type': 'application/json' } });
     expect(raw.status).toBe(400);
     expect(await raw.json()).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 });
   });
@@ -75,7 +75,7 @@ describe('Kubernetes REST semantics', () => {
     });
     const list = (await custom.listNamespacedCustomObject({ group: 'k8s.cni.cncf.io', version: 'v1', namespace: 'api', plural: 'network-attachment-definitions' })) as { items: { metadata: { name: string } }[] };
     expect(list.items.map((item) => item.metadata.name)).toEqual(['a-b-net']);
-    const groups = await (await fetch(`${fixture.sim.url}/apis/k8s.cni.cncf.io/v1`)).json();
+    const groups = await (await fixture.sim.fetch(`/apis/k8s.cni.cncf.io/v1`)).json();
     expect(groups).toMatchObject({ groupVersion: 'k8s.cni.cncf.io/v1', resources: [expect.objectContaining({ name: 'network-attachment-definitions', kind: 'NetworkAttachmentDefinition' })] });
   });
 
@@ -89,7 +89,7 @@ describe('Kubernetes REST semantics', () => {
   it('injects API errors and outages, and counts calls by verb, resource and code', async () => {
     fixture.sim.counters.reset();
     fixture.sim.setFaults({ errors: [{ verb: 'list', resource: 'configmaps', code: 429, count: 1, retryAfterSeconds: 2 }, { verb: 'get', resource: 'configmaps', code: 500, count: 1 }] });
-    const limited = await fetch(`${fixture.sim.url}/api/v1/namespaces/api/configmaps`);
+    const limited = await fixture.sim.fetch(`/api/v1/namespaces/api/configmaps`);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('2');
     await expect(fixture.core.readNamespacedConfigMap({ name: 'cm', namespace: 'api' })).rejects.toMatchObject({ code: 500 });
@@ -100,7 +100,7 @@ describe('Kubernetes REST semantics', () => {
     const counts = fixture.sim.counters.snapshot().byKey;
     expect(counts).toMatchObject({ 'list configmaps 429': 1, 'get configmaps 500': 1, 'get configmaps 200': 1 });
     expect(counts['list namespaces 503']).toBeGreaterThanOrEqual(1);
-    expect(((await (await fetch(`${fixture.sim.url}/_sim/counters`)).json()) as { total: number }).total).toBeGreaterThanOrEqual(5);
+    expect(((await (await fixture.sim.fetch(`/_sim/counters`)).json()) as { total: number }).total).toBeGreaterThanOrEqual(5);
   });
 
   it('runs a real SSH server on port 22 of running pods, with the configured credentials', async () => {

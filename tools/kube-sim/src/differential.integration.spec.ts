@@ -44,7 +44,7 @@ async function answer(target: ApiTarget, item: DifferentialCase, ns: string): Pr
     const version = item.versionOf ? at((await send(target, 'GET', fill(item.versionOf, ns))).body, ['metadata', 'resourceVersion']) : undefined;
     const sent = version ? { ...(item.body as Record<string, Record<string, unknown>>), metadata: { ...(item.body as Record<string, Record<string, unknown>>).metadata, resourceVersion: version } } : item.body;
     const body = sent === undefined ? undefined : fill(JSON.stringify(sent), ns);
-    const reply = await send(target, item.method, fill(item.path, ns), body, item.contentType);
+    const reply = await send(item.token ? { ...target, token: item.token } : target, item.method, fill(item.path, ns), body, item.contentType);
     if (!item.until || item.until(reply.body) || Date.now() > deadline) return reply;
     await sleep(100);
   }
@@ -81,7 +81,7 @@ describe.skipIf(!kcp)('kube-sim and a real kube-apiserver answer alike', () => {
 
   beforeAll(async () => {
     [sim, real] = await Promise.all([startKubeSim(), startRealApiServer(kcp!)]);
-    const targets: ApiTarget[] = [{ name: 'kube-sim', url: sim.url, token: 'kube-sim' }, real.target];
+    const targets: ApiTarget[] = [{ name: 'kube-sim', url: sim.url, token: sim.token }, real.target];
     for (const target of targets) {
       await namespaceReady(target, ns);
       crossings.push(await selectorCrossing(target, ns));

@@ -61,7 +61,7 @@ describe('kubectl exec into kube-sim pods', () => {
 
   it('refuses exec into a missing pod and a plain (non-upgrade) request', async () => {
     expect(await kubectl(undefined, 'exec', 'ghost', '--', 'echo')).toMatchObject({ code: 1, stderr: expect.stringContaining('pods "ghost" not found') as string });
-    const plain = await fetch(`${fixture.sim.url}/api/v1/namespaces/default/pods/shell/exec?command=echo`, { method: 'POST' });
+    const plain = await fixture.sim.fetch(`/api/v1/namespaces/default/pods/shell/exec?command=echo`, { method: 'POST' });
     expect(plain.status).toBe(400);
     expect(((await plain.json()) as { message: string }).message).toBe('Upgrade request required');
   }, 180_000);

@@ -57,7 +57,7 @@ describe('image pulls and each node’s image cache', () => {
     expect(await events('again')).toEqual(['Pulled: Container image "cached/image:1" already present on machine']);
     await expect.poll(() => waitingReason('elsewhere')).toBe('ContainerCreating');
     expect(await events('elsewhere')).toEqual(['Pulling: Pulling image "cached/image:1"']);
-    const images = (await (await fetch(`${fixture.sim.url}/_sim/images`)).json()) as Record<string, string[]>;
+    const images = (await (await fixture.sim.fetch(`/_sim/images`)).json()) as Record<string, string[]>;
     expect(images['kube-sim-node']).toContain('cached/image:1');
     expect(images['kube-sim-node-1']).not.toContain('cached/image:1');
   });

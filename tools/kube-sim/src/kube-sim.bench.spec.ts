@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { banner, sshExec } from '../test/endpoint-clients.js';
+import { KubeApi } from './nodes/kube-api.js';
 
 /**
  * Issue 23, "scale past one burst": kube-sim (its own process, as `antictl up` runs it) holding 1,000 and
@@ -23,12 +24,15 @@ const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=
 interface Sim {
   process: ChildProcess;
   url: string;
+  /** Calls as the admin of the kubeconfig kube-sim wrote (its certificate, its token). */
+  api: KubeApi;
 }
 let running: Sim | undefined;
 afterEach(() => void running?.process.kill());
 
 async function startSim(sharedListenersAfter: number): Promise<Sim> {
-  const child = spawn(process.execPath, [join(ROOT, 'tools/kube-sim/bin/kube-sim.js'), '--port', '0', '--shared-listeners-after', String(sharedListenersAfter)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const kubeconfig = join(mkdtempSync(join(tmpdir(), 'kube-sim-bench-')), 'kubeconfig');
+  const child = spawn(process.execPath, [join(ROOT, 'tools/kube-sim/bin/kube-sim.js'), '--port', '0', '--kubeconfig', kubeconfig, '--shared-listeners-after', String(sharedListenersAfter)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -39,16 +43,15 @@ async function startSim(sharedListenersAfter: number): Promise<Sim> {
     child.once('exit', (code) => reject(new Error(`kube-sim exited with ${code}: ${out}`)));
   });
   child.stdout.resume();
-  running = { process: child, url };
+  running = { process: child, url, api: KubeApi.fromFile(kubeconfig) };
   await call(running, 'PATCH', '/_sim/faults', { serviceAccountDelayMs: 0 });
   return running;
 }
 
 async function call(sim: Sim, method: string, path: string, body?: unknown, accept = 'application/json'): Promise<unknown> {
-  const response = await fetch(`${sim.url}${path}`, { method, headers: { 'content-type': 'application/json', accept }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return JSON.parse(text);
+  const response = await sim.api.call(method, path, body, 'application/json', { Accept: accept });
+  if (response.code >= 300) throw new Error(`${method} ${path}: ${response.code} ${JSON.stringify(response.body)}`);
+  return response.body;
 }
 
 /** kube-sim's open file descriptors, RSS (MiB) and CPU used so far (ms), from /proc. */

@@ -1,5 +1,7 @@
-import { writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, renameSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Agent, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -39,6 +41,8 @@ import { defaultFaults, injectedError, latencyFor, seededRandom, type Faults } f
 import { validateFields } from './openapi/field-validation.js';
 import { openApi } from './openapi/openapi.js';
 import { printerOf, toTable, wantsTable } from './table/table.js';
+import { simFetch, trustingAgent, type SimFetchInit } from './sim-fetch.js';
+import { selfSignedCertificate } from './tls/self-signed.js';
 
 export interface KubeSimOptions {
   /** 0 or absent: a free port. */
@@ -51,7 +55,10 @@ export interface KubeSimOptions {
   seed?: number;
   /** Write a kubeconfig pointing at the simulator here. */
   kubeconfigPath?: string;
-  /** Bearer-token authentication and RBAC (off: any token, or none, may do anything). */
+  /**
+   * Bearer-token authentication and RBAC. Default: only the admin token kube-sim makes at start (random,
+   * in its kubeconfig and `sim.token`) is accepted; no token or another one gets 401.
+   */
   auth?: AuthOptions;
   /** How many nodes pods are spread over (default 1): `kube-sim-node`, `kube-sim-node-1`, … each with its own image cache. */
   nodes?: number;
@@ -84,8 +91,13 @@ export class KubeSim {
   private readonly sockets = new Set<Socket>();
   private connectionsAccepted = 0;
   private readonly exec = new PodExec();
-  private readonly gate?: AuthGate;
-  private readonly kubeconfigToken: string;
+  private readonly gate: AuthGate;
+  /** The admin's bearer token (`system:masters`): the kubeconfig's, random per run unless the tokens given hold one. */
+  readonly token: string;
+  /** The serving certificate (PEM), self-signed and new per run: the kubeconfig's `certificate-authority-data`. */
+  readonly ca: string;
+  private readonly key: string;
+  private agent?: Agent;
   private server?: Server;
   url = '';
   port = 0;
@@ -96,9 +108,12 @@ export class KubeSim {
   private constructor(options: KubeSimOptions) {
     this.faults = { ...defaultFaults(), ...options.faults };
     this.random = seededRandom(options.seed ?? 42);
-    if (options.auth) this.gate = new AuthGate(options.auth, this.store);
-    const admin = options.auth?.tokens.find((entry) => entry.groups.includes('system:masters')) ?? options.auth?.tokens[0];
-    this.kubeconfigToken = admin?.token ?? 'kube-sim';
+    const tokens = options.auth?.tokens ?? [];
+    const admin = tokens.find((entry) => entry.groups.includes('system:masters')) ?? { token: randomBytes(32).toString('base64url'), name: 'kube-sim-admin', groups: ['system:masters'] };
+    this.token = admin.token;
+    this.gate = new AuthGate(tokens.includes(admin) ? tokens : [...tokens, admin], options.auth ?? {}, this.store);
+    const host = options.host ?? '127.0.0.1';
+    ({ cert: this.ca, key: this.key } = selfSignedCertificate('kube-sim', [...new Set(['127.0.0.1', '::1', 'localhost', host])]));
     const behaviours = new Map<string, KindBehaviour>();
     this.handler = new ResourceHandler(this.store, this.registry, behaviours);
     this.watches = new WatchHandler(this.store, this.handler);
@@ -144,18 +159,30 @@ export class KubeSim {
     return type ? this.store.list(`${type.group}/${type.plural}`, namespace) : [];
   }
 
+  /**
+   * The admin's kubeconfig (TLS verified against this run's certificate, the admin token), mode 0600
+   * whatever the file was before; written whole, so a reader never sees half of it.
+   */
   writeKubeconfig(path: string): void {
     const config = {
       apiVersion: 'v1',
       kind: 'Config',
-      // Plain HTTP: client-node only allows it with TLS verification off.
-      clusters: [{ name: 'kube-sim', cluster: { server: this.url, 'insecure-skip-tls-verify': true } }],
-      users: [{ name: 'kube-sim', user: { token: this.kubeconfigToken } }],
+      clusters: [{ name: 'kube-sim', cluster: { server: this.url, 'certificate-authority-data': Buffer.from(this.ca).toString('base64') } }],
+      users: [{ name: 'kube-sim', user: { token: this.token } }],
       contexts: [{ name: 'kube-sim', context: { cluster: 'kube-sim', user: 'kube-sim', namespace: 'default' } }],
       'current-context': 'kube-sim',
     };
-    writeFileSync(path, stringify(config));
+    const partial = `${path}.${process.pid}.tmp`;
+    writeFileSync(partial, stringify(config), { mode: 0o600 });
+    chmodSync(partial, 0o600);
+    renameSync(partial, path);
     this.kubeconfigPath = path;
+  }
+
+  /** A request to this simulator as its admin (or with `init.token`; `null`: anonymous), over its TLS. */
+  fetch(path: string, init?: SimFetchInit): Promise<Response> {
+    this.agent ??= trustingAgent(this.ca);
+    return simFetch(this.agent, this.url, this.token, path, init);
   }
 
   setFaults(partial: Partial<Faults>): void {
@@ -195,15 +222,16 @@ export class KubeSim {
     this.listeners.closeAll();
     this.ranges.release();
     for (const socket of this.sockets) socket.destroy();
+    this.agent?.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
   private async listen(port: number, host: string): Promise<void> {
-    this.server = createServer((request, response) => void this.serve(request, response));
+    this.server = createServer({ cert: this.ca, key: this.key }, (request, response) => void this.serve(request, response));
     this.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(request, socket, head));
     // An API server keeps idle connections far longer than Node's 5 s default; clients are expected to reuse them.
     this.server.keepAliveTimeout = 120_000;
-    this.server.on('connection', (socket) => {
+    this.server.on('connection', (socket: Socket) => {
       this.connectionsAccepted++;
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -213,17 +241,19 @@ export class KubeSim {
       this.server!.listen(port, host, () => resolve());
     });
     this.port = (this.server.address() as AddressInfo).port;
-    this.url = `http://${host}:${this.port}`;
+    this.url = `https://${host.includes(':') ? `[${host}]` : host}:${this.port}`;
   }
 
   private async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://kube-sim');
-    if (url.pathname.startsWith('/_sim/')) {
+    const url = new URL(request.url ?? '/', 'https://kube-sim');
+    if (url.pathname.startsWith('/_sim/') || ['/healthz', '/livez', '/readyz'].includes(url.pathname)) {
+      try {
+        this.admit(request, undefined, url.pathname);
+      } catch (error) {
+        return send(response, (error as ApiError).code, (error as ApiError).toStatus());
+      }
+      if (!url.pathname.startsWith('/_sim/')) return void response.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
       await handleAdmin(this, request, response, url.pathname).catch((error: unknown) => send(response, 400, { error: String(error) }));
-      return;
-    }
-    if (['/healthz', '/livez', '/readyz'].includes(url.pathname)) {
-      response.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
       return;
     }
     let record = { verb: request.method?.toLowerCase() ?? 'get', group: '', resource: '', subresource: undefined as string | undefined, namespace: undefined as string | undefined };
@@ -248,9 +278,8 @@ export class KubeSim {
     }
   }
 
-  /** Authentication and authorization, when enabled: throws 401/403 Status errors. */
+  /** Authentication and authorization: throws 401/403 Status errors. */
   private admit(request: IncomingMessage, attributes: RequestAttributes | undefined, path: string): void {
-    if (!this.gate) return;
     const user = this.gate.authenticate(request);
     if (attributes) this.gate.authorize(user, attributes);
     else this.gate.authorizePath(user, request.method ?? 'GET', path);
@@ -258,7 +287,7 @@ export class KubeSim {
 
   /** Connection upgrades: `pods/<name>/exec` over WebSocket. */
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const url = new URL(request.url ?? '/', 'http://kube-sim');
+    const url = new URL(request.url ?? '/', 'https://kube-sim');
     const record = { verb: 'create', group: '', resource: 'pods', subresource: 'exec' as string | undefined, namespace: undefined as string | undefined };
     let code = 101;
     try {

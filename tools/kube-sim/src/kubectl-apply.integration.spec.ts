@@ -33,11 +33,11 @@ describe('kubectl apply/create with validation on', () => {
   afterAll(() => fixture?.sim.stop());
 
   it('serves the OpenAPI v3 index, a group-version document and OpenAPI v2 as JSON', async () => {
-    const index = (await (await fetch(`${fixture.sim.url}/openapi/v3`)).json()) as { paths: Record<string, { serverRelativeURL: string }> };
+    const index = (await (await fixture.sim.fetch(`/openapi/v3`)).json()) as { paths: Record<string, { serverRelativeURL: string }> };
     expect(Object.keys(index.paths)).toEqual(expect.arrayContaining(['api/v1', 'apis/batch/v1', 'apis/coordination.k8s.io/v1']));
-    const core = (await (await fetch(`${fixture.sim.url}${index.paths['api/v1'].serverRelativeURL}`)).json()) as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
+    const core = (await (await fixture.sim.fetch(`${index.paths['api/v1'].serverRelativeURL}`)).json()) as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
     expect(Object.keys(core.components.schemas['io.k8s.api.core.v1.Container'].properties ?? {})).toEqual(expect.arrayContaining(['name', 'image', 'ports']));
-    const v2 = (await (await fetch(`${fixture.sim.url}/openapi/v2`, { headers: { Accept: 'application/json' } })).json()) as { swagger: string; definitions: Record<string, unknown> };
+    const v2 = (await (await fixture.sim.fetch(`/openapi/v2`, { headers: { Accept: 'application/json' } })).json()) as { swagger: string; definitions: Record<string, unknown> };
     expect(v2.swagger).toBe('2.0');
     expect(v2.definitions['io.k8s.api.batch.v1.Job']).toBeDefined();
   }, 180_000);

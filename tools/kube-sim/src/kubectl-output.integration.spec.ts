@@ -54,7 +54,7 @@ describe('kubectl get output from kube-sim', () => {
 
   it('watches asked as Table get a Table per event (kubectl get -w)', async () => {
     const controller = new AbortController();
-    const response = await fetch(`${fixture.sim.url}/api/v1/namespaces/table/pods?watch=1&fieldSelector=metadata.name%3Dweb`, { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' }, signal: controller.signal });
+    const response = await fixture.sim.fetch(`/api/v1/namespaces/table/pods?watch=1&fieldSelector=metadata.name%3Dweb`, { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' }, signal: controller.signal });
     const reader = response.body!.getReader();
     let text = '';
     while (!text.includes('\n')) text += new TextDecoder().decode((await reader.read()).value);

@@ -9,11 +9,11 @@ const TOKENS = ['admin-token,admin,1,"system:masters"', 'alice-token,alice,2,"de
 /** kube-sim with a token file and RBAC: client-node sees 401/403 as from a real API server. */
 describe('authentication and RBAC', () => {
   let fixture: SimFixture;
-  /** client-node APIs authenticated with a bearer token (kubectl sends none over plain HTTP). */
+  /** client-node APIs authenticated with a bearer token, trusting the simulator's certificate. */
   const as = (token: string) => {
     const config = new k8s.KubeConfig();
     config.loadFromOptions({
-      clusters: [{ name: 'sim', server: fixture.sim.url, skipTLSVerify: true }],
+      clusters: [{ name: 'sim', server: fixture.sim.url, caData: Buffer.from(fixture.sim.ca).toString('base64') }],
       users: [{ name: 'user', token }],
       contexts: [{ name: 'ctx', cluster: 'sim', user: 'user' }],
       currentContext: 'ctx',
@@ -67,19 +67,26 @@ describe('authentication and RBAC', () => {
   });
 
   it('an unknown token gets 401 Unauthorized; no token is system:anonymous', async () => {
-    const unknown = await fetch(`${fixture.sim.url}/api/v1/namespaces/team/pods`, { headers: { Authorization: 'Bearer nope' } });
+    const unknown = await fixture.sim.fetch('/api/v1/namespaces/team/pods', { token: 'nope' });
     expect(unknown.status).toBe(401);
     expect(await unknown.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Unauthorized', message: 'Unauthorized', code: 401 });
-    const anonymous = (await fetch(`${fixture.sim.url}/api/v1/namespaces/team/pods`).then((r) => r.json())) as { message: string };
+    const anonymous = (await fixture.sim.fetch('/api/v1/namespaces/team/pods', { token: null }).then((r) => r.json())) as { message: string };
     expect(anonymous.message).toBe('pods is forbidden: User "system:anonymous" cannot list resource "pods" in API group "" in the namespace "team"');
-    expect((await fetch(`${fixture.sim.url}/api`)).status).toBe(403);
-    expect((await fetch(`${fixture.sim.url}/api`, { headers: { Authorization: 'Bearer bob-token' } })).status).toBe(200);
-    expect((await fetch(`${fixture.sim.url}/version`)).status).toBe(200);
+    expect((await fixture.sim.fetch('/api', { token: null })).status).toBe(403);
+    expect((await fixture.sim.fetch('/api', { token: 'bob-token' })).status).toBe(200);
+    expect((await fixture.sim.fetch('/version', { token: null })).status).toBe(200);
+    expect((await fixture.sim.fetch('/healthz', { token: null })).status).toBe(200);
+    // The simulator's own controls are the admin's.
+    expect((await fixture.sim.fetch('/_sim/faults', { token: null })).status).toBe(403);
+    expect((await fixture.sim.fetch('/_sim/faults', { token: 'bob-token' })).status).toBe(403);
+    expect((await fixture.sim.fetch('/_sim/faults', { method: 'PATCH', token: 'alice-token', body: '{"crash":["x"]}' })).status).toBe(403);
+    expect(fixture.sim.faults.crash).toEqual([]);
+    expect((await fixture.sim.fetch('/_sim/faults', { token: 'admin-token' })).status).toBe(200);
   });
 
   it('exec needs create on pods/exec', async () => {
     const status = await new Promise<number | undefined>((resolve) => {
-      const socket = new WebSocket(`${fixture.sim.url.replace('http', 'ws')}/api/v1/namespaces/team/pods/p/exec?command=echo`, ['v5.channel.k8s.io'], { headers: { Authorization: 'Bearer alice-token' } });
+      const socket = new WebSocket(`${fixture.sim.url.replace('https', 'wss')}/api/v1/namespaces/team/pods/p/exec?command=echo`, ['v5.channel.k8s.io'], { ca: fixture.sim.ca, headers: { Authorization: 'Bearer alice-token' } });
       socket.on('unexpected-response', (_request, response) => {
         resolve(response.statusCode);
         socket.terminate();

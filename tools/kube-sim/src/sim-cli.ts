@@ -24,10 +24,15 @@ const HELP = `kube-sim — a Kubernetes API simulator
   --boot-delay <ms>          every endpoint boots this long after its ports open (shell: "still booting", HTTP 503)
   --shared-listeners-after <n>  past n addresses on one port, one wildcard socket (0.0.0.0) serves it (default 2048)
   --secret <namespace/name>  create an (empty TLS) secret at start, e.g. prod/tls-certificate
-  --token-auth-file <csv>    bearer tokens (token,user,uid,"group1,group2"); unknown tokens get 401
+  --token-auth-file <csv>    bearer tokens (token,user,uid,"group1,group2"); unknown tokens get 401. Without a
+                             system:masters one, kube-sim makes a random admin token (in the kubeconfig)
   --authorization-mode <m>   AlwaysAllow (default) or RBAC (Roles and bindings stored in kube-sim)
+  --anonymous-auth <bool>    requests without a token are system:anonymous (default: true with RBAC, false
+                             without, as the API server); false: 401
 
-Admin API on the same port: /_sim/faults (GET, PATCH), /_sim/counters, /_sim/requests, /_sim/stats,
+Serves HTTPS only, with a self-signed certificate made at start (the kubeconfig's certificate-authority-data).
+
+Admin API on the same port (with the admin token): /_sim/faults (GET, PATCH), /_sim/counters, /_sim/requests, /_sim/stats,
 GET/DELETE /_sim/images (each node's images), POST /_sim/watches/drop, /_sim/history/compact, /_sim/outage {"ms":30000}, /_sim/counters/reset.`;
 
 const { values } = parseArgs({
@@ -57,6 +62,7 @@ const { values } = parseArgs({
     'shared-listeners-after': { type: 'string', default: String(DEFAULT_SHARED_AFTER) },
     'token-auth-file': { type: 'string' },
     'authorization-mode': { type: 'string', default: 'AlwaysAllow' },
+    'anonymous-auth': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -90,10 +96,15 @@ if (!['AlwaysAllow', 'RBAC'].includes(values['authorization-mode'])) {
   process.exit(2);
 }
 const rbac = values['authorization-mode'] === 'RBAC';
+const anonymousFlag = values['anonymous-auth'];
+if (anonymousFlag !== undefined && !['true', 'false'].includes(anonymousFlag)) {
+  process.stderr.write('kube-sim: --anonymous-auth must be true or false\n');
+  process.exit(2);
+}
 const tokens = values['token-auth-file'] ? parseTokenFile(readFileSync(values['token-auth-file'], 'utf8')) : [];
 
 const sim = await startKubeSim({
-  auth: rbac || values['token-auth-file'] ? { tokens, rbac } : undefined,
+  auth: { tokens, rbac, ...(anonymousFlag === undefined ? {} : { anonymous: anonymousFlag === 'true' }) },
   port: number(values.port, 'port'),
   host: values.host,
   kubeconfigPath: values.kubeconfig,
@@ -124,7 +135,8 @@ const sim = await startKubeSim({
   },
   log: (message) => process.stderr.write(`kube-sim: ${message}\n`),
 });
-process.stdout.write(`kube-sim listening on ${sim.url}${sim.kubeconfigPath ? ` (kubeconfig ${sim.kubeconfigPath})` : ''}\n`);
+// Without a kubeconfig to hold it, the admin token is only known from here.
+process.stdout.write(`kube-sim listening on ${sim.url}${sim.kubeconfigPath ? ` (kubeconfig ${sim.kubeconfigPath})` : ` (admin token ${sim.token})`}\n`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     void sim.stop().then(() => process.exit(0));

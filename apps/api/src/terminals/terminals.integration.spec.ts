@@ -38,7 +38,7 @@ describe('browser terminals: the api opens the SSH session (real api, kube-sim S
     sim = await startKubeSim({ sshUsers: { antidote: PASSWORD }, faults: { serviceAccountDelayMs: 0 } });
     api = await startApi('sqlite', { api: { rateLimitPerMinute: 0, terminals: { maxPerSession: 2, allowedOrigins: ['http://lab.example'] } } });
     const config = new k8s.KubeConfig();
-    config.loadFromClusterAndUser({ name: 'sim', server: sim.url, skipTLSVerify: true }, { name: 'u' });
+    config.loadFromClusterAndUser({ name: 'sim', server: sim.url, caData: Buffer.from(sim.ca).toString('base64'), skipTLSVerify: false }, { name: 'admin', token: sim.token });
     const core = config.makeApiClient(k8s.CoreV1Api);
     await core.createNamespace({ body: { metadata: { name: 'term-lesson' } } });
     await core.createNamespacedPod({ namespace: 'term-lesson', body: { metadata: { name: 'linux1', labels: { podName: 'linux1' } }, spec: { containers: [{ name: 'linux1', image: 'utility', ports: [{ containerPort: 22 }] }] } } });

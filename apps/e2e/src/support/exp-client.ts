@@ -1,3 +1,4 @@
+import type { KubeApi } from '@antidote/testing';
 import { expect } from 'vitest';
 
 export interface ExpResponse<T = Record<string, unknown>> {
@@ -80,12 +81,12 @@ export function expClient(api: string, ip: string, adminToken?: string) {
 }
 
 /** Namespace state as kube-sim (the Kubernetes API) reports it: 200 while it exists, 404 once gone. */
-export const namespaceStatus = async (kubeSim: string, namespace: string): Promise<number> => (await fetch(`${kubeSim}/api/v1/namespaces/${namespace}`, { signal: AbortSignal.timeout(10_000) })).status;
+export const namespaceStatus = async (kubeSim: KubeApi, namespace: string): Promise<number> => (await kubeSim.call('GET', `/api/v1/namespaces/${namespace}`)).code;
 
 /** Changes kube-sim's faults at run time (PATCH /_sim/faults): only the fields given change. */
-export async function setSimFaults(kubeSim: string, faults: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${kubeSim}/_sim/faults`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults), signal: AbortSignal.timeout(10_000) });
-  if (response.status !== 200) throw new Error(`kube-sim refused the faults ${JSON.stringify(faults)}: HTTP ${response.status}`);
+export async function setSimFaults(kubeSim: KubeApi, faults: Record<string, unknown>): Promise<void> {
+  const response = await kubeSim.call('PATCH', '/_sim/faults', faults);
+  if (response.code !== 200) throw new Error(`kube-sim refused the faults ${JSON.stringify(faults)}: HTTP ${response.code}`);
 }
 
 /** One call in kube-sim's request log (GET /_sim/requests), as the RBAC check and the benchmark read it. */
@@ -100,8 +101,8 @@ export interface SimRequest {
 }
 
 /** kube-sim's request log: every Kubernetes call so far, with who made it. */
-export async function simRequests(kubeSim: string): Promise<SimRequest[]> {
-  const response = await fetch(`${kubeSim}/_sim/requests`, { signal: AbortSignal.timeout(10_000) });
-  if (response.status !== 200) throw new Error(`kube-sim did not give its request log: HTTP ${response.status}`);
-  return (await response.json()) as SimRequest[];
+export async function simRequests(kubeSim: KubeApi): Promise<SimRequest[]> {
+  const response = await kubeSim.call('GET', '/_sim/requests');
+  if (response.code !== 200) throw new Error(`kube-sim did not give its request log: HTTP ${response.code}`);
+  return response.body as unknown as SimRequest[];
 }

@@ -148,6 +148,11 @@ describe('KubeClient against kube-sim', () => {
     await kube.create('Pod', ns, pod('linux1'));
     await kube.waitForPodsRunning(ns, ['linux1'], { timeoutMs: 60_000 });
     await kube.listAll('Pod', ns);
+    // The wait above needs no watch when the pod runs by its list: an informer always watches after its list.
+    const stop = new AbortController();
+    kube.informer('Pod', {}).start(stop.signal);
+    await expect.poll(() => sim.counters.requests().some((call) => call.verb === 'watch')).toBe(true);
+    stop.abort();
     const calls = sim.counters.requests();
     expect(new Set(calls.map((call) => call.verb))).toEqual(new Set(['create', 'list', 'watch']));
     expect(calls.map((call) => call.userAgent)).toEqual(calls.map(() => 'antidote-client-test'));

@@ -5,10 +5,20 @@ import { RbacAuthorizer, type RequestAttributes } from './rbac.js';
 import type { TokenEntry, UserInfo } from './tokens.js';
 
 export interface AuthOptions {
-  /** Bearer tokens (the `--token-auth-file` entries); a token not listed gets 401. */
-  tokens: TokenEntry[];
+  /**
+   * Bearer tokens (the `--token-auth-file` entries); a token not listed gets 401. Absent or without a
+   * `system:masters` entry, kube-sim adds an admin token of its own, random per run (its kubeconfig's).
+   */
+  tokens?: TokenEntry[];
   /** `--authorization-mode=RBAC`: evaluate Roles and bindings; otherwise every authenticated request is allowed. */
-  rbac: boolean;
+  rbac?: boolean;
+  /**
+   * `--anonymous-auth`: a request without credentials is `system:anonymous`; otherwise it gets 401.
+   * Default: on with RBAC (which allows anonymous users health and version only), off without — the
+   * API server's own rule, as AlwaysAllow would let an anonymous user do anything. Tests that want
+   * anyone to do anything ask for it: `{ anonymous: true }` without RBAC.
+   */
+  anonymous?: boolean;
 }
 
 const ANONYMOUS: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
@@ -18,18 +28,26 @@ const unauthorized = (): ApiError => new ApiError(401, 'Unauthorized', 'Unauthor
 export class AuthGate {
   private readonly byToken: Map<string, UserInfo>;
   private readonly rbac?: RbacAuthorizer;
+  private readonly anonymous: boolean;
 
-  constructor(options: AuthOptions, store: ObjectStore) {
-    this.byToken = new Map(options.tokens.map((entry) => [entry.token, { name: entry.name, uid: entry.uid, groups: [...entry.groups, 'system:authenticated'] }]));
+  constructor(tokens: readonly TokenEntry[], options: AuthOptions, store: ObjectStore) {
+    this.byToken = new Map(tokens.map((entry) => [entry.token, { name: entry.name, uid: entry.uid, groups: [...entry.groups, 'system:authenticated'] }]));
     if (options.rbac) this.rbac = new RbacAuthorizer(store);
+    this.anonymous = options.anonymous ?? options.rbac === true;
   }
 
-  /** The request's user: its bearer token's, or anonymous without one; 401 for a token nobody has. */
+  /**
+   * The request's user, as the API server's bearer-token authenticator finds it: no `Authorization:
+   * Bearer <token>` header (none, another scheme, an empty token) is no credentials — anonymous when
+   * allowed, else 401; a token nobody has is 401.
+   */
   authenticate(request: IncomingMessage): UserInfo {
-    const header = request.headers.authorization;
-    if (!header) return ANONYMOUS;
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    const user = match ? this.byToken.get(match[1]) : undefined;
+    const [scheme = '', token = ''] = (request.headers.authorization ?? '').trim().split(/ +/);
+    if (scheme.toLowerCase() !== 'bearer' || token === '') {
+      if (this.anonymous) return ANONYMOUS;
+      throw unauthorized();
+    }
+    const user = this.byToken.get(token);
     if (!user) throw unauthorized();
     return user;
   }

@@ -17,6 +17,8 @@ export interface DifferentialCase {
   versionOf?: string;
   /** Send again until this holds (a controller's work, e.g. quota status), bounded by the test's timeout. */
   until?: (body: Record<string, unknown>) => boolean;
+  /** Bearer token sent instead of the target's admin one. */
+  token?: string;
 }
 
 const lease = (name: string, time: string) => ({
@@ -57,6 +59,8 @@ export const DIFFERENTIAL_CASES: DifferentialCase[] = [
   // Namespaces and the usual reads.
   { name: 'namespace read', method: 'GET', path: core, fields: [['status', 'phase'], ['spec', 'finalizers']] },
   { name: 'missing pod', method: 'GET', path: `${core}/pods/nothing`, message: true, fields: STATUS },
+  // Authentication: a bearer token nobody has is refused before anything else, with the same Status.
+  { name: 'a token nobody has', method: 'GET', path: `${core}/secrets`, token: 'no-such-token', message: true, fields: [['kind'], ['apiVersion'], ['status'], ['reason'], ['code'], ['details'], ['metadata']] },
   { name: 'pods by label', method: 'GET', path: `${core}/pods?labelSelector=antidoteManaged%3Dyes&limit=500`, fields: [['kind'], ['items']] },
   { name: 'duplicate namespace', method: 'POST', path: '/api/v1/namespaces', body: { metadata: { name: 'default' } }, message: true, fields: STATUS },
   { name: 'pod held by a finalizer', method: 'POST', path: `${core}/pods`, body: { ...pod('held'), metadata: { name: 'held', finalizers: ['example.com/hold'] } }, fields: [['metadata', 'finalizers']] },

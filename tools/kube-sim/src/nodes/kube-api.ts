@@ -42,11 +42,12 @@ export class KubeApi {
     });
   }
 
-  async call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<ApiResponse> {
+  /** One call; `headers` on top of the usual ones (e.g. an `Accept` asking for a Table). */
+  async call(method: string, path: string, body?: unknown, contentType = 'application/json', headers: Record<string, string> = {}): Promise<ApiResponse> {
     // With Content-Length: the apiserver ignores a chunked DELETE body (its DeleteOptions).
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const text = await new Promise<{ code: number; text: string }>((resolve, reject) => {
-      const request = this.open(method, path, payload ? { 'Content-Type': contentType, 'Content-Length': String(payload.length) } : {}, (response) => {
+      const request = this.open(method, path, { ...headers, ...(payload ? { 'Content-Type': contentType, 'Content-Length': String(payload.length) } : {}) }, (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => resolve({ code: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
@@ -55,7 +56,7 @@ export class KubeApi {
       request.on('error', reject);
       request.end(payload);
     });
-    return { code: text.code, body: text.text.startsWith('{') ? (JSON.parse(text.text) as ApiResponse['body']) : { metadata: {}, message: text.text } };
+    return { code: text.code, body: /^[[{]/.test(text.text) ? (JSON.parse(text.text) as ApiResponse['body']) : { metadata: {}, message: text.text } };
   }
 
   /** Like `call`, throwing on any status outside 2xx (or `allowed`). */

@@ -1,22 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { KubeObject } from '../api/object.js';
 import type { PodLogs } from '../pods/pod-logs.js';
-
-/** A self-signed serving certificate for the kubelet API (the apiserver does not verify it without --kubelet-certificate-authority). */
-function servingCertificate(addresses: readonly string[]): { cert: Buffer; key: Buffer } {
-  const dir = mkdtempSync(join(tmpdir(), 'kube-sim-kubelet-'));
-  try {
-    const san = ['DNS:localhost', ...addresses.map((address) => `IP:${address}`)].join(',');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '3650', '-subj', '/CN=kube-sim-kubelet', '-addext', `subjectAltName=${san}`, '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
-    return { cert: readFileSync(join(dir, 'cert.pem')), key: readFileSync(join(dir, 'key.pem')) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+import { selfSignedCertificate } from '../tls/self-signed.js';
 
 /**
  * The part of the kubelet API the apiserver proxies to: `GET /containerLogs/<namespace>/<pod>/<container>`
@@ -31,7 +16,8 @@ export class KubeletServer {
   ) {}
 
   async listen(addresses: readonly string[], port: number): Promise<void> {
-    const certificate = servingCertificate(addresses);
+    // Self-signed: the apiserver does not verify it without --kubelet-certificate-authority.
+    const certificate = selfSignedCertificate('kube-sim-kubelet', ['localhost', ...addresses]);
     for (const address of addresses) {
       const server = createServer(certificate, (request, response) => {
         const url = new URL(request.url ?? '/', 'https://kubelet');
