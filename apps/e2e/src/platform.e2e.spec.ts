@@ -1,6 +1,9 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { KubeApi } from '@antidote/testing';
+import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANTICTL_BIN, antictlUp, type UpPlatform } from './support/antictl-up.js';
 
@@ -11,6 +14,9 @@ const run = (cwd: string | undefined, args: string[]) =>
     execFile(process.execPath, [ANTICTL_BIN, ...args], { cwd, env, timeout: 120_000 }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
   });
 const antictl = (...args: string[]) => run(undefined, args);
+const modeOf = (path: string): number => statSync(path).mode & 0o777;
+/** What an earlier run (before the state folder was private) left readable by every local user. */
+const EARLIER_RUN = ['kubeconfig', 'nats-credentials.json', 'antidote-config.yml', 'logs/api.log', 'logs/kube-sim.log'];
 
 /**
  * The one-command platform as a user runs it: `antictl up` starts nats-server, kube-sim and the four
@@ -23,7 +29,14 @@ describe('antictl up: the whole platform in processes', () => {
   const adminToken = (): string => (JSON.parse(readFileSync(join(platform.dir, 'platform.json'), 'utf8')) as { adminToken: string }).adminToken;
 
   beforeAll(async () => {
-    platform = await antictlUp();
+    platform = await antictlUp({
+      prepare: (dir) => {
+        mkdirSync(join(dir, 'logs'), { recursive: true });
+        for (const name of EARLIER_RUN) writeFileSync(join(dir, name), '', { mode: 0o644 });
+        chmodSync(dir, 0o755);
+        chmodSync(join(dir, 'logs'), 0o755);
+      },
+    });
     ({ api, nats } = platform);
   });
 
@@ -37,6 +50,25 @@ describe('antictl up: the whole platform in processes', () => {
     // the admin token is in there: for its owner only
     expect(statSync(join(platform.dir, 'platform.json')).mode & 0o777).toBe(0o600);
     expect(statSync(join(platform.dir, 'antidote-config.yml')).mode & 0o777).toBe(0o600);
+  });
+
+  it('keeps its state folder to its user: the folder 0700, the database, logs, kubeconfig and credentials 0600, those of an earlier run too', () => {
+    const files = readdirSync(platform.dir, { recursive: true, encoding: 'utf8' }).filter((name) => !statSync(join(platform.dir, name)).isDirectory());
+    expect(files).toEqual(expect.arrayContaining(['antidote.sqlite', 'kubeconfig', 'nats-credentials.json', 'platform.json', 'antidote-config.yml', join('logs', 'api.log'), join('logs', 'scheduler.log')]));
+    expect(Object.fromEntries(files.map((name) => [name, modeOf(join(platform.dir, name))]))).toEqual(Object.fromEntries(files.map((name) => [name, 0o600])));
+    expect(modeOf(platform.dir)).toBe(0o700);
+    expect(modeOf(join(platform.dir, 'logs'))).toBe(0o700);
+  });
+
+  it("answers Kubernetes calls with kube-sim's token only, and kubectl with the kubeconfig it wrote", async () => {
+    const kubeconfig = join(platform.dir, 'kubeconfig');
+    const written = parse(readFileSync(kubeconfig, 'utf8')) as { users: { name: string; user: Record<string, unknown> }[] };
+    const anonymous = join(platform.home, 'no-token.kubeconfig');
+    writeFileSync(anonymous, stringify({ ...written, users: [{ name: written.users[0].name, user: {} }] }));
+    for (const path of ['/api/v1/secrets', '/api/v1/namespaces', '/_sim/requests']) expect((await KubeApi.fromFile(anonymous).call('GET', path)).code).toBe(401);
+    expect((await platform.kubeSim.call('GET', '/api/v1/namespaces/prod/secrets/tls-certificate')).code).toBe(200);
+    const { stdout } = await promisify(execFile)('kubectl', ['--kubeconfig', kubeconfig, 'get', 'secrets', '-n', 'prod', '-o', 'name'], { timeout: 120_000 });
+    expect(stdout).toBe('secret/tls-certificate\n');
   });
 
   // Upper bound for a loaded machine (every step is a CLI process of its own), not a target.

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { BusIdentity } from '@antidote/contracts';
+import { KubeApi } from '@antidote/testing';
 
 export const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
 export const ANTICTL_BIN = join(ROOT, 'tools', 'antictl', 'bin', 'antictl.js');
@@ -15,6 +16,8 @@ export interface UpOptions {
   flags?: string[];
   /** Environment for antictl up and the apps it starts, on top of this process's (e.g. `NODE_OPTIONS`). */
   env?: Record<string, string>;
+  /** Runs on the state folder's path before `antictl up` starts (e.g. to leave files as an earlier run would). */
+  prepare?: (dir: string) => void;
   /** Upper bound for start-up (default 420 s, within the hook timeout of vitest.shared.ts: on a loaded CI machine the four apps can take minutes to start one after another). */
   startTimeoutMs?: number;
 }
@@ -30,6 +33,7 @@ export async function antictlUp(options: UpOptions = {}) {
   // antictl run from `home` finds this platform with no flags.
   const home = mkdtempSync(join(tmpdir(), 'antidote-e2e-'));
   const dir = join(home, '.antidote');
+  options.prepare?.(dir);
   const args = [ANTICTL_BIN, 'up', '--dir', dir, '--api-port', '0', ...(options.flags ?? [])];
   if (options.config) {
     writeFileSync(join(home, 'base-config.yml'), stringify(options.config));
@@ -72,7 +76,9 @@ export async function antictlUp(options: UpOptions = {}) {
   }
   const api = /Antidote is up: (http:\/\/\S+)\/exp\/lesson/.exec(output)![1];
   const nats = /nats-server\s+(\S+)/.exec(output)![1];
-  const kubeSim = /kube-sim\s+(\S+)/.exec(output)![1];
+  // kube-sim answers only its admin token, over TLS with its own certificate: both in the kubeconfig it wrote.
+  if (!/kube-sim\s+https:\/\/\S+/.test(output)) throw new Error(`antictl up printed no kube-sim address:\n${output}`);
+  const kubeSim = KubeApi.fromFile(join(dir, 'kubeconfig'));
 
   /** The NATS logins antictl up generated (the server admits nothing else). */
   const credentials = JSON.parse(readFileSync(join(dir, 'nats-credentials.json'), 'utf8')) as Record<BusIdentity, { user: string; password: string }>;

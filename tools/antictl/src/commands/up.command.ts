@@ -2,7 +2,7 @@ import { CliErrorCodes } from '@antidote/contracts/error-codes';
 import type { Command } from 'commander';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,6 +14,7 @@ import { CliError, type Output } from '../output.js';
 import { reasonFromLog } from '../up/app-log.js';
 import { appRuntimeEnv } from '../up/app-runtime.js';
 import { checkNotRunning, DATABASE_FILE, resetLocalDatabase } from '../up/local-state.js';
+import { prepareStateFolder, PRIVATE_FILE_MODE } from '../up/state-folder.js';
 import { withProgress } from '../up/progress.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..');
@@ -105,7 +106,7 @@ export function upCommand(program: Command, output: () => Output): void {
       const apiHost = (base.api as { host?: string } | undefined)?.host ?? '127.0.0.1';
       const apiPort = apiPortFlag ?? checked.httpPort;
       await checkPortFree(apiPort, apiHost, apiPortFlag === undefined && base.httpPort !== undefined ? `--api-port (or httpPort in ${flags.config})` : '--api-port');
-      mkdirSync(join(dir, 'logs'), { recursive: true });
+      prepareStateFolder(dir);
       const started: Started[] = [];
       let nats: NatsServerProcess | undefined;
       let running = false;
@@ -130,7 +131,7 @@ export function upCommand(program: Command, output: () => Output): void {
         return dead && exitOf(dead, 'while starting');
       };
       const launch = (name: string, args: string[], env: Record<string, string> = {}): ChildProcess => {
-        const log = createWriteStream(logOf(name), { flags: 'a' });
+        const log = createWriteStream(logOf(name), { flags: 'a', mode: PRIVATE_FILE_MODE });
         const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
         child.stdout?.pipe(log, { end: false });
         child.stderr?.pipe(log, { end: false });
@@ -169,7 +170,8 @@ export function upCommand(program: Command, output: () => Output): void {
         const ownCluster = Boolean(base.k8sOutOfClusterConfigPath || kubernetes?.outOfClusterConfigPath || kubernetes?.server || base.k8sInCluster === true);
         if (!ownCluster) {
           const kubeconfig = join(dir, 'kubeconfig');
-          writeFileSync(kubeconfig, '');
+          // Emptied, so that a kubeconfig an earlier run left is not taken for this run's; kube-sim writes it (0600) once it listens.
+          writeFileSync(kubeconfig, '', { mode: PRIVATE_FILE_MODE });
           launch('kube-sim', [join(ROOT, 'tools', 'kube-sim', 'dist', 'main.js'), '--port', '0', '--kubeconfig', kubeconfig, '--secret', 'prod/tls-certificate', '--pod-start-delay', '300', '--job-run-delay', '300']);
           await withProgress(out, 'starting kube-sim', () => waitFor(() => readFileSync(kubeconfig, 'utf8').includes('server:'), 'kube-sim', KUBE_SIM_START_MS, deadChild));
           Object.assign(config, { k8sInCluster: false, k8sOutOfClusterConfigPath: kubeconfig });
