@@ -190,6 +190,13 @@ const pods = z
   .object({
     /** RuntimeClass of `untrusted` images and the jupyter guide; empty = the cluster's default runtime. */
     untrustedRuntimeClass: z.string().default('kata'),
+    /**
+     * Images allowed to run `flavor: trusted` (privileged, the default runtime): names or globs, matched
+     * against an image's slug and `<imageOrg>/<slug>`. The operator's call, not the curriculum's: a
+     * curriculum asking it for another image is refused at validation, and such a pod runs unprivileged
+     * with `untrustedRuntimeClass`. Default: none.
+     */
+    trustedImages: z.array(z.string().min(1)).default([]),
     /** Endpoint containers (and the jupyter guide). Must fit `quota` for a lesson's endpoints plus its configuration jobs. */
     endpointResources: endpointResources.default(endpointResources.parse({})),
     /** The configuration job container. */

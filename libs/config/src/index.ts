@@ -7,6 +7,7 @@ export type { RawConfig } from './config.schema.js';
 export { curriculumLimitsSchema, DEFAULT_CURRICULUM_LIMITS } from './curriculum-limits.schema.js';
 export type { CurriculumLimits } from './curriculum-limits.schema.js';
 export type { AntidoteConfig, KubernetesConfig, PlatformImages } from './config.types.js';
+export { isTrustedImage, trustedImagesOf, type TrustedImages } from './trusted-images.js';
 export { CONFIG_PATH_ENV, envNameOf, INSTANCE_TOKEN_ENV, instanceTokenOf } from './env-overrides.js';
 export { ANTIDOTE_CONFIG, ConfigModule, InjectConfig } from './config.module.js';
 export { DEFAULT_POOL_MAX_AGE, isAdaptivePool, poolBudgetOf, warmPoolSchema, warmPoolsSchema, type AdaptiveWarmPoolConfig, type StaticWarmPoolConfig, type WarmPoolConfig } from './warm-pools.schema.js';

@@ -1,9 +1,10 @@
 import { dirname, join } from 'node:path';
-import { DEFAULT_CURRICULUM_LIMITS, type CurriculumLimits } from '@antidote/config';
+import { DEFAULT_CURRICULUM_LIMITS, type CurriculumLimits, type TrustedImages } from '@antidote/config';
 import type { Collection, Curriculum, CurriculumMeta, Image, Lesson, Tier } from './curriculum.model.js';
 import { ProblemList, type Problem, type Warning } from './problem.js';
 import { checkLesson } from './rules/lesson.rules.js';
 import { checkReferences, type Located } from './rules/reference.rules.js';
+import { checkTrustedImages } from './rules/trusted-images.rules.js';
 import { LimitError, SafeFs, type UnsafePathError } from './safe-fs.js';
 import { collectionSchema, curriculumMetaSchema, imageSchema, lessonPartsSchema, lessonSchema } from './schemas/curriculum.schemas.js';
 import { parseWith, warnUnknownKeys } from './schemas/parse.js';
@@ -17,6 +18,8 @@ export interface ReadOptions {
   instanceId?: string;
   /** Bounds of the read; any not given is the default (`curriculumLimits` of the configuration). */
   limits?: Partial<CurriculumLimits>;
+  /** When given (the operator's `pods.trustedImages`), an image asking for `flavor: trusted` it does not allow is a problem. */
+  trustedImages?: TrustedImages;
 }
 
 export interface CurriculumCounts {
@@ -101,6 +104,7 @@ async function readWithin(fs: SafeFs, options: ReadOptions, problems: ProblemLis
     },
     problems,
   );
+  if (options.trustedImages) checkTrustedImages(valid(images), options.trustedImages, problems);
   counts.collections = keptCollections.length;
   counts.skippedCollections = validCollections.length - keptCollections.length;
   counts.images = valid(images).length;

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDataSource, DataManager } from '@antidote/data';
@@ -21,6 +21,32 @@ describe('antictl (the built CLI)', () => {
     expect(plain.stdout).toMatch(/valid .*"lessons":4/);
     const json = await antictl('--json', 'curriculum', 'validate', sample);
     expect(JSON.parse(json.stdout)).toMatchObject({ valid: true, counts: { lessons: 4 }, problems: [] });
+  });
+
+  it('with the config, refuses an image asking to run privileged that pods.trustedImages does not allow, naming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'antictl-trusted-'));
+    const curriculum = join(dir, 'curriculum');
+    cpSync(sample, curriculum, { recursive: true });
+    const vqfx = join(curriculum, 'images', 'vqfx', 'image.meta.yaml');
+    writeFileSync(vqfx, readFileSync(vqfx, 'utf8').replace(/^flavor: untrusted$/m, 'flavor: trusted'));
+    const config = (trusted: string[]) => {
+      const file = join(dir, `config-${trusted.length}.yml`);
+      writeFileSync(file, `instanceId: antictl-test
+curriculumDir: /unused
+pods:
+  trustedImages: ${JSON.stringify(trusted)}
+`);
+      return file;
+    };
+    const refused = await antictl('--json', 'curriculum', 'validate', curriculum, '--config', config([]));
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({
+      valid: false,
+      problems: [{ file: 'images/vqfx/image.meta.yaml', field: 'flavor', rule: 'trusted-image', message: expect.stringMatching(/^image "vqfx" asks for flavor trusted \(privileged pods\), which the operator has not allowed \(pods\.trustedImages: none\)/) }],
+    });
+    expect(await antictl('curriculum', 'validate', curriculum, '--config', config(['vq*']))).toMatchObject({ code: 0 });
+    // Without a config there is no operator to ask: the curriculum alone is checked.
+    expect(await antictl('curriculum', 'validate', curriculum)).toMatchObject({ code: 0 });
   });
 
   it('reports every problem of an invalid curriculum with its file, and exits 1', async () => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { InjectConfig, type AntidoteConfig } from '@antidote/config';
+import { InjectConfig, trustedImagesOf, type AntidoteConfig } from '@antidote/config';
 import { formatProblem, readCurriculumIsolated } from '@antidote/curriculum';
 import { DatabaseLifecycle, DataManager } from '@antidote/data';
 import { ReadinessRegistry } from '@antidote/runtime';
@@ -44,7 +44,8 @@ export class CurriculumStartup implements OnModuleInit, OnApplicationBootstrap, 
     // In a child process, bounded by `curriculumLimits`: the api keeps answering (`/healthz`) while it reads.
     const { curriculumDir, tier, instanceId, curriculumLimits: limits } = this.config;
     this.logger.log(`reading curriculum ${curriculumDir}`);
-    const result = await readCurriculumIsolated(curriculumDir, { tier, instanceId, limits }, this.stopping.signal);
+    // Privilege is the operator's: an image asking for `flavor: trusted` that pods.trustedImages does not allow is a problem.
+    const result = await readCurriculumIsolated(curriculumDir, { tier, instanceId, limits, trustedImages: trustedImagesOf(this.config) }, this.stopping.signal);
     if (this.stopping.signal.aborted) return;
     if (!result.curriculum) {
       for (const problem of result.problems) this.logger.error(formatProblem(problem));

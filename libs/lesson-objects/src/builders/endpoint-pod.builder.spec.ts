@@ -65,11 +65,27 @@ describe('buildEndpointPod', () => {
     ['legacy', { privileged: false, allowPrivilegeEscalation: false }, undefined],
     ['untrusted', { privileged: false, allowPrivilegeEscalation: false }, 'kata'],
     ['something-new', { privileged: false, allowPrivilegeEscalation: false }, 'kata'],
-  ])('maps flavor %s to its security context and runtime class', (flavor, expected, runtimeClass) => {
+  ])('maps flavor %s to its security context and runtime class (the image allowed to run trusted)', (flavor, expected, runtimeClass) => {
     const lesson = triangleLesson({ images: new Map([['vqfx', image('vqfx', { flavor: flavor as 'trusted' })]]) });
-    const pod = buildEndpointPod(lesson, vqfx1, config);
+    const pod = buildEndpointPod(lesson, vqfx1, testConfig({ pods: { trustedImages: ['vqfx'] } }));
     expect(pod.spec!.containers[0].securityContext).toEqual({ ...expected, capabilities: { add: ['NET_ADMIN'] } });
     expect(pod.spec?.runtimeClassName).toBe(runtimeClass);
+  });
+
+  it.each([
+    ['nothing allowed (the default)', {}],
+    ['other images allowed', { pods: { trustedImages: ['vqfx-*', 'csr'] } }],
+    ["the image allowed in another organisation's repository", { pods: { trustedImages: ['juniper/vqfx'] } }],
+  ])('never runs a trusted image privileged unless the operator allows it: %s → unprivileged, sandbox runtime', (_case, overrides) => {
+    const pod = buildEndpointPod(input, vqfx1, testConfig(overrides));
+    expect(pod.spec!.containers[0].securityContext).toEqual({ privileged: false, allowPrivilegeEscalation: false, capabilities: { add: ['NET_ADMIN'] } });
+    expect(pod.spec?.runtimeClassName).toBe('kata');
+  });
+
+  it.each([['vqfx'], ['vq*'], ['antidotelabs/vqfx'], ['antidotelabs/*']])('runs the trusted image privileged when pods.trustedImages has %s', (pattern) => {
+    const pod = buildEndpointPod(input, vqfx1, testConfig({ pods: { trustedImages: [pattern] } }));
+    expect(pod.spec!.containers[0].securityContext).toMatchObject({ privileged: true });
+    expect(pod.spec).not.toHaveProperty('runtimeClassName');
   });
 
   it('uses no runtime class for untrusted images when none is configured', () => {

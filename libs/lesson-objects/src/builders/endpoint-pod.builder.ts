@@ -1,4 +1,4 @@
-import type { AntidoteConfig } from '@antidote/config';
+import { isTrustedImage, trustedImagesOf, type AntidoteConfig } from '@antidote/config';
 import type { Image } from '@antidote/curriculum';
 import { MULTUS_NETWORKS_ANNOTATION, type NetworkSelectionElement } from '@antidote/crd';
 import type { V1Container, V1Pod, V1SecurityContext } from '@kubernetes/client-node';
@@ -32,8 +32,15 @@ export function endpointNetworks(input: LessonObjectsInput, endpoint: EndpointIn
   return networks;
 }
 
-/** Flavor → container security context and runtime class (reference §5.5); unknown flavors are untrusted. */
-function security(flavor: string, config: AntidoteConfig): { context: V1SecurityContext; runtimeClassName?: string } {
+/**
+ * Flavor → container security context and runtime class (reference §5.5); unknown flavors are untrusted.
+ * `trusted` (privileged) only for an image the operator lists in `pods.trustedImages`: validation refuses a
+ * curriculum asking for another, and should one reach here anyway (a curriculum imported before, a
+ * changed config) it runs as untrusted — unprivileged, with the sandbox runtime.
+ */
+function security(image: Image | undefined, config: AntidoteConfig): { context: V1SecurityContext; runtimeClassName?: string } {
+  // A string: a flavor this version does not know is untrusted.
+  const flavor: string = image?.flavor === 'trusted' && !isTrustedImage(trustedImagesOf(config), image.slug) ? 'untrusted' : (image?.flavor ?? 'untrusted');
   switch (flavor) {
     case 'trusted':
       return { context: { privileged: true, allowPrivilegeEscalation: true, capabilities: NET_ADMIN } };
@@ -73,7 +80,7 @@ export function buildEndpointPod(input: LessonObjectsInput, endpoint: EndpointIn
   const image = endpoint.jupyterGuide ? undefined : imageOf(input, endpoint);
   const name = podNameOf(endpoint);
   const reference = image ? `${config.imageOrg}/${endpoint.image}:${config.curriculumVersion}` : config.images.jupyter;
-  const { context, runtimeClassName } = security(image?.flavor ?? 'untrusted', config);
+  const { context, runtimeClassName } = security(image, config);
   const sameLesson = lessonLabels(input);
   const sysctls = image?.enableForwarding
     ? [

@@ -9,10 +9,11 @@ export function curriculumCommand(program: Command, output: () => Output): void 
     .description('check a curriculum directory: every problem with its file and field')
     .option('--tier <tier>', 'prod, ptr or local: lessons of other tiers are skipped', 'local')
     .option('--instance-id <id>', 'instanceId the namespaces are named with', 'antidote-local')
-    .action(async (dir: string, flags: { tier: string; instanceId: string }) => {
+    .option('--config <file>', "an Antidote config: also checks the curriculum against it (which images pods.trustedImages lets run privileged, curriculumLimits)")
+    .action(async (dir: string, flags: { tier: string; instanceId: string; config?: string }) => {
       if (!['prod', 'ptr', 'local'].includes(flags.tier)) throw new CliError(`--tier must be prod, ptr or local, not "${flags.tier}"`, 2);
-      const { formatProblem, readCurriculumIsolated } = await import('@antidote/curriculum');
-      const result = await readCurriculumIsolated(dir, { tier: flags.tier as 'prod' | 'ptr' | 'local', instanceId: flags.instanceId });
+      const [{ formatProblem, readCurriculumIsolated }, operator] = await Promise.all([import('@antidote/curriculum'), flags.config ? operatorChecks(flags.config, dir) : undefined]);
+      const result = await readCurriculumIsolated(dir, { tier: flags.tier as 'prod' | 'ptr' | 'local', instanceId: flags.instanceId, ...operator });
       output().data({ valid: result.problems.length === 0, counts: result.counts, problems: result.problems, warnings: result.warnings }, () => [
         ...result.problems.map((problem) => `error: ${formatProblem(problem)}`),
         ...result.warnings.map((warning) => `warning: ${formatProblem(warning)}`),
@@ -27,13 +28,13 @@ export function curriculumCommand(program: Command, output: () => Output): void 
     .option('--config <file>', 'Antidote config (its database and tier); default ANTIDOTE_CONFIG')
     .action(async (dir: string, flags: { config?: string }) => {
       const out = output();
-      const [{ loadConfig }, { formatProblem, readCurriculumIsolated }, { createDataSource, DataManager, runMigrations }] = await Promise.all([
+      const [{ loadConfig, trustedImagesOf }, { formatProblem, readCurriculumIsolated }, { createDataSource, DataManager, runMigrations }] = await Promise.all([
         import('@antidote/config'),
         import('@antidote/curriculum'),
         import('@antidote/data'),
       ]);
       const { config } = loadConfig({ ...(flags.config ? { path: flags.config } : {}), overrides: { curriculumDir: dir } });
-      const result = await readCurriculumIsolated(dir, { tier: config.tier, instanceId: config.instanceId, limits: config.curriculumLimits });
+      const result = await readCurriculumIsolated(dir, { tier: config.tier, instanceId: config.instanceId, limits: config.curriculumLimits, trustedImages: trustedImagesOf(config) });
       if (!result.curriculum || result.problems.length > 0) {
         for (const problem of result.problems) out.line(`error: ${formatProblem(problem)}`);
         throw new CliError(`${dir}: ${result.problems.length} problem(s); nothing imported, the current curriculum is unchanged`);
@@ -49,4 +50,11 @@ export function curriculumCommand(program: Command, output: () => Output): void 
       }
       out.data({ imported: true, counts: result.counts }, () => [`imported ${dir}: ${JSON.stringify(result.counts)}`]);
     });
+}
+
+/** What an operator's config adds to the checks of a curriculum: its privileged images and read limits. */
+async function operatorChecks(file: string, dir: string) {
+  const { loadConfig, trustedImagesOf } = await import('@antidote/config');
+  const { config } = loadConfig({ path: file, overrides: { curriculumDir: dir } });
+  return { limits: config.curriculumLimits, trustedImages: trustedImagesOf(config) };
 }

@@ -1,7 +1,7 @@
 import { CliErrorCodes } from '@antidote/contracts/error-codes';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, parseConfig, readConfigFile, type AntidoteConfig, type ConfigIssue } from '@antidote/config';
+import { ConfigError, parseConfig, readConfigFile, trustedImagesOf, type AntidoteConfig, type ConfigIssue } from '@antidote/config';
 import { formatProblem, readCurriculum } from '@antidote/curriculum';
 import { natsServerVersion } from '@antidote/messaging/dev';
 import { CliError } from '../output.js';
@@ -52,7 +52,7 @@ export function readUserConfig(file: string | undefined, defaults: Record<string
 
 /** The curriculum the api will import: every problem listed, none started. */
 export async function checkCurriculum(config: AntidoteConfig): Promise<number> {
-  const result = await readCurriculum(config.curriculumDir, { tier: config.tier, instanceId: config.instanceId });
+  const result = await readCurriculum(config.curriculumDir, { tier: config.tier, instanceId: config.instanceId, trustedImages: trustedImagesOf(config) });
   if (result.problems.length === 0 && result.curriculum) return result.counts.lessons;
   const problems = result.problems.map((problem) => formatProblem(problem).replace(`${config.curriculumDir}: `, ''));
   if (problems.length === 1) throw new CliError(`curriculum ${config.curriculumDir}: ${problems[0]}`, 1, CliErrorCodes.curriculumInvalid);
