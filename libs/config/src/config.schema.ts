@@ -1,6 +1,7 @@
 import { DNS1123_LABEL, DNS1123_LABEL_MAX, ID_LENGTH } from '@antidote/contracts';
 import { z } from 'zod';
 import { curriculumLimitsSchema } from './curriculum-limits.schema.js';
+import { METADATA_SERVICES } from './metadata-addresses.js';
 import { warmPoolsSchema } from './warm-pools.schema.js';
 
 /**
@@ -211,8 +212,8 @@ const network = z
     /** Cluster DNS (the only DNS egress allowed from lesson pods). */
     dnsNamespace: z.string().default('kube-system'),
     dnsPodLabels: z.record(z.string(), z.string()).default({ 'k8s-app': 'kube-dns' }),
-    /** Addresses lesson pods may never reach with `allowEgress` (cloud metadata, IPv4 and IPv6, and IPv6 link-local). */
-    blockedCidrs: z.array(z.string()).default(['169.254.169.254/32', 'fd00:ec2::254/128', 'fe80::/10']),
+    /** Addresses lesson pods may never reach with `allowEgress` (the cloud metadata services, IPv4 and IPv6, and IPv6 link-local). */
+    blockedCidrs: z.array(z.string()).default([...METADATA_SERVICES.map(({ cidr }) => cidr), 'fe80::/10']),
     /** Namespaces allowed to reach lesson pods (ingress controller, the platform's own). */
     ingressFromNamespaces: z.array(z.string()).default(['ingress-nginx', 'antidote']),
     /** `spec.ingressClassName` of lesson Ingresses (the original used the legacy `ingress.class` annotation). */
@@ -261,7 +262,9 @@ const healthcheck = z
     /**
      * The only addresses probed: the cluster's pod and service ranges (CIDRs). The defaults cover the
      * private ranges clusters use (kubeadm, k3s, EKS, GKE, AKS, Calico) and loopback (kube-sim);
-     * link-local and metadata addresses are refused whatever this says. Narrow it to your cluster's.
+     * link-local addresses and the cloud metadata services (`METADATA_SERVICES`: 100.100.100.200 in
+     * 100.64.0.0/10, fd00:ec2::254 in fd00::/8, 168.63.129.16, …) are refused whatever this says.
+     * Narrow it to your cluster's.
      */
     probeRanges: z.array(z.string()).default(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '127.0.0.0/8', 'fd00::/8']),
   })

@@ -1,9 +1,24 @@
 import { BlockList, isIP } from 'node:net';
+import { METADATA_SERVICES } from '@antidote/config';
 
-/** Never probed, whatever the configuration says: link-local and cloud metadata (IPv4 and IPv6). */
-export const NEVER_PROBED = ['169.254.0.0/16', 'fe80::/10', 'fd00:ec2::254/128'] as const;
+/**
+ * Never probed, whatever the configuration says: link-local (IPv4 and IPv6) and the cloud metadata
+ * services, each with what it is (the refusal says it). IPv4 entries also stand for their IPv4-mapped
+ * (`::ffff:a.b.c.d`, matched by BlockList itself) and NAT64 (`64:ff9b::/96`) spellings.
+ */
+export const NEVER_PROBED: readonly { cidr: string; what: string }[] = [
+  { cidr: '169.254.0.0/16', what: 'link-local (the cloud metadata services of AWS, GCP, Azure, OpenStack, Oracle, Tencent…)' },
+  { cidr: 'fe80::/10', what: 'IPv6 link-local' },
+  ...METADATA_SERVICES.filter(({ cidr }) => !cidr.startsWith('169.254.')).map(({ cidr, service }) => ({ cidr, what: service })),
+];
 
 const familyOf = (address: string): 'ipv4' | 'ipv6' => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
+
+/** The well-known NAT64 prefix's spelling of an IPv4 CIDR (RFC 6052): `64:ff9b::a.b.c.d/(96+n)`. */
+function nat64(cidr: string): string {
+  const [address, bits] = cidr.split('/');
+  return `64:ff9b::${address}/${96 + Number(bits)}`;
+}
 
 function listOf(cidrs: readonly string[], key: string): BlockList {
   const list = new BlockList();
@@ -24,7 +39,7 @@ function listOf(cidrs: readonly string[], key: string): BlockList {
  */
 export class AddressRanges {
   private readonly allowed: BlockList;
-  private readonly denied = listOf(NEVER_PROBED, 'built-in');
+  private readonly denied = NEVER_PROBED.map(({ cidr, what }) => ({ what, list: listOf(isIP(cidr.split('/')[0]) === 4 ? [cidr, nat64(cidr)] : [cidr], 'built-in') }));
 
   constructor(private readonly cidrs: readonly string[]) {
     this.allowed = listOf(cidrs, 'healthcheck.probeRanges');
@@ -35,7 +50,8 @@ export class AddressRanges {
     const plain = host.startsWith('::ffff:') && isIP(host.slice(7)) === 4 ? host.slice(7) : host;
     if (isIP(plain) === 0) return `${host} is not an IP address`;
     const family = familyOf(plain);
-    if (this.denied.check(plain, family)) return `${host} is a link-local or metadata address`;
+    const denied = this.denied.find(({ list }) => list.check(plain, family));
+    if (denied) return `${host} is a link-local or metadata address (${denied.what}): never probed`;
     if (!this.allowed.check(plain, family)) return `${host} is outside the probe ranges (healthcheck.probeRanges: ${this.cidrs.join(', ') || 'none'})`;
     return undefined;
   }

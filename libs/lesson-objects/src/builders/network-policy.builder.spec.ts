@@ -43,11 +43,11 @@ describe('buildNetworkPolicies', () => {
     expect(JSON.stringify(stoneage.spec)).not.toMatch(/namespaceSelector":\{\}|ipBlock/);
   });
 
-  it('blocks IPv4 and IPv6 metadata and IPv6 link-local by default when egress is allowed', () => {
+  it('blocks the IPv4 and IPv6 metadata services (AWS, GCP, Azure, Alibaba, Tencent, Oracle…) and IPv6 link-local by default when egress is allowed', () => {
     const open = only(buildNetworkPolicies(triangleLesson(), testConfig({ allowEgress: true })));
     expect(open.spec?.egress?.[1].to).toEqual([
-      { ipBlock: { cidr: '0.0.0.0/0', except: ['169.254.169.254/32'] } },
-      { ipBlock: { cidr: '::/0', except: ['fd00:ec2::254/128', 'fe80::/10'] } },
+      { ipBlock: { cidr: '0.0.0.0/0', except: ['169.254.169.254/32', '169.254.170.2/32', '169.254.0.23/32', '100.100.100.200/32', '168.63.129.16/32', '192.0.0.192/32'] } },
+      { ipBlock: { cidr: '::/0', except: ['fd00:ec2::254/128', 'fd20:ce::254/128', 'fe80::/10'] } },
     ]);
   });
 
