@@ -260,6 +260,11 @@ const healthcheck = z
     /** HTTP responses with a status below this count as reachable. */
     httpHealthyBelow: z.number().int().min(100).max(600).default(500),
     /**
+     * Bound of one readiness pattern match (on a thread of its own, never the event loop): past it the
+     * match ends as too slow, and that pattern is not run again for a minute.
+     */
+    readinessMatchTimeoutMs: z.number().int().min(1).default(1000),
+    /**
      * The only addresses probed: the cluster's pod and service ranges (CIDRs). The defaults cover the
      * private ranges clusters use (kubeadm, k3s, EKS, GKE, AKS, Calico) and loopback (kube-sim);
      * link-local addresses and the cloud metadata services (`METADATA_SERVICES`: 100.100.100.200 in

@@ -6,6 +6,7 @@ export * from './ids.js';
 export * from './live-lesson.events.js';
 export * from './live-lesson.requests.js';
 export * from './live-lesson.status.js';
+export * from './linear-regex.js';
 export * from './readiness.js';
 export * from './reaper.js';
 export * from './subjects.js';

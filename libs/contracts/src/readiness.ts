@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { linearTimeRegExp } from './linear-regex.js';
 
 /**
- * Bounds of a readiness check: a pattern is at most `pattern` characters and runs on at most `input`
- * characters of what the endpoint answered (under a time limit where it runs), so no curriculum can
- * make the healthchecker backtrack for long.
+ * Bounds of a readiness check: a pattern is at most `pattern` characters, runs in linear time (V8's
+ * linear-time engine), and runs on at most `input` characters of what the endpoint answered, off the
+ * healthchecker's event loop and under a time limit, so no curriculum can make it backtrack or stall.
  */
 export const READINESS_LIMITS = { pattern: 256, command: 256, path: 256, input: 8192 } as const;
 
@@ -20,7 +21,11 @@ const pattern = z
   .string({ error: 'is required (a regular expression)' })
   .min(1, 'must not be empty')
   .max(READINESS_LIMITS.pattern, `must be at most ${READINESS_LIMITS.pattern} characters`)
-  .refine(compiles, 'must be a valid regular expression');
+  .refine(compiles, 'must be a valid regular expression')
+  .refine(
+    (text) => !compiles(text) || linearTimeRegExp(text) !== undefined,
+    'must run in linear time: back-references, lookahead/lookbehind and counted repetitions over 16 (such as {32}) can backtrack catastrophically; use + or * instead',
+  );
 const port = z.number({ error: 'must be a port number' }).int('must be a whole number').min(1, 'must be at least 1').max(65535, 'must be at most 65535').optional();
 
 const sshCheck = z

@@ -6,6 +6,7 @@ const withReadiness = (readiness: unknown) => withFile(IMAGE_FILE, (image) => (i
 const read = async (readiness: unknown) => readCurriculum(writeCurriculum(readiness === undefined ? withFile(IMAGE_FILE, () => undefined) : withReadiness(readiness)), { tier: 'local' });
 const only = (problems: Problem[]) => problems.map(({ file, field, message }) => ({ file, field, message }));
 const image = (field: string, message: string) => ({ file: IMAGE_FILE, field, message });
+const LINEAR = 'must run in linear time: back-references, lookahead/lookbehind and counted repetitions over 16 (such as {32}) can backtrack catastrophically; use + or * instead';
 
 describe("an image's readiness check", () => {
   it.each([
@@ -15,6 +16,8 @@ describe("an image's readiness check", () => {
     ['an HTTP path and status on a port', { type: 'http', path: '/healthz', status: 204, port: 8080 }, { type: 'http', path: '/healthz', status: 204, port: 8080 }],
     ['an HTTP path on the http presentation', { type: 'http', path: '/' }, { type: 'http', path: '/' }],
     ['a TCP banner', { type: 'tcp', match: '^SSH-2\\.0-', port: 22 }, { type: 'tcp', match: '^SSH-2\\.0-', port: 22 }],
+    // Exponential for a backtracking engine, linear for V8's linear-time one, which the healthchecker uses.
+    ['nested quantifiers', { type: 'tcp', match: '^(a+)+$', port: 22 }, { type: 'tcp', match: '^(a+)+$', port: 22 }],
   ] as const)('is accepted: %s', async (_case, readiness, expected) => {
     // The http case without a port needs an http presentation: give linux2 one in that case only.
     const files = readiness === undefined ? withFile(IMAGE_FILE, () => undefined) : withReadiness(readiness);
@@ -38,6 +41,13 @@ describe("an image's readiness check", () => {
     ['a pattern that does not compile', { type: 'ssh', command: 'show version', match: '(unclosed' }, [image('readiness.match', 'must be a valid regular expression')]],
     ['a pattern too long', { type: 'tcp', match: long }, [image('readiness.match', 'must be at most 256 characters')]],
     ['an empty pattern', { type: 'tcp', match: '' }, [image('readiness.match', 'must not be empty')]],
+    ...[
+      ['a back-reference that backtracks catastrophically', '^(a+)+\\1$'],
+      ['a lookahead', '^(?=(a+)+b)'],
+      ['a lookbehind', '(?<=(a|aa)+)b'],
+      ['a counted repetition over 16', '[0-9a-f]{32}'],
+      ['nested counted repetitions over 16 in all', '(?:(?:a?){5}){5}'],
+    ].map(([name, match]) => [`${name} (${match})`, { type: 'tcp', match }, [image('readiness.match', LINEAR)]] as const),
     ['http with a relative path', { type: 'http', path: 'healthz', port: 80 }, [image('readiness.path', 'must be a path starting with "/" (printable characters, no spaces)')]],
     ['http with a path with a space', { type: 'http', path: '/a b', port: 80 }, [image('readiness.path', 'must be a path starting with "/" (printable characters, no spaces)')]],
     ['http with a status out of range', { type: 'http', path: '/', status: 700, port: 80 }, [image('readiness.status', 'must be an HTTP status (100-599)')]],

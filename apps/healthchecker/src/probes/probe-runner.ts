@@ -12,6 +12,8 @@ export interface ProbeSettings {
   probeTimeoutMs: number;
   httpHealthyBelow: number;
   maxConcurrentProbes: number;
+  /** Bound of one readiness pattern match (default `MATCH_TIME_LIMIT_MS`). */
+  readinessMatchTimeoutMs?: number;
 }
 
 interface PlannedProbe {
@@ -95,9 +97,10 @@ export class ProbeRunner {
   private async readiness(endpoint: HealthTarget, reachable: boolean, timeoutMs: number, signal: AbortSignal | undefined, answer: FetchOutcome | undefined): Promise<ReadinessResult> {
     const check = endpoint.readiness!;
     if (!reachable) return { check: describeCheck(check), ready: false, detail: 'not checked: not reachable yet' };
-    if (answer) return evaluateReadiness(check, endpoint, { timeoutMs, signal }, { ...this.fetchers, sshCommand: () => Promise.resolve(answer) });
+    const options = { timeoutMs, signal, matchLimitMs: this.settings.readinessMatchTimeoutMs };
+    if (answer) return evaluateReadiness(check, endpoint, options, { ...this.fetchers, sshCommand: () => Promise.resolve(answer) });
     return this.limiter
-      .run(() => evaluateReadiness(check, endpoint, { timeoutMs, signal }, this.fetchers), signal)
+      .run(() => evaluateReadiness(check, endpoint, options, this.fetchers), signal)
       .catch((error: unknown): ReadinessResult => ({ check: describeCheck(check), ready: false, detail: `not checked: ${error instanceof Error ? error.message : String(error)}` }));
   }
 

@@ -27,27 +27,27 @@ const shown = (text: string): string => {
   return JSON.stringify(line.length > SHOWN ? `${line.slice(0, SHOWN)}…` : line);
 };
 
-const matchDetail = (what: string, pattern: string, text: string): { ready: boolean; detail: string } => {
-  switch (safeMatch(pattern, text)) {
+const matchDetail = async (what: string, pattern: string, text: string, limitMs: number): Promise<{ ready: boolean; detail: string }> => {
+  switch (await safeMatch(pattern, text, limitMs)) {
     case 'matched':
       return { ready: true, detail: `${what} matched /${pattern}/` };
     case 'no-match':
       return { ready: false, detail: `${what} did not match /${pattern}/ yet: ${shown(text)}` };
     case 'too-slow':
-      return { ready: false, detail: `${what}: /${pattern}/ took over ${MATCH_TIME_LIMIT_MS} ms on ${Math.min(text.length, READINESS_LIMITS.input)} characters (simplify the pattern)` };
+      return { ready: false, detail: `${what}: /${pattern}/ took over ${limitMs} ms on ${Math.min(text.length, READINESS_LIMITS.input)} characters (simplify the pattern)` };
     case 'invalid':
       return { ready: false, detail: `/${pattern}/ is not a valid regular expression` };
   }
 };
 
-function verdict(check: ReadinessCheck, outcome: FetchOutcome): { ready: boolean; detail: string } {
+async function verdict(check: ReadinessCheck, outcome: FetchOutcome, matchLimitMs: number): Promise<{ ready: boolean; detail: string }> {
   const what = check.type === 'ssh' ? `"${check.command}"` : check.type === 'http' ? `GET ${check.path}` : 'banner';
   if (!outcome.ok) return { ready: false, detail: `${what} got no answer yet: ${outcome.error}` };
   switch (check.type) {
     case 'ssh':
-      return matchDetail(`"${check.command}" output`, check.match, outcome.text ?? '');
+      return matchDetail(`"${check.command}" output`, check.match, outcome.text ?? '', matchLimitMs);
     case 'tcp':
-      return matchDetail('banner', check.match, outcome.text ?? '');
+      return matchDetail('banner', check.match, outcome.text ?? '', matchLimitMs);
     case 'http': {
       const expected = check.status ?? 200;
       return outcome.status === expected ? { ready: true, detail: `GET ${check.path} answered ${expected}` } : { ready: false, detail: `GET ${check.path} answered ${outcome.status ?? 0}, not ${expected} yet` };
@@ -56,13 +56,14 @@ function verdict(check: ReadinessCheck, outcome: FetchOutcome): { ready: boolean
 }
 
 /**
- * Runs an endpoint's readiness check once (bounded by `timeoutMs` and `signal`) and says whether it
- * is ready and why (not). The answer is fetched by `fetchers` (real sockets, or fakes in unit tests).
+ * Runs an endpoint's readiness check once (bounded by `timeoutMs` and `signal`; its pattern by
+ * `matchLimitMs`, off the event loop) and says whether it is ready and why (not). The answer is fetched
+ * by `fetchers` (real sockets, or fakes in unit tests).
  */
 export async function evaluateReadiness(
   check: ReadinessCheck,
   endpoint: Pick<HealthTarget, 'host' | 'ports' | 'presentations' | 'sshUser' | 'sshPassword'>,
-  options: { timeoutMs: number; signal?: AbortSignal },
+  options: { timeoutMs: number; signal?: AbortSignal; matchLimitMs?: number },
   fetchers: ReadinessFetchers = SOCKET_FETCHERS,
 ): Promise<ReadinessResult> {
   const description = describeCheck(check);
@@ -75,6 +76,6 @@ export async function evaluateReadiness(
       : check.type === 'http'
         ? await fetchers.httpStatus(target, check.path)
         : await fetchers.tcpBanner(target);
-  const { ready, detail } = verdict(check, outcome);
+  const { ready, detail } = await verdict(check, outcome, options.matchLimitMs ?? MATCH_TIME_LIMIT_MS);
   return { check: description, ready, detail: detail.slice(0, 1000) };
 }
