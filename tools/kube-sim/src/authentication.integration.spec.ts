@@ -4,8 +4,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { startSim, type SimFixture } from '../test/sim-fixture.js';
+import { execUpgradeStatus, startSim, type SimFixture } from '../test/sim-fixture.js';
 
 const run = promisify(execFile);
 const UNAUTHORIZED = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 };
@@ -56,16 +55,7 @@ describe('authentication by default', () => {
   });
 
   it('refuses an exec upgrade without the token', async () => {
-    const status = await new Promise<number | undefined>((resolve) => {
-      const socket = new WebSocket(`${fixture.sim.url.replace('https', 'wss')}/api/v1/namespaces/learner/pods/p/exec?command=sh`, ['v5.channel.k8s.io'], { ca: fixture.sim.ca });
-      socket.on('unexpected-response', (_request, response) => {
-        resolve(response.statusCode);
-        socket.terminate();
-      });
-      socket.on('open', () => resolve(101));
-      socket.on('error', () => resolve(undefined));
-    });
-    expect(status).toBe(401);
+    expect(await execUpgradeStatus(fixture.sim, '/api/v1/namespaces/learner/pods/p/exec?command=sh')).toBe(401);
   });
 
   it('lets the admin token of its kubeconfig do anything, and kubectl with that kubeconfig', async () => {

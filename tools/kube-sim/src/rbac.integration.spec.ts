@@ -1,8 +1,7 @@
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { parseTokenFile } from './index.js';
-import { startSim, type SimFixture } from '../test/sim-fixture.js';
+import { execUpgradeStatus, startSim, type SimFixture } from '../test/sim-fixture.js';
 
 const TOKENS = ['admin-token,admin,1,"system:masters"', 'alice-token,alice,2,"developers,qa"', 'bob-token,bob,3'].join('\n');
 
@@ -85,15 +84,6 @@ describe('authentication and RBAC', () => {
   });
 
   it('exec needs create on pods/exec', async () => {
-    const status = await new Promise<number | undefined>((resolve) => {
-      const socket = new WebSocket(`${fixture.sim.url.replace('https', 'wss')}/api/v1/namespaces/team/pods/p/exec?command=echo`, ['v5.channel.k8s.io'], { ca: fixture.sim.ca, headers: { Authorization: 'Bearer alice-token' } });
-      socket.on('unexpected-response', (_request, response) => {
-        resolve(response.statusCode);
-        socket.terminate();
-      });
-      socket.on('open', () => resolve(101));
-      socket.on('error', () => resolve(undefined));
-    });
-    expect(status).toBe(403);
+    expect(await execUpgradeStatus(fixture.sim, '/api/v1/namespaces/team/pods/p/exec?command=echo', 'alice-token')).toBe(403);
   });
 });

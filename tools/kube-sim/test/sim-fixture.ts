@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
+import { WebSocket } from 'ws';
 import { startKubeSim, type KubeSim, type KubeSimOptions } from '../src/index.js';
 
 export interface SimFixture {
@@ -23,6 +24,22 @@ export async function startSim(options: KubeSimOptions = {}): Promise<SimFixture
   const config = new k8s.KubeConfig();
   config.loadFromFile(kubeconfig);
   return { sim, config, kubeconfig, core: config.makeApiClient(k8s.CoreV1Api), batch: config.makeApiClient(k8s.BatchV1Api) };
+}
+
+/** The HTTP status a `pods/<name>/exec` WebSocket upgrade gets (101 when it opens), sent with `token` or none. */
+export function execUpgradeStatus(sim: KubeSim, path: string, token?: string): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const socket = new WebSocket(`${sim.url.replace('https', 'wss')}${path}`, ['v5.channel.k8s.io'], { ca: sim.ca, headers: token ? { Authorization: `Bearer ${token}` } : {} });
+    socket.on('unexpected-response', (_request, response) => {
+      resolve(response.statusCode);
+      socket.terminate();
+    });
+    socket.on('open', () => {
+      resolve(101);
+      socket.terminate();
+    });
+    socket.on('error', () => resolve(undefined));
+  });
 }
 
 export async function until<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
