@@ -5,7 +5,7 @@ import { namespaceName } from '@antidote/lesson-objects';
 import { SAMPLE_CURRICULUM } from '@antidote/testing';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { antictlUp, ROOT, runAntictl, type UpPlatform } from './support/antictl-up.js';
+import { antictlUp, E2E_USER_AGENT, ROOT, runAntictl, type UpPlatform } from './support/antictl-up.js';
 import { expClient, namespaceStatus, setSimFaults, simRequests } from './support/exp-client.js';
 
 const RBAC_FILE = join(ROOT, 'deploy', 'k8s', 'base', 'rbac.yaml');
@@ -170,8 +170,8 @@ describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () =
     const ONLY_IF_SLOW = new Set(['apiextensions.k8s.io|customresourcedefinitions|watch']);
     const requests = await simRequests(platform.kubeSim);
     const calls = requests.filter((request) => request.resource);
-    // Every call comes from an app that names itself, or from this test (fetch's "node").
-    expect([...new Set(calls.map((call) => call.userAgent))].filter((agent) => agent !== 'node').sort()).toEqual([...APPS].sort());
+    // Every call comes from an app that names itself, or from this test.
+    expect([...new Set(calls.map((call) => call.userAgent))].filter((agent) => agent !== E2E_USER_AGENT).sort()).toEqual([...APPS].sort());
     for (const app of APPS) {
       const used = new Set(calls.filter((call) => call.userAgent === app).map((call) => `${call.group}|${call.subresource ? `${call.resource}/${call.subresource}` : call.resource}|${call.verb}`));
       const granted = grantsOf(app);

@@ -8,6 +8,8 @@ import { KubeApi } from '@antidote/testing';
 
 export const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
 export const ANTICTL_BIN = join(ROOT, 'tools', 'antictl', 'bin', 'antictl.js');
+/** How the tests' own Kubernetes calls name themselves in kube-sim's request log. */
+export const E2E_USER_AGENT = 'antidote-e2e';
 
 export interface UpOptions {
   /** Written as the `--config` file antictl up starts from (database, TTLs, limits…). */
@@ -78,7 +80,7 @@ export async function antictlUp(options: UpOptions = {}) {
   const nats = /nats-server\s+(\S+)/.exec(output)![1];
   // kube-sim answers only its admin token, over TLS with its own certificate: both in the kubeconfig it wrote.
   if (!/kube-sim\s+https:\/\/\S+/.test(output)) throw new Error(`antictl up printed no kube-sim address:\n${output}`);
-  const kubeSim = KubeApi.fromFile(join(dir, 'kubeconfig'));
+  const kubeSim = KubeApi.fromFile(join(dir, 'kubeconfig'), E2E_USER_AGENT);
 
   /** The NATS logins antictl up generated (the server admits nothing else). */
   const credentials = JSON.parse(readFileSync(join(dir, 'nats-credentials.json'), 'utf8')) as Record<BusIdentity, { user: string; password: string }>;

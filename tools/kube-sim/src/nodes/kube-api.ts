@@ -22,10 +22,11 @@ export class KubeApi {
   private constructor(
     private readonly server: URL,
     private readonly options: RequestOptions,
+    private readonly userAgent: string,
   ) {}
 
-  /** The current context of a kubeconfig: bearer token or client certificate, CA or insecure-skip-tls-verify. */
-  static fromFile(path: string): KubeApi {
+  /** The current context of a kubeconfig: bearer token or client certificate, CA or insecure-skip-tls-verify; calls name themselves `userAgent`. */
+  static fromFile(path: string, userAgent = 'kube-sim-nodes'): KubeApi {
     const config = parse(readFileSync(path, 'utf8')) as Kubeconfig;
     const context = config.contexts?.find((candidate) => candidate.name === config['current-context'])?.context;
     const cluster = config.clusters?.find((candidate) => candidate.name === context?.cluster)?.cluster;
@@ -39,7 +40,7 @@ export class KubeApi {
       key: file(user['client-key'], user['client-key-data']),
       rejectUnauthorized: cluster['insecure-skip-tls-verify'] !== true,
       headers: token ? { Authorization: `Bearer ${token}` } : {},
-    });
+    }, userAgent);
   }
 
   /** One call; `headers` on top of the usual ones (e.g. an `Accept` asking for a Table). */
@@ -99,7 +100,7 @@ export class KubeApi {
 
   private open(method: string, path: string, headers: Record<string, string>, onResponse: Parameters<typeof httpsRequest>[2]) {
     const url = new URL(path, this.server);
-    const options: RequestOptions = { ...this.options, method, headers: { ...(this.options.headers as Record<string, string>), Accept: 'application/json', 'User-Agent': 'kube-sim-nodes', ...headers } };
+    const options: RequestOptions = { ...this.options, method, headers: { ...(this.options.headers as Record<string, string>), Accept: 'application/json', 'User-Agent': this.userAgent, ...headers } };
     return (url.protocol === 'http:' ? httpRequest : httpsRequest)(url, options, onResponse);
   }
 }
