@@ -47,6 +47,7 @@ describe('authentication by default', () => {
     ];
     for (const response of attempts) {
       expect(response.status).toBe(401);
+      expect(response.headers.get('cache-control')).toBe('no-cache, private');
       expect(await response.json()).toEqual(UNAUTHORIZED);
     }
     expect((await fixture.core.readNamespace({ name: 'learner' })).status?.phase).toBe('Active');

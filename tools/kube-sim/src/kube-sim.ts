@@ -357,7 +357,8 @@ export class KubeSim {
 }
 
 function send(response: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
-  response.writeHead(code, { 'Content-Type': 'application/json', ...headers });
+  // As the API server's WithCacheControl filter: no cache keeps an answer meant for one user.
+  response.writeHead(code, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', ...headers });
   response.end(JSON.stringify(body));
 }
 
