@@ -10,7 +10,8 @@ const json = (response: ServerResponse, code: number, body: unknown): void => {
 
 /**
  * `/_sim/…`: the simulator's own controls, beside the Kubernetes API on the same port.
- * GET/PATCH faults, drop watches, compact history, outage, counters, request log, stats, nodes' image caches.
+ * GET/PATCH faults, drop watches, compact history, outage, counters, request log, stats, nodes' image caches,
+ * endpoints (boot stage and connections of each answering pod and Service, `?namespace=`).
  */
 export async function handleAdmin(sim: KubeSim, request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
   const route = `${request.method} ${path}`;
@@ -50,6 +51,8 @@ export async function handleAdmin(sim: KubeSim, request: IncomingMessage, respon
       return json(response, 200, { cleared: true });
     case 'GET /_sim/stats':
       return json(response, 200, sim.stats());
+    case 'GET /_sim/endpoints':
+      return json(response, 200, sim.endpointReport(new URL(request.url ?? '/', 'http://kube-sim').searchParams.get('namespace') ?? undefined));
     default:
       return json(response, 404, { error: `no such admin route: ${route}` });
   }

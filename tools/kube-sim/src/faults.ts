@@ -1,3 +1,5 @@
+import type { BootProfile } from './endpoints/boot-profile.js';
+
 /** What can go wrong on purpose. Every field can be changed at run time (admin API or in process). */
 export interface ApiErrorRule {
   /** Verb (get, list, watch, create, update, patch, delete) or undefined for all. */
@@ -32,6 +34,12 @@ export interface Faults {
   booting: string[];
   /** Every endpoint boots this long after its pod's ports open (as `booting` meanwhile); 0: ready at once. */
   bootDelayMs: number;
+  /**
+   * Boot profiles by image pattern (substring or `*` glob; the first match wins, over `bootDelayMs`): how long
+   * a pod of the image takes, once Running, until its port, its login and its CLI answer (see
+   * endpoints/boot-profile.ts). Applies to pods started after the change.
+   */
+  bootProfiles: Record<string, BootProfile>;
   /** Jobs whose name matches `pattern` have their first `times` pods fail. */
   jobFailures: { pattern: string; times: number }[];
   /**
@@ -63,6 +71,7 @@ export const defaultFaults = (): Faults => ({
   unreachable: [],
   booting: [],
   bootDelayMs: 0,
+  bootProfiles: {},
   jobFailures: [],
   imagePullDelayMs: 0,
   imagePullDelays: {},

@@ -1,6 +1,10 @@
 export type { KubeObject, ObjectMeta } from './api/object.js';
 export type { RequestRecord } from './counters.js';
 export { defaultFaults } from './faults.js';
+export { parseBootProfiles, REALISTIC_BOOT_PROFILES } from './endpoints/boot-profile.js';
+export type { BootPlan, BootProfile, BootStage } from './endpoints/boot-profile.js';
+export type { EndpointReport } from './endpoints/endpoint-exposure.js';
+export type { EndpointConnections, StageConnections } from './endpoints/connection-log.js';
 export type { ApiErrorRule, Faults } from './faults.js';
 export { KubeSim, startKubeSim } from './kube-sim.js';
 export type { KubeSimOptions } from './kube-sim.js';

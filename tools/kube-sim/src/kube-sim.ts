@@ -31,7 +31,7 @@ import { simNodeNames, simNodeObject } from './controllers/sim-nodes.js';
 import { RequestCounters } from './counters.js';
 import { AddressPool } from './endpoints/address-pool.js';
 import { claimAddressRanges, type AddressRanges } from './endpoints/address-ranges.js';
-import { EndpointExposure } from './endpoints/endpoint-exposure.js';
+import { EndpointExposure, type EndpointReport } from './endpoints/endpoint-exposure.js';
 import { EndpointListeners } from './endpoints/endpoint-listeners.js';
 import { processPorts } from './endpoints/port-registry.js';
 import { PodExec, refuseUpgrade } from './exec/exec-upgrade.js';
@@ -213,6 +213,11 @@ export class KubeSim {
 
   stats(): Record<string, number> {
     return { resourceVersion: this.store.currentVersion, connectionsAccepted: this.connectionsAccepted, openWatches: this.watches.openWatches, listeners: this.listeners.listenerCount, endpointSockets: processPorts.sockets, namespaces: this.store.count('/namespaces'), pods: this.store.count('/pods') };
+  }
+
+  /** Each answering pod and Service (in a namespace, or all): its boot stage and the connections it accepted by port and stage. */
+  endpointReport(namespace?: string): EndpointReport[] {
+    return this.endpoints.report(namespace);
   }
 
   async stop(): Promise<void> {

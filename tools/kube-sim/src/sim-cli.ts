@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseTokenFile } from './auth/tokens.js';
 import { startKubeSim } from './kube-sim.js';
+import { parseBootProfiles } from './endpoints/boot-profile.js';
 import { DEFAULT_SHARED_AFTER } from './endpoints/port-registry.js';
 
 const HELP = `kube-sim — a Kubernetes API simulator
@@ -22,6 +23,10 @@ const HELP = `kube-sim — a Kubernetes API simulator
   --unreachable <pattern>    pods/services of that name (or podName label) refuse every connection
   --booting <pattern>        pods/services of that name (or podName label) answer but are still booting
   --boot-delay <ms>          every endpoint boots this long after its ports open (shell: "still booting", HTTP 503)
+  --boot-profile <spec>      how devices boot, per image pattern (repeatable; the first match wins), e.g.
+                             'vqfx*=150s,cvx*=45s/jitter=5%' or 'realistic' (the sample curriculum's images and
+                             common router/switch images as they boot); an entry is <pattern>=<time to CLI>
+                             [/port=<d>][/login=<d>][/jitter=<n>%][/fail][/reboot] (port 60 %, login 75 % of it by default)
   --shared-listeners-after <n>  past n addresses on one port, one wildcard socket (0.0.0.0) serves it (default 2048)
   --secret <namespace/name>  create an (empty TLS) secret at start, e.g. prod/tls-certificate
   --token-auth-file <csv>    bearer tokens (token,user,uid,"group1,group2"); unknown tokens get 401. Without a
@@ -32,7 +37,7 @@ const HELP = `kube-sim — a Kubernetes API simulator
 
 Serves HTTPS only, with a self-signed certificate made at start (the kubeconfig's certificate-authority-data).
 
-Admin API on the same port (with the admin token): /_sim/faults (GET, PATCH), /_sim/counters, /_sim/requests, /_sim/stats,
+Admin API on the same port (with the admin token): /_sim/faults (GET, PATCH), /_sim/counters, /_sim/requests, /_sim/stats, /_sim/endpoints,
 GET/DELETE /_sim/images (each node's images), POST /_sim/watches/drop, /_sim/history/compact, /_sim/outage {"ms":30000}, /_sim/counters/reset.`;
 
 const { values } = parseArgs({
@@ -55,6 +60,7 @@ const { values } = parseArgs({
     unreachable: { type: 'string', multiple: true, default: [] },
     booting: { type: 'string', multiple: true, default: [] },
     'boot-delay': { type: 'string', default: '0' },
+    'boot-profile': { type: 'string', multiple: true, default: [] },
     'job-failure': { type: 'string', multiple: true, default: [] },
     error: { type: 'string', multiple: true, default: [] },
     latency: { type: 'string', multiple: true, default: [] },
@@ -80,6 +86,15 @@ const number = (text: string, name: string): number => {
   }
   return value;
 };
+
+const bootProfiles = (() => {
+  try {
+    return parseBootProfiles(values['boot-profile'].join(','));
+  } catch (error) {
+    process.stderr.write(`kube-sim: --boot-profile: ${(error as Error).message}\n`);
+    return process.exit(2);
+  }
+})();
 
 const secrets = values.secret.flatMap((spec) => {
   const [namespace, name] = spec.split('/');
@@ -126,6 +141,7 @@ const sim = await startKubeSim({
     unreachable: values.unreachable,
     booting: values.booting,
     bootDelayMs: number(values['boot-delay'], 'boot-delay'),
+    bootProfiles,
     jobFailures: values['job-failure'].map((spec) => ({ pattern: spec.split(':')[0], times: Number(spec.split(':')[1] ?? 1) })),
     errors: values.error.map((spec) => {
       const [verb, resource, code, rate] = spec.split(':');

@@ -40,6 +40,7 @@ export function podBehaviour(sim: SimContext, logs: PodLogs, hooks: PodHooks, im
     hostIP: () => '127.0.0.1',
     listen: (pod, podIP) => sim.endpoints.open(pod, { address: podIP, ports: containerPorts(pod) }),
     unlisten: (pod) => sim.endpoints.close(pod),
+    describeBoot: (pod) => sim.endpoints.describeBoot(pod),
     finished: (pod, succeeded) => hooks.finished(pod, succeeded),
   };
 

@@ -1,6 +1,8 @@
 import type { KubeObject } from '../api/object.js';
 import { matchesAny, type Faults } from '../faults.js';
-import type { EndpointListeners } from './endpoint-listeners.js';
+import { describeBoot, planBoot, profileOf, stageAt, type BootPlan, type BootStage } from './boot-profile.js';
+import { ConnectionLog, type EndpointConnections } from './connection-log.js';
+import type { EndpointHost, EndpointListeners } from './endpoint-listeners.js';
 
 /** Where an object answers: an address and the ports listening there. */
 export interface Exposure {
@@ -43,10 +45,26 @@ const EXPOSED: readonly [string, ExposureOf][] = [
   ['/services', serviceExposure],
 ];
 
-/** Opens and closes the real listeners of pods and services, honouring the `unreachable` fault. */
+/** What `GET /_sim/endpoints` tells of one answering pod or Service. */
+export interface EndpointReport {
+  kind: string;
+  namespace?: string;
+  name?: string;
+  address: string;
+  image?: string;
+  stage: BootStage;
+  /** The boot of the pod (a Service's: the pod it selects), times in ms from its start. */
+  boot?: BootPlan;
+  connections: EndpointConnections;
+}
+
+/** Opens and closes the real listeners of pods and services, honouring the `unreachable` fault and the pods' boot profiles. */
 export class EndpointExposure {
-  /** Pod uid → when its boot ends (`bootDelayMs` after its ports opened). */
-  private readonly bootedAt = new Map<string, number>();
+  /** Pod uid → its boot (a boot profile, or `bootDelayMs`), planned when its ports first opened. */
+  private readonly boots = new Map<string, BootPlan>();
+  /** Connections each endpoint accepted, by port and boot stage. */
+  readonly connections = new ConnectionLog();
+  private readonly addresses = new Map<string, string>();
 
   constructor(
     /** The objects of a resource (`/pods`, `/services`) this exposure answers for (in a namespace, or all). */
@@ -63,10 +81,17 @@ export class EndpointExposure {
   async open(object: KubeObject, exposure: Exposure | undefined): Promise<string[]> {
     if (!exposure || exposure.ports.length === 0 || isUnreachable(this.faults, object)) return [];
     const uid = object.metadata.uid!;
-    if (object.kind !== 'Service' && !this.bootedAt.has(uid)) this.bootedAt.set(uid, Date.now() + this.faults.bootDelayMs);
-    const identity = { hostname: object.metadata.name!, address: exposure.address, image: this.imageOf(object), booting: () => this.isBooting(object) };
+    if (object.kind !== 'Service' && !this.boots.has(uid)) this.planBoot(object);
+    this.addresses.set(uid, exposure.address);
+    const host: EndpointHost = {
+      hostname: object.metadata.name!,
+      address: exposure.address,
+      image: this.imageOf(object),
+      stage: () => this.stageOf(object),
+      connected: (port, stage) => this.connections.record(uid, port, stage),
+    };
     const where = `${object.kind ?? 'object'} ${object.metadata.namespace}/${object.metadata.name}`;
-    const failures = await this.listeners.listen(uid, exposure.address, exposure.ports, (message) => this.log(`${where}: ${message}`), identity);
+    const failures = await this.listeners.listen(uid, exposure.address, exposure.ports, (message) => this.log(`${where}: ${message}`), host);
     if (failures.length > 0) {
       this.listeners.close(uid);
       for (const failure of failures) this.log(`${where}: ${failure}`);
@@ -74,15 +99,50 @@ export class EndpointExposure {
     return failures;
   }
 
+  /** The pod's boot from now: the first boot profile matching its image, else `bootDelayMs` (if any). */
+  private planBoot(pod: KubeObject): void {
+    const image = this.imageOf(pod) ?? '';
+    const match = profileOf(this.faults.bootProfiles, image);
+    const profile = match ?? (this.faults.bootDelayMs > 0 ? (['bootDelayMs', { portMs: 0, loginMs: 0, cliMs: this.faults.bootDelayMs }] as const) : undefined);
+    if (profile) this.boots.set(pod.metadata.uid!, planBoot(profile[0], profile[1], Date.now()));
+  }
+
+  /** The pod log's line about its boot (undefined: ready as soon as its ports open). */
+  describeBoot(pod: KubeObject): string | undefined {
+    const plan = this.boots.get(pod.metadata.uid!);
+    return plan && describeBoot(plan);
+  }
+
   /**
-   * Still booting: named by the `booting` fault, or within `bootDelayMs` of its pod's ports opening (a
-   * Service boots with the pod it selects).
+   * Where the boot of the object stands: that of its pod's plan (a Service boots with the pod it selects),
+   * held at `booting` at the most by the `booting` fault naming either.
    */
-  isBooting(object: KubeObject): boolean {
-    if (names(this.faults.booting, object)) return true;
+  stageOf(object: KubeObject): BootStage {
     const pod = object.kind === 'Service' ? this.selectedPod(object) : object;
-    if (!pod) return false;
-    return (object !== pod && names(this.faults.booting, pod)) || Date.now() < (this.bootedAt.get(pod.metadata.uid!) ?? 0);
+    const plan = pod && this.boots.get(pod.metadata.uid!);
+    const stage = plan ? stageAt(plan, Date.now()) : 'ready';
+    const held = names(this.faults.booting, object) || (pod !== undefined && pod !== object && names(this.faults.booting, pod));
+    return held && stage === 'ready' ? 'booting' : stage;
+  }
+
+  /** Still booting (any stage before ready). */
+  isBooting(object: KubeObject): boolean {
+    return this.stageOf(object) !== 'ready';
+  }
+
+  /** Every pod and Service answering (in a namespace, or all): its boot stage and the connections it accepted. */
+  report(namespace?: string): EndpointReport[] {
+    return EXPOSED.flatMap(([resource]) =>
+      [...this.objects(resource, namespace)].flatMap((object) => {
+        const uid = object.metadata.uid!;
+        const address = this.addresses.get(uid);
+        if (!address || !this.listeners.isListening(uid)) return [];
+        const pod = object.kind === 'Service' ? this.selectedPod(object) : object;
+        const boot = pod && this.boots.get(pod.metadata.uid!);
+        const { name, namespace: ns } = object.metadata;
+        return [{ kind: object.kind ?? '', namespace: ns, name, address, image: this.imageOf(object), stage: this.stageOf(object), ...(boot ? { boot } : {}), connections: this.connections.of(uid) }];
+      }),
+    );
   }
 
   /** The image a shell on the object answers as: a pod's first container, or that of the first pod a Service selects. */
@@ -101,8 +161,11 @@ export class EndpointExposure {
   }
 
   close(object: KubeObject): void {
-    this.bootedAt.delete(object.metadata.uid!);
-    this.listeners.close(object.metadata.uid!);
+    const uid = object.metadata.uid!;
+    this.boots.delete(uid);
+    this.addresses.delete(uid);
+    this.connections.forget(uid);
+    this.listeners.close(uid);
   }
 
   /** After the faults changed: objects now unreachable stop listening, the others (re)start. */

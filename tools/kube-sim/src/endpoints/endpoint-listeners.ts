@@ -1,6 +1,7 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { Socket } from 'node:net';
 import ssh2 from 'ssh2';
+import type { BootStage } from './boot-profile.js';
 import { simHostKey } from './host-key.js';
 import { DEFAULT_SHARED_AFTER, processPorts, type Binding } from './port-registry.js';
 import { serveSshSession } from './ssh-session.js';
@@ -19,6 +20,16 @@ export interface SshCredentials {
   users: Record<string, string>;
 }
 
+/** Whom an endpoint's listeners answer for: its shell's identity, where its boot stands, who hears of its connections. */
+export interface EndpointHost extends Omit<ShellIdentity, 'user' | 'booting'> {
+  /** Where the device's boot stands (absent: ready). */
+  stage?: () => BootStage;
+  /** Told of each connection accepted, with the port and the boot stage it found. */
+  connected?: (port: number, stage: BootStage) => void;
+}
+
+const stageOf = (host: EndpointHost): BootStage => host.stage?.() ?? 'ready';
+
 export interface ListenerOptions {
   /** Past this many addresses on one port in the process, one wildcard socket serves the port (see PortRegistry). */
   sharedAfter?: number;
@@ -33,7 +44,7 @@ export class EndpointListeners {
   private readonly byOwner = new Map<string, { bindings: Binding[]; sockets: Set<Socket> }>();
   private readonly http: HttpServer;
   /** The endpoint each HTTP connection reached (whether it is still booting). */
-  private readonly hostOf = new WeakMap<Socket, Omit<ShellIdentity, 'user'>>();
+  private readonly hostOf = new WeakMap<Socket, EndpointHost>();
   private readonly hostKey: ssh2.ParsedKey;
   private readonly sharedAfter: number;
 
@@ -44,7 +55,8 @@ export class EndpointListeners {
     this.sharedAfter = options.sharedAfter ?? DEFAULT_SHARED_AFTER;
     this.http = createHttpServer((request, response) => {
       request.resume();
-      if (this.hostOf.get(request.socket)?.booting?.()) {
+      const host = this.hostOf.get(request.socket);
+      if (host && stageOf(host) !== 'ready') {
         response.writeHead(503, { 'Content-Type': 'text/plain', 'Retry-After': '1' });
         response.end('booting\n');
         return;
@@ -58,9 +70,10 @@ export class EndpointListeners {
   /**
    * Starts listening for an object (pod or service uid) on address:ports. Resolves to the ports that could
    * not be opened, each with why (empty: all answer); `onLost` is told of a port that stopped answering later.
-   * SSH logins get a shell answering as `host` (the object's name and image).
+   * SSH logins get a shell answering as `host` (the object's name and image); each connection meets the
+   * stage of its boot (see BootProfile).
    */
-  async listen(owner: string, address: string, ports: readonly number[], onLost: (message: string) => void, host: Omit<ShellIdentity, 'user'> = { hostname: address, address }): Promise<string[]> {
+  async listen(owner: string, address: string, ports: readonly number[], onLost: (message: string) => void, host: EndpointHost = { hostname: address, address }): Promise<string[]> {
     const entry = this.byOwner.get(owner) ?? { bindings: [], sockets: new Set<Socket>() };
     this.byOwner.set(owner, entry);
     let ssh: ssh2.Server | undefined;
@@ -68,7 +81,7 @@ export class EndpointListeners {
     const failures = await Promise.all(
       [...new Set(ports)].map(async (port) => {
         const protocol = protocolOf(port);
-        const accept = (socket: Socket) => this.accept(protocol, socket, entry.sockets, sshServer, host);
+        const accept = (socket: Socket) => this.accept(protocol, port, socket, entry.sockets, sshServer, host);
         const lost = (error: Error) => onLost(`stopped listening on ${address}:${port}: ${error.message}`);
         try {
           const binding = await processPorts.bind(address, port, accept, { sharedAfter: this.sharedAfter, lost });
@@ -107,8 +120,19 @@ export class EndpointListeners {
     return count;
   }
 
-  /** HTTP and SSH go to the shared servers; a plain TCP port sends a banner line (`<host> booting|ready`) and holds the connection. */
-  private accept(protocol: Protocol, socket: Socket, sockets: Set<Socket>, ssh: () => ssh2.Server, host: Omit<ShellIdentity, 'user'>): void {
+  /**
+   * HTTP and SSH go to the shared servers; a plain TCP port sends a banner line (`<host> booting|ready`) and
+   * holds the connection. While the device's port is not up yet (boot stage `down`), every connection is
+   * accepted and closed at once, as the port forwarder in front of a virtual device's VM does.
+   */
+  private accept(protocol: Protocol, port: number, socket: Socket, sockets: Set<Socket>, ssh: () => ssh2.Server, host: EndpointHost): void {
+    const stage = stageOf(host);
+    host.connected?.(port, stage);
+    if (stage === 'down') {
+      socket.on('error', () => undefined);
+      socket.destroy();
+      return;
+    }
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
@@ -118,19 +142,22 @@ export class EndpointListeners {
     } else if (protocol === 'ssh') ssh().injectSocket(socket);
     else {
       socket.on('data', () => undefined);
-      socket.write(`${host.hostname} ${host.booting?.() ? 'booting' : 'ready'}\r\n`);
+      socket.write(`${host.hostname} ${stage === 'ready' ? 'ready' : 'booting'}\r\n`);
     }
   }
 
-  private sshClient(client: ssh2.Connection, host: Omit<ShellIdentity, 'user'>): void {
+  /** An SSH connection: before its device's login works (boot stage `login`) it is ended at authentication. */
+  private sshClient(client: ssh2.Connection, host: EndpointHost): void {
     let user = 'antidote';
     client.on('error', () => client.end());
     client.on('authentication', (context) => {
+      if (stageOf(host) === 'login' || stageOf(host) === 'down') return void client.end();
       const users = this.credentials.users;
       if (Object.keys(users).length > 0 && !(context.method === 'password' && users[context.username] === context.password)) return context.reject(['password']);
       user = context.username || user;
       return context.accept();
     });
-    client.on('ready', () => client.on('session', (accept) => serveSshSession(accept(), { ...host, user })));
+    const identity: Omit<ShellIdentity, 'user'> = { hostname: host.hostname, address: host.address, image: host.image, booting: () => stageOf(host) !== 'ready' };
+    client.on('ready', () => client.on('session', (accept) => serveSshSession(accept(), { ...identity, user })));
   }
 }

@@ -44,6 +44,7 @@ export class Kubelet {
       hostIP: (pod) => this.nodes.find((node) => node.name === pod.spec?.nodeName)?.address ?? '127.0.0.1',
       listen: (pod, podIP) => exposure.open(pod, { address: podIP, ports: containerPorts(pod) }),
       unlisten: (pod) => exposure.close(pod),
+      describeBoot: (pod) => exposure.describeBoot(pod),
       started: (pod) => {
         const ip = pod.status?.podIP as string;
         if (this.stopping.has(pod.metadata.uid!) || this.stopped) {

@@ -90,6 +90,8 @@ export interface PodRuntime {
   listen(pod: KubeObject, podIP: string): Promise<string[]>;
   /** The pod's listeners are no longer wanted (it went away while they opened). */
   unlisten(pod: KubeObject): void;
+  /** How the pod's device boots once its ports are open (a line for its log), if it does not answer at once. */
+  describeBoot?(pod: KubeObject): string | undefined;
   /** The pod's status holds its podIP: Running (its ports answer), or unable to start. */
   started?(pod: KubeObject): void;
   /** A Job's pod ended (kube-sim's job controller reacts; a real one watches by itself). */
@@ -142,6 +144,8 @@ async function run(pod: KubeObject, containers: Container[], inits: Container[],
   const failures = crashing ? [] : await runtime.listen(pod, podIP);
   if (failures.length > 0) return cannotStart(pod, containers, inits, podIP, failures, runtime);
   for (const container of containers) runtime.say(pod, `[${container.name}] started ${container.image}${container === crashing ? '; exited with code 1: segmentation fault' : ''}`);
+  const boot = runtime.describeBoot?.(pod);
+  if (boot) runtime.say(pod, `[${containers[0]?.name ?? 'main'}] ${boot}`);
   const updated = await runtime.setStatus(pod, {
     phase: 'Running',
     podIP,
