@@ -45,9 +45,7 @@ describe('healthchecker service (real nats-server, SQLite, kube-sim endpoints)',
   });
 
   it('waits until a live lesson on kube-sim pods is reachable, updating the counters and publishing progress', async () => {
-    const config = new k8s.KubeConfig();
-    config.loadFromClusterAndUser({ name: 'sim', server: sim.url, caData: Buffer.from(sim.ca).toString('base64'), skipTLSVerify: false }, { name: 'admin', token: sim.token });
-    const core = config.makeApiClient(k8s.CoreV1Api);
+    const core = coreOf(sim);
     await core.createNamespace({ body: { metadata: { name: 'hc-lesson' } } });
     const endpoints: LiveEndpoint[] = [];
     for (const [index, [name, port, type]] of ([['linux1', 22, 'ssh'], ['web1', 80, 'http']] as const).entries()) {
@@ -67,6 +65,40 @@ describe('healthchecker service (real nats-server, SQLite, kube-sim endpoints)',
     await expect.poll(() => progress.map((event) => event.healthy).sort(), { timeout: 60_000 }).toEqual([1, 2]);
     subscription.unsubscribe();
     await listener.close();
+  });
+
+  it('keeps one wait per lesson across requests, never probes an endpoint again once up, and resumes from the endpoints its row records up', async () => {
+    const core = coreOf(sim);
+    await core.createNamespace({ body: { metadata: { name: 'hc-resume' } } });
+    sim.setFaults({ unreachable: ['late1'] });
+    const endpoints: LiveEndpoint[] = [];
+    for (const [index, name] of ['early1', 'late1', 'known1'].entries()) {
+      await core.createNamespacedPod({ namespace: 'hc-resume', body: { metadata: { name, labels: { podName: name } }, spec: { containers: [{ name, image: 'utility', ports: [{ containerPort: 22 }] }] } } });
+      const svc = await core.createNamespacedService({ namespace: 'hc-resume', body: { metadata: { name }, spec: { selector: { podName: name }, ports: [{ port: 22 }] } } });
+      endpoints.push({ name, position: index, image: 'utility', ports: [22], presentations: [{ name: 'cli', port: 22, type: 'ssh', hepDomain: '' }], configurationType: '', configurationFile: '', sshUser: 'antidote', sshPassword: 'antidotepassword', host: svc.spec!.clusterIP! });
+    }
+    await expect.poll(() => sim.endpointReport('hc-resume').filter((endpoint) => endpoint.kind === 'Pod').length).toBe(2);
+    await data.liveLessons.create(makeNewLiveLesson({ id: 'hclesson04', sessionId: 'session0004', endpoints }));
+    // Found up by an earlier healthchecker: recorded on the row, so never probed by this one.
+    await data.liveLessons.recordEndpointUp('hclesson04', 'known1');
+    const ask = (deadlineMs: number) => bus.request(RequestSubjects.healthWaitReachable, { liveLessonId: 'hclesson04', deadlineMs }, { timeoutMs: deadlineMs + 30_000 });
+    const connections = (name: string) => sim.endpointReport('hc-resume').find((endpoint) => endpoint.kind === 'Service' && endpoint.name === name)?.connections['22']?.ready?.count ?? 0;
+
+    await expect.poll(async () => (await ask(200)).healthy).toBe(2);
+    const healthSeen: number[] = [(await data.liveLessons.get('hclesson04')).healthyTests];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      expect(await ask(100)).toMatchObject({ reachable: false, healthy: 2, total: 3 });
+      healthSeen.push((await data.liveLessons.get('hclesson04')).healthyTests);
+    }
+    sim.setFaults({ unreachable: [] });
+    expect(await ask(60_000)).toMatchObject({ reachable: true, healthy: 3, total: 3 });
+    healthSeen.push((await data.liveLessons.get('hclesson04')).healthyTests);
+    expect(healthSeen).toEqual([2, 2, 2, 2, 3]);
+    // One login each for the endpoints found up here, however many requests asked; none for the one recorded up before.
+    expect([connections('early1'), connections('late1'), connections('known1')]).toEqual([1, 1, 0]);
+    // Asked again once all are up: answered from the row, nothing probed.
+    expect(await ask(60_000)).toMatchObject({ reachable: true, healthy: 3 });
+    expect([connections('early1'), connections('late1'), connections('known1')]).toEqual([1, 1, 0]);
   });
 
   it('checks a live lesson once from its row, and answers unknown live lessons and bad requests with clear errors', async () => {
@@ -111,6 +143,13 @@ describe('healthchecker service (real nats-server, SQLite, kube-sim endpoints)',
     }
   });
 });
+
+/** client-node's core API on the simulator. */
+function coreOf(sim: KubeSim): k8s.CoreV1Api {
+  const config = new k8s.KubeConfig();
+  config.loadFromClusterAndUser({ name: 'sim', server: sim.url, caData: Buffer.from(sim.ca).toString('base64'), skipTLSVerify: false }, { name: 'admin', token: sim.token });
+  return config.makeApiClient(k8s.CoreV1Api);
+}
 
 /** An endpoint row as the scheduler writes it, with a TCP port to probe at `host`. */
 function endpointAt(name: string, host: string, port: number): LiveEndpoint {

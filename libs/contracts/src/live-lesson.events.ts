@@ -17,6 +17,8 @@ export const liveLessonStatusChangedEventSchema = z
     phaseTimes: phaseTimesSchema,
     /** True once the live lesson and its namespace are gone. */
     deleted: z.boolean().optional(),
+    /** When its start is expected to reach READY (ISO time; from recent starts of its images), once estimated. */
+    estimatedReadyAt: z.iso.datetime({ offset: true }).optional(),
     at: z.string(),
   })
   .strict();

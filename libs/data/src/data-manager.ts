@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { CurriculumRepository } from './repositories/curriculum.repository.js';
+import { LessonStartRepository } from './repositories/lesson-start.repository.js';
 import { LiveLessonWorkRepository } from './repositories/live-lesson-work.repository.js';
 import { LiveLessonRepository } from './repositories/live-lesson.repository.js';
 import { LiveSessionRepository } from './repositories/live-session.repository.js';
@@ -9,7 +10,8 @@ import { WarmPoolRepository } from './repositories/warm-pool.repository.js';
 /**
  * Everything the services store, over one DataSource: `curriculum` (curriculum, collections, images,
  * lessons), `liveLessons`, `liveSessions`, `work` (claims, re-drive and expiry queries) `pools`
- * (warm-pool members and their claims) and `poolSizing` (operators' pool sizes, demand per pooled lesson).
+ * (warm-pool members and their claims), `poolSizing` (operators' pool sizes, demand per pooled lesson)
+ * and `starts` (recent starts that reached READY, which start estimates are drawn from).
  */
 export class DataManager {
   readonly curriculum: CurriculumRepository;
@@ -18,6 +20,7 @@ export class DataManager {
   readonly work: LiveLessonWorkRepository;
   readonly pools: WarmPoolRepository;
   readonly poolSizing: WarmPoolSizingRepository;
+  readonly starts: LessonStartRepository;
 
   constructor(
     readonly dataSource: DataSource,
@@ -29,6 +32,7 @@ export class DataManager {
     this.work = new LiveLessonWorkRepository(dataSource, this.liveLessons, now);
     this.pools = new WarmPoolRepository(dataSource, this.liveLessons, now);
     this.poolSizing = new WarmPoolSizingRepository(dataSource, now);
+    this.starts = new LessonStartRepository(dataSource);
   }
 
   /** Readiness: the database answers a trivial query. */

@@ -14,3 +14,4 @@ export { withEndpointHosts } from './live-lesson.mapper.js';
 export { randomId, withFreshId } from './fresh-id.js';
 export { poolSessionId, WarmPoolRepository } from './repositories/warm-pool.repository.js';
 export { DEMAND_BUCKET_MS, WarmPoolSizingRepository, type PoolDemand, type PoolOverride } from './repositories/warm-pool-sizing.repository.js';
+export { KEPT_STARTS, LessonStartRepository, startOf, type LessonStart } from './repositories/lesson-start.repository.js';

@@ -16,11 +16,12 @@ export function toLiveEndpoint(entity: LiveEndpointEntity): LiveEndpoint {
     sshPassword: entity.sshPassword,
     ...(entity.host ? { host: entity.host } : {}),
     ...(entity.readiness ? { readiness: entity.readiness } : {}),
+    ...(entity.upAt ? { upAt: entity.upAt } : {}),
   };
 }
 
 export function toLiveLesson(entity: LiveLessonEntity, endpoints: readonly LiveEndpointEntity[]): LiveLesson {
-  const { failureReason, configuredStage, deleteRequestedAt, claimedBy, claimedUntil, endpoints: _loaded, ...rest } = entity;
+  const { failureReason, configuredStage, deleteRequestedAt, claimedBy, claimedUntil, estimatedReadyAt, endpoints: _loaded, ...rest } = entity;
   return {
     ...rest,
     guideType: entity.guideType as GuideType,
@@ -30,6 +31,7 @@ export function toLiveLesson(entity: LiveLessonEntity, endpoints: readonly LiveE
     ...(deleteRequestedAt !== null ? { deleteRequestedAt } : {}),
     ...(claimedBy !== null ? { claimedBy } : {}),
     ...(claimedUntil !== null ? { claimedUntil } : {}),
+    ...(estimatedReadyAt ? { estimatedReadyAt } : {}),
     endpoints: [...endpoints].sort((a, b) => a.position - b.position).map(toLiveEndpoint),
   };
 }
@@ -48,6 +50,7 @@ export function endpointEntity(liveLessonId: string, endpoint: LiveEndpoint): Om
     sshPassword: endpoint.sshPassword,
     host: endpoint.host ?? null,
     readiness: endpoint.readiness ?? null,
+    upAt: endpoint.upAt ?? null,
   };
 }
 

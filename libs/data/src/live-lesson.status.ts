@@ -10,4 +10,5 @@ export const liveLessonStatusOf = (lesson: LiveLessonState) => ({
   healthyTests: lesson.healthyTests,
   totalTests: lesson.totalTests,
   phaseTimes: lesson.phaseTimes,
+  ...(lesson.estimatedReadyAt ? { estimatedReadyAt: lesson.estimatedReadyAt.toISOString() } : {}),
 });

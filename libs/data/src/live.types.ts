@@ -24,6 +24,8 @@ export interface LiveEndpoint {
   host?: string;
   /** The image's readiness check, copied when the row is written (absent: reachable means ready). */
   readiness?: ReadinessCheck;
+  /** When the healthchecker first found it up during its lesson's start (absent: not yet). */
+  upAt?: Date;
 }
 
 export interface LiveLesson {
@@ -51,11 +53,13 @@ export interface LiveLesson {
   claimedUntil?: Date;
   /** An unclaimed warm-pool member: built by the scheduler for no learner (its session is a placeholder). */
   pool: boolean;
+  /** When its start is expected to reach READY, from recent starts of its images (absent: no estimate). */
+  estimatedReadyAt?: Date;
   endpoints: LiveEndpoint[];
 }
 
 /** Where a live lesson stands, without its endpoints and guide: what status events carry. */
-export type LiveLessonState = Pick<LiveLesson, 'id' | 'sessionId' | 'lessonSlug' | 'status' | 'error' | 'failureReason' | 'currentStage' | 'healthyTests' | 'totalTests' | 'phaseTimes'>;
+export type LiveLessonState = Pick<LiveLesson, 'id' | 'sessionId' | 'lessonSlug' | 'status' | 'error' | 'failureReason' | 'currentStage' | 'healthyTests' | 'totalTests' | 'phaseTimes' | 'estimatedReadyAt'>;
 
 /** What a status write returns: the state as written, with the pool flag and the update time. */
 export type WrittenLiveLessonState = LiveLessonState & Pick<LiveLesson, 'pool' | 'updatedAt'>;

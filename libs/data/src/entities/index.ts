@@ -2,12 +2,13 @@ import { CollectionEntity } from './collection.entity.js';
 import { CurriculumEntity } from './curriculum.entity.js';
 import { ImageEntity } from './image.entity.js';
 import { LessonEntity } from './lesson.entity.js';
+import { LessonStartEntity } from './lesson-start.entity.js';
 import { LiveEndpointEntity } from './live-endpoint.entity.js';
 import { LiveLessonEntity } from './live-lesson.entity.js';
 import { LiveSessionEntity } from './live-session.entity.js';
 import { WarmPoolDemandEntity } from './warm-pool-demand.entity.js';
 import { WarmPoolOverrideEntity } from './warm-pool-override.entity.js';
 
-export { CollectionEntity, CurriculumEntity, ImageEntity, LessonEntity, LiveEndpointEntity, LiveLessonEntity, LiveSessionEntity, WarmPoolDemandEntity, WarmPoolOverrideEntity };
+export { CollectionEntity, CurriculumEntity, ImageEntity, LessonEntity, LessonStartEntity, LiveEndpointEntity, LiveLessonEntity, LiveSessionEntity, WarmPoolDemandEntity, WarmPoolOverrideEntity };
 
-export const entities = [CurriculumEntity, CollectionEntity, ImageEntity, LessonEntity, LiveSessionEntity, LiveLessonEntity, LiveEndpointEntity, WarmPoolOverrideEntity, WarmPoolDemandEntity];
+export const entities = [CurriculumEntity, CollectionEntity, ImageEntity, LessonEntity, LiveSessionEntity, LiveLessonEntity, LiveEndpointEntity, WarmPoolOverrideEntity, WarmPoolDemandEntity, LessonStartEntity];

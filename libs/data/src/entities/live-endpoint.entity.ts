@@ -1,6 +1,6 @@
 import type { ReadinessCheck } from '@antidote/contracts';
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { json } from '../transformers.js';
+import { epochMs, json } from '../transformers.js';
 import type { LivePresentation } from '../live.types.js';
 import { LiveLessonEntity } from './live-lesson.entity.js';
 
@@ -19,6 +19,8 @@ export class LiveEndpointEntity {
   @Column({ type: 'varchar', length: 64, nullable: true }) host!: string | null;
   /** JSON; null when the endpoint's image declares no readiness check. */
   @Column({ type: 'text', nullable: true, transformer: json }) readiness!: ReadinessCheck | null;
+  /** When the healthchecker first found it up during its lesson's start; null: not yet. */
+  @Column({ type: 'bigint', name: 'up_at', nullable: true, transformer: epochMs }) upAt!: Date | null;
   @ManyToOne(() => LiveLessonEntity, (lesson) => lesson.endpoints, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'live_lesson_id' })
   liveLesson?: LiveLessonEntity;

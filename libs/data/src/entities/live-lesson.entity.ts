@@ -31,5 +31,7 @@ export class LiveLessonEntity {
   @Column({ type: 'bigint', name: 'claimed_until', nullable: true, transformer: epochMs }) claimedUntil!: Date | null;
   /** An unclaimed warm-pool member (no learner yet); a claim clears it. */
   @Column({ type: 'integer', transformer: flag, default: 0 }) pool!: boolean;
+  /** When its start is expected to reach READY (from recent starts of its images); null: no estimate. */
+  @Column({ type: 'bigint', name: 'estimated_ready_at', nullable: true, transformer: epochMs }) estimatedReadyAt!: Date | null;
   @OneToMany(() => LiveEndpointEntity, (endpoint) => endpoint.liveLesson) endpoints?: LiveEndpointEntity[];
 }

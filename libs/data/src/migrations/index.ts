@@ -2,6 +2,7 @@ import { InitialSchema1764670000000 } from './1764670000000-InitialSchema.js';
 import { WarmPools1764850000000 } from './1764850000000-WarmPools.js';
 import { AddReadinessChecks1796396031608 } from './1796396031608-AddReadinessChecks.js';
 import { WarmPoolSizing1796406814973 } from './1796406814973-WarmPoolSizing.js';
+import { BootTimes1796410000000 } from './1796410000000-BootTimes.js';
 
 /** Every migration, oldest first. Add new ones here (`<epoch-ms>-<PascalCaseName>.ts`). */
-export const migrations = [InitialSchema1764670000000, WarmPools1764850000000, AddReadinessChecks1796396031608, WarmPoolSizing1796406814973];
+export const migrations = [InitialSchema1764670000000, WarmPools1764850000000, AddReadinessChecks1796396031608, WarmPoolSizing1796406814973, BootTimes1796410000000];

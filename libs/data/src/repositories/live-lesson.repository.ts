@@ -12,7 +12,7 @@ import type { LiveEndpoint, LiveLesson, LiveLessonFilter, LiveLessonState, NewLi
 const ID_CHUNK = 500;
 
 /** The state columns `findState` and `writeState` return, and how they map back (the entity's transformers, by hand). */
-const STATE_RETURNING = 'id, session_id, lesson_slug, status, error, failure_reason, current_stage, healthy_tests, total_tests, phase_times, pool, updated_at';
+const STATE_RETURNING = 'id, session_id, lesson_slug, status, error, failure_reason, current_stage, healthy_tests, total_tests, phase_times, pool, updated_at, estimated_ready_at';
 interface StateRow {
   id: string;
   session_id: string;
@@ -26,6 +26,7 @@ interface StateRow {
   phase_times: string;
   pool: number | boolean;
   updated_at: number | string;
+  estimated_ready_at: number | string | null;
 }
 const stateOf = (row: StateRow): LiveLessonState => ({
   id: row.id,
@@ -38,6 +39,7 @@ const stateOf = (row: StateRow): LiveLessonState => ({
   healthyTests: Number(row.healthy_tests),
   totalTests: Number(row.total_tests),
   phaseTimes: JSON.parse(row.phase_times) as PhaseTimes,
+  ...(row.estimated_ready_at !== null ? { estimatedReadyAt: new Date(Number(row.estimated_ready_at)) } : {}),
 });
 const writtenState = (row: StateRow): WrittenLiveLessonState => ({ ...stateOf(row), pool: Number(row.pool) === 1, updatedAt: new Date(Number(row.updated_at)) });
 
@@ -71,6 +73,7 @@ export class LiveLessonRepository {
       claimedBy: null,
       claimedUntil: null,
       pool: fields.pool ?? false,
+      estimatedReadyAt: null,
     };
     const endpointRows = endpoints.map((endpoint) => endpointEntity(lesson.id, endpoint));
     try {
@@ -166,10 +169,13 @@ export class LiveLessonRepository {
   /**
    * Sets the status and records when the phase began, in one statement (the phase time is merged into the
    * JSON by the database: no read-modify-write, no transaction); returns the row's state as written.
+   * `estimatedReadyAt`, when given, is written with it.
    */
-  async updateStatus(id: string, status: LiveLessonStatus): Promise<WrittenLiveLessonState> {
+  async updateStatus(id: string, status: LiveLessonStatus, estimatedReadyAt?: Date): Promise<WrittenLiveLessonState> {
     const at = this.now();
-    return this.writeState(id, { status, updated_at: at.getTime() }, phaseTimeKeyOf[status], at);
+    const columns: Record<string, string | number> = { status, updated_at: at.getTime() };
+    if (estimatedReadyAt) columns.estimated_ready_at = estimatedReadyAt.getTime();
+    return this.writeState(id, columns, phaseTimeKeyOf[status], at);
   }
 
   /** Error flag, a human-readable reason, and when it failed; returns the row's state as written. */
@@ -206,6 +212,23 @@ export class LiveLessonRepository {
 
   async updateTests(id: string, healthy: number, total: number): Promise<void> {
     await this.update(id, { healthy_tests: healthy, total_tests: total });
+  }
+
+  /**
+   * Records that an endpoint was found up (its first time only) and counts the lesson's endpoints up into
+   * `healthy_tests`, which never decreases: what a restarted healthchecker resumes from and learners see.
+   * Returns the row's counts after the write.
+   */
+  async recordEndpointUp(id: string, endpoint: string, at: Date = this.now()): Promise<{ healthy: number; total: number }> {
+    await sqlRows(this.dataSource, 'UPDATE live_endpoints SET up_at = :at WHERE live_lesson_id = :id AND name = :endpoint AND up_at IS NULL', { at: at.getTime(), id, endpoint });
+    const up = '(SELECT COUNT(*) FROM live_endpoints WHERE live_lesson_id = :id AND up_at IS NOT NULL)';
+    const [row] = await sqlRows<{ healthy_tests: number | string; total_tests: number | string }>(
+      this.dataSource,
+      `UPDATE live_lessons SET healthy_tests = CASE WHEN ${up} > healthy_tests THEN ${up} ELSE healthy_tests END, updated_at = :now WHERE id = :id RETURNING healthy_tests, total_tests`,
+      { id, now: this.now().getTime() },
+    );
+    if (!row) throw missing(id);
+    return { healthy: Number(row.healthy_tests), total: Number(row.total_tests) };
   }
 
   async updateLastActiveTime(id: string, at: Date = this.now()): Promise<void> {
