@@ -91,7 +91,7 @@ describe('api for browsers (antidote-web): bodies, CORS, nulls, unknown fields, 
       ['antidoteinfo', 'expAntidoteInfo', await get('/exp/antidoteinfo')],
       ['livesession', 'expLiveSession', (await post('/exp/livesession', '{}')).body],
       ['livelesson', 'expLiveLessonId', { id }],
-      ['livelesson', 'expLiveLesson', await get(`/exp/livelesson/${id}`), ['FailureReason', 'PhaseTimes']],
+      ['livelesson', 'expLiveLesson', await get(`/exp/livelesson/${id}`), ['FailureReason', 'PhaseTimes', 'EstimatedReadyAt', 'EstimatedSecondsLeft']],
     ];
     for (const [file, definition, body, extras] of checks) expect(shapeProblems(file, definition, body, extras), `${definition} ${JSON.stringify(body).slice(0, 200)}`).toEqual([]);
     expect(await get('/exp/lesson?Category=nosuchcategory')).toEqual({ lessons: [] });

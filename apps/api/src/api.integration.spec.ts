@@ -29,7 +29,7 @@ describe.each(DATABASE_KINDS)('api on %s', (kind) => {
     // The session is never given to whoever holds the live lesson id: blanked, the original's shape kept.
     expect(lesson.SessionID).toBe('');
     expect(JSON.stringify(lesson)).not.toContain(sessionId);
-    expect(shapeProblems('livelesson', 'expLiveLesson', lesson, ['FailureReason', 'PhaseTimes'])).toEqual([]);
+    expect(shapeProblems('livelesson', 'expLiveLesson', lesson, ['FailureReason', 'PhaseTimes', 'EstimatedReadyAt', 'EstimatedSecondsLeft'])).toEqual([]);
     // An operator (the admin token; antictl uses it) still reads it; a wrong token does not.
     expect((await api.call('GET', `/exp/livelesson/${id}`, undefined, { authorization: 'Bearer secret-admin-token' })).body).toMatchObject({ SessionID: sessionId });
     expect((await api.call('GET', `/exp/livelesson/${id}`, undefined, { authorization: 'Bearer wrong-token' })).body).toMatchObject({ SessionID: '' });
@@ -43,6 +43,19 @@ describe.each(DATABASE_KINDS)('api on %s', (kind) => {
     expect(endpoints.vqfx1.Ports).toEqual([22, 830]);
     expect(endpoints.vqfx1.LivePresentations[0].HepDomain).toBe(`apitest-${token}-vqfx1-cli.localhost`);
     expect(endpoints.linux1).toMatchObject({ SSHUser: 'antidote', SSHPassword: 'antidotepassword' });
+  });
+
+  it('tells when a start is expected READY, beside the original fields: a time, and the seconds left at the answer', async () => {
+    const { id } = (await api.call('POST', '/exp/livelesson', { lessonSlug: 'linux-basics', sessionId: await newSession(), lessonStage: 0 })).body as { id: string };
+    expect((await api.call('GET', `/exp/livelesson/${id}`)).body).toMatchObject({ EstimatedReadyAt: '', EstimatedSecondsLeft: 0 });
+    const expected = new Date(Date.now() + 120_000);
+    await api.data.liveLessons.updateStatus(id, 'BOOTING', expected);
+    const booting = (await api.call('GET', `/exp/livelesson/${id}`)).body as { EstimatedReadyAt: string; EstimatedSecondsLeft: number };
+    expect(booting.EstimatedReadyAt).toBe(expected.toISOString());
+    expect(booting.EstimatedSecondsLeft).toBeGreaterThan(0);
+    expect(booting.EstimatedSecondsLeft).toBeLessThanOrEqual(120);
+    await api.data.liveLessons.updateStatus(id, 'READY');
+    expect((await api.call('GET', `/exp/livelesson/${id}`)).body).toMatchObject({ EstimatedReadyAt: expected.toISOString(), EstimatedSecondsLeft: 0 });
   });
 
   it('keeps a live lesson alive at the same stage, refuses a stage change until READY, then changes it', async () => {

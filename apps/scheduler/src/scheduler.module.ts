@@ -10,7 +10,8 @@ import { CreateLessonOperation } from './lesson/create-lesson.operation.js';
 import { DeleteLessonOperation } from './lesson/delete-lesson.operation.js';
 import { LessonPlanFactory } from './lesson/lesson-plan.factory.js';
 import { ModifyLessonOperation } from './lesson/modify-lesson.operation.js';
-import { ReachabilityClient } from './lesson/reachability.client.js';
+import { REACHABILITY_TIMING, ReachabilityClient, reachabilityTiming } from './lesson/reachability.client.js';
+import { StartEstimates } from './lesson/start-estimates.js';
 import { StatusReporter } from './lesson/status-reporter.js';
 import { LessonScheduler } from './lesson-scheduler.service.js';
 import { DatabaseCurriculumImages, KubePrePullCluster } from './prepull/pre-pull.adapters.js';
@@ -37,6 +38,8 @@ export class SchedulerModule {
         { provide: LESSON_CLUSTER, useClass: KubeLessonCluster },
         SchedulerMetrics,
         StatusReporter,
+        StartEstimates,
+        { provide: REACHABILITY_TIMING, useValue: reachabilityTiming(config) },
         ReachabilityClient,
         LessonPlanFactory,
         CreateLessonOperation,

@@ -12,6 +12,7 @@ import { DeleteLessonOperation } from '../src/lesson/delete-lesson.operation.js'
 import { LessonPlanFactory } from '../src/lesson/lesson-plan.factory.js';
 import { ModifyLessonOperation } from '../src/lesson/modify-lesson.operation.js';
 import { ReachabilityClient } from '../src/lesson/reachability.client.js';
+import { StartEstimates } from '../src/lesson/start-estimates.js';
 import { StatusReporter } from '../src/lesson/status-reporter.js';
 import { LessonScheduler } from '../src/lesson-scheduler.service.js';
 import { SchedulerMetrics } from '../src/scheduler.metrics.js';
@@ -58,6 +59,8 @@ export async function lessonHarness(options: { lesson?: Lesson; config?: Record<
   bus.answer(RequestSubjects.healthWaitReachable, async ({ liveLessonId, deadlineMs }) => {
     cluster.calls.push('waitReachable');
     const answer = reply(liveLessonId);
+    // As the healthchecker does: each endpoint found up is recorded on the row.
+    for (const endpoint of answer.endpoints.filter((e) => e.reachable)) await data.liveLessons.recordEndpointUp(liveLessonId, endpoint.name);
     // As the healthchecker does: an endpoint that stays down is reported once the deadline has passed.
     if (!answer.reachable) await sleep(deadlineMs ?? 0);
     return answer;
@@ -66,7 +69,8 @@ export async function lessonHarness(options: { lesson?: Lesson; config?: Record<
   const status = new StatusReporter(data, bus, metrics);
   const plans = new LessonPlanFactory(data, config);
   const reachability = new ReachabilityClient(bus, { attemptMs: 1000, replyMarginMs: 100, retryMs: 10 });
-  const creates = new CreateLessonOperation(data, cluster, plans, reachability, status, config);
+  const estimates = new StartEstimates(data);
+  const creates = new CreateLessonOperation(data, cluster, plans, reachability, status, estimates, config);
   const modifies = new ModifyLessonOperation(data, cluster, plans, status, config);
   const deletes = new DeleteLessonOperation(data, cluster, status, config);
   let ids = 0;

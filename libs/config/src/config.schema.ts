@@ -79,6 +79,11 @@ const timeouts = z
   .object({
     podRunningSeconds: positiveSeconds.default(300),
     reachabilitySeconds: positiveSeconds.default(600),
+    /**
+     * The longest one of the scheduler's requests to the healthchecker waits within `reachabilitySeconds`: a
+     * reply lost to a NATS restart costs no more (the healthchecker's wait of the lab goes on meanwhile).
+     */
+    reachabilityAttemptSeconds: positiveSeconds.default(15),
     oldJobsGoneSeconds: positiveSeconds.default(60),
     configJobSeconds: positiveSeconds.default(600),
     namespaceDeleteSeconds: positiveSeconds.default(120),

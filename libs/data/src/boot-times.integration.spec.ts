@@ -53,16 +53,16 @@ describe.each(DATABASE_KINDS)('boot times on %s', (kind) => {
     await lessons.updateStatus('bt-start', 'CONFIGURATION');
     clock = at(40);
     const ready = await lessons.updateStatus('bt-start', 'READY');
-    expect(await db.data.starts.record('bt-start', 'network-automation', ready.phaseTimes)).toBe(true);
+    expect(await db.data.starts.record('bt-start', 'network-automation', ready.phaseTimes)).toMatchObject({ liveLessonId: 'bt-start' });
     // Recorded once: the same start again changes nothing.
-    expect(await db.data.starts.record('bt-start', 'network-automation', ready.phaseTimes)).toBe(true);
+    expect(await db.data.starts.record('bt-start', 'network-automation', ready.phaseTimes)).toMatchObject({ liveLessonId: 'bt-start' });
     const [start, ...rest] = await db.data.starts.recent(10);
     expect(rest).toEqual([]);
     expect(start).toEqual({ liveLessonId: 'bt-start', lessonSlug: 'network-automation', readyAt: at(40), provisionMs: 1000, configureMs: 6000, bootMs: { vqfx: 32_000, utility: 3000 } });
   });
 
   it('records nothing of a start it did not see whole, and keeps only the most recent starts', async () => {
-    expect(await db.data.starts.record('bt-health', 'x', { initializedAt: at(0).toISOString(), readyAt: at(9).toISOString() })).toBe(false);
+    expect(await db.data.starts.record('bt-health', 'x', { initializedAt: at(0).toISOString(), readyAt: at(9).toISOString() })).toBeUndefined();
     expect(await db.data.starts.prune(KEPT_STARTS)).toBe(0);
     expect(await db.data.starts.prune(1)).toBe(0);
     expect(await db.data.starts.prune(0)).toBe(1);

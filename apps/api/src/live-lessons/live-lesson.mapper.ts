@@ -39,11 +39,21 @@ export function toExpLiveLesson(lesson: LiveLesson, exposePasswords: boolean, re
   };
 }
 
-/** Ours, beside the original fields: failure reason and phase times (front-ends ignore unknown fields). */
+/** Seconds from `now` until the start is expected READY: 0 once it is READY or failed, or past its estimate. */
+export const secondsLeft = (lesson: Pick<LiveLesson, 'status' | 'error' | 'estimatedReadyAt'>, now = Date.now()): number =>
+  lesson.status === 'READY' || lesson.error || !lesson.estimatedReadyAt ? 0 : Math.max(0, Math.ceil((lesson.estimatedReadyAt.getTime() - now) / 1000));
+
+/**
+ * Ours, beside the original fields: failure reason, phase times, and when the start is expected READY —
+ * as a time and as seconds left at the answer, so a client with a wrong clock still counts right
+ * (front-ends ignore unknown fields).
+ */
 export const withDetails = (lesson: LiveLesson, body: Record<string, unknown>): Record<string, unknown> => ({
   ...body,
   FailureReason: lesson.failureReason ?? '',
   PhaseTimes: lesson.phaseTimes,
+  EstimatedReadyAt: lesson.estimatedReadyAt?.toISOString() ?? '',
+  EstimatedSecondsLeft: secondsLeft(lesson),
 });
 
 /** A status event as an SSE client of the live lesson sees it: the row's state, without the owning session. */

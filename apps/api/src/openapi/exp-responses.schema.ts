@@ -32,6 +32,8 @@ export const expLiveLesson = z
     StageVideo: z.string(),
     FailureReason: z.string().describe('Ours: why provisioning failed (empty unless Error)'),
     PhaseTimes: phaseTimesSchema.describe('Ours: when each phase was entered'),
+    EstimatedReadyAt: z.string().describe('Ours: when the start is expected to reach READY, from recent starts of its images (ISO time; empty until estimated)'),
+    EstimatedSecondsLeft: int.describe('Ours: seconds from this answer until EstimatedReadyAt (0 once READY or failed, or past the estimate)'),
   })
   .strict();
 export const expLiveLessonId = z.object({ id: z.string() }).strict();

@@ -7,6 +7,7 @@ import { LESSON_CLUSTER, type LessonCluster, type LessonPlan } from '../cluster/
 import { LessonFailure, reasonOf } from './lesson-failure.error.js';
 import { LessonPlanFactory } from './lesson-plan.factory.js';
 import { ReachabilityClient } from './reachability.client.js';
+import { StartEstimates, type StartShape } from './start-estimates.js';
 import { StatusReporter } from './status-reporter.js';
 import { allUp, unreachableReason } from './unreachable-reason.js';
 
@@ -16,7 +17,8 @@ const PROVISIONED = [LiveLessonStatus.BOOTING, LiveLessonStatus.CONFIGURATION, L
  * CREATE, from the row the api wrote to READY: objects → BOOTING → pods Running (watch) → reachable
  * (healthchecker) → CONFIGURATION → configuration jobs → readyDelay → READY. Idempotent: run again on
  * a half-done live lesson (redelivery, restart, another replica's crash) it adopts what exists and
- * carries on; status never moves backwards.
+ * carries on; status never moves backwards. BOOTING and CONFIGURATION carry when the start is expected
+ * READY (from recent starts of its images and lesson), and a start that reached READY is kept for them.
  */
 @Injectable()
 export class CreateLessonOperation {
@@ -28,6 +30,7 @@ export class CreateLessonOperation {
     @Inject(LessonPlanFactory) private readonly plans: LessonPlanFactory,
     @Inject(ReachabilityClient) private readonly reachability: ReachabilityClient,
     @Inject(StatusReporter) private readonly status: StatusReporter,
+    @Inject(StartEstimates) private readonly estimates: StartEstimates,
     @InjectConfig() private readonly config: AntidoteConfig,
   ) {}
 
@@ -38,7 +41,8 @@ export class CreateLessonOperation {
     onPlan(built);
     const hosts = await this.cluster.provision(built, signal);
     await this.data.liveLessons.updateEndpointHosts(initial.id, hosts);
-    let lesson = await this.status.advance(withEndpointHosts(built.liveLesson, hosts), LiveLessonStatus.BOOTING);
+    const shape: StartShape = { lessonSlug: initial.lessonSlug, images: built.liveLesson.endpoints.map((endpoint) => endpoint.image), readyDelayMs: built.lesson.readyDelay * 1000 };
+    let lesson = await this.status.advance(withEndpointHosts(built.liveLesson, hosts), LiveLessonStatus.BOOTING, await this.estimates.whenBooting(shape));
     // The endpoints now carry their Service addresses: the configuration jobs connect to them.
     const plan: LessonPlan = { ...built, liveLesson: lesson };
     const timeouts = this.config.timeouts;
@@ -46,12 +50,13 @@ export class CreateLessonOperation {
     await this.waitReachable(plan, signal);
     // This operation holds the claim and is the only writer of the status and endpoints until READY: the
     // lesson in hand (as read, plus what it wrote) is current, so no read before each step.
-    lesson = await this.status.advance(lesson, LiveLessonStatus.CONFIGURATION);
+    lesson = await this.status.advance(lesson, LiveLessonStatus.CONFIGURATION, await this.estimates.whenConfiguring(shape));
     await this.cluster.configure(plan, lesson.currentStage, { oldJobsGoneMs: timeouts.oldJobsGoneSeconds * 1000, jobsMs: timeouts.configJobSeconds * 1000 }, signal);
     await this.data.liveLessons.setConfiguredStage(lesson.id, lesson.currentStage);
     if (plan.lesson.readyDelay > 0) await sleep(plan.lesson.readyDelay * 1000, undefined, { signal });
-    await this.status.advance(lesson, LiveLessonStatus.READY);
+    const ready = await this.status.advance(lesson, LiveLessonStatus.READY);
     this.logger.log(`live lesson ${initial.id} (${initial.lessonSlug}) is READY`);
+    await this.estimates.record(initial.id, initial.lessonSlug, ready.phaseTimes);
   }
 
   /** The cluster-wide cap on live lessons (the api checks it too; this is the authoritative check). */

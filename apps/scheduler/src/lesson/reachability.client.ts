@@ -1,5 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { AntidoteConfig } from '@antidote/config';
 import { ErrorCodes, RequestSubjects, type WaitReachableReply } from '@antidote/contracts';
 import { BusClient, BusRequestError } from '@antidote/messaging';
 import { allUp } from './unreachable-reason.js';
@@ -15,6 +16,9 @@ export interface ReachabilityTiming {
 export const REACHABILITY_TIMING = Symbol('REACHABILITY_TIMING');
 const DEFAULT_TIMING: ReachabilityTiming = { attemptMs: 15_000, replyMarginMs: 5000, retryMs: 2000 };
 
+/** The timing as configured (`timeouts.reachabilityAttemptSeconds`). */
+export const reachabilityTiming = (config: Pick<AntidoteConfig, 'timeouts'>): ReachabilityTiming => ({ ...DEFAULT_TIMING, attemptMs: config.timeouts.reachabilityAttemptSeconds * 1000 });
+
 /** What the client needs of the bus (a BusClient; a fake in unit tests). */
 export type ReachabilityBus = Pick<BusClient, 'request'>;
 
@@ -23,7 +27,9 @@ export type ReachabilityBus = Pick<BusClient, 'request'>;
  * its image has a readiness check), in attempts of at
  * most `attemptMs` each until the deadline. One long request would hang for the whole deadline if its
  * reply were lost (NATS restarted while the healthchecker worked); short attempts re-ask instead. While
- * no healthchecker answers (restarting, scaling) it also asks again rather than failing.
+ * no healthchecker answers (restarting, scaling) it also asks again rather than failing. The attempts
+ * cost the lab nothing: the healthchecker keeps one wait per lab across them (what is up stays up, the
+ * back-off goes on) and answers each the moment every endpoint is up.
  */
 @Injectable()
 export class ReachabilityClient {

@@ -24,10 +24,10 @@ export class StatusReporter {
     @Inject(SchedulerMetrics) private readonly metrics: SchedulerMetrics,
   ) {}
 
-  /** Moves the live lesson forward to `status` (no-op when it is already there or beyond). */
-  async advance(lesson: LiveLesson, status: LiveLessonStatus): Promise<LiveLesson> {
+  /** Moves the live lesson forward to `status` (no-op when it is already there or beyond), with when it is expected READY if known. */
+  async advance(lesson: LiveLesson, status: LiveLessonStatus, estimatedReadyAt?: Date): Promise<LiveLesson> {
     if (lesson.status === status || isAfter(lesson.status, status)) return lesson;
-    const written = await this.data.liveLessons.updateStatus(lesson.id, status);
+    const written = await this.data.liveLessons.updateStatus(lesson.id, status, estimatedReadyAt);
     if (status === LiveLessonStatus.READY && written.pool) this.metrics.observeRefill(written.lessonSlug, written.phaseTimes);
     else if (status === LiveLessonStatus.READY) this.metrics.observeReady(written.lessonSlug, written.phaseTimes);
     this.publish(written);

@@ -49,18 +49,18 @@ export class LessonStartRepository {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Records the start of a live lesson that just became READY (its endpoints' up times read from its rows); false when a part of it was not seen. */
-  async record(liveLessonId: string, lessonSlug: string, phaseTimes: PhaseTimes): Promise<boolean> {
+  /** Records the start of a live lesson that just became READY (its endpoints' up times read from its rows); undefined when a part of it was not seen. */
+  async record(liveLessonId: string, lessonSlug: string, phaseTimes: PhaseTimes): Promise<LessonStart | undefined> {
     const rows = await sqlRows<{ image: string; up_at: number | string | null }>(this.dataSource, 'SELECT image, up_at FROM live_endpoints WHERE live_lesson_id = :liveLessonId', { liveLessonId });
     const start = startOf(liveLessonId, lessonSlug, phaseTimes, rows.map((row) => ({ image: row.image, ...(row.up_at === null ? {} : { upAt: new Date(Number(row.up_at)) }) })));
-    if (!start) return false;
+    if (!start) return undefined;
     await sqlRows(
       this.dataSource,
       'INSERT INTO lesson_starts (live_lesson_id, lesson_slug, ready_at, provision_ms, configure_ms, boot_ms) VALUES (:liveLessonId, :lessonSlug, :readyAt, :provisionMs, :configureMs, :bootMs) ON CONFLICT (live_lesson_id) DO NOTHING',
       { ...start, readyAt: start.readyAt.getTime(), bootMs: JSON.stringify(start.bootMs) },
     );
     if (++this.recorded % PRUNE_EVERY === 0) await this.prune(KEPT_STARTS);
-    return true;
+    return start;
   }
 
   /** The `limit` most recent starts, newest first. */
