@@ -256,8 +256,8 @@ const healthcheck = z
      */
     probeTimeoutMs: z.number().int().min(1).default(2000),
     /**
-     * Longest pause between rounds while waiting for an endpoint (reference §7: 1 s). The first pause is
-     * 100 ms, each next one twice the last, up to this.
+     * Longest pause between rounds while waiting for an endpoint (reference §7: 1 s). A pause is an eighth of
+     * the time the endpoint has been waited for, at least 100 ms, up to this.
      */
     intervalMs: z.number().int().min(1).default(1000),
     /** Open probes at once, over all requests. */

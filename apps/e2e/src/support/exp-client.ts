@@ -106,3 +106,20 @@ export async function simRequests(kubeSim: KubeApi): Promise<SimRequest[]> {
   if (response.code !== 200) throw new Error(`kube-sim did not give its request log: HTTP ${response.code}`);
   return response.body as unknown as SimRequest[];
 }
+
+/** One answering pod or Service of kube-sim (GET /_sim/endpoints): its boot stage and the connections it accepted, by port and stage. */
+export interface SimEndpoint {
+  kind: string;
+  name: string;
+  image?: string;
+  stage: string;
+  boot?: { pattern: string; portMs: number; loginMs: number; cliMs: number };
+  connections: Record<string, Partial<Record<'down' | 'login' | 'booting' | 'ready', { count: number; firstAt: number; lastAt: number }>>>;
+}
+
+/** kube-sim's answering pods and Services of a namespace. */
+export async function simEndpoints(kubeSim: string, namespace: string): Promise<SimEndpoint[]> {
+  const response = await fetch(`${kubeSim}/_sim/endpoints?namespace=${encodeURIComponent(namespace)}`, { signal: AbortSignal.timeout(10_000) });
+  if (response.status !== 200) throw new Error(`kube-sim did not list its endpoints: HTTP ${response.status}`);
+  return (await response.json()) as SimEndpoint[];
+}

@@ -16,7 +16,7 @@ export interface LessonWaitOptions {
   onUp: (endpoint: string) => Promise<void>;
 }
 
-/** One endpoint's part of the wait: up once found up; its probe bound and pause keep growing round after round. */
+/** One endpoint's part of the wait: up once found up; its probe bound and its pauses keep growing as the wait goes on. */
 interface EndpointWait {
   target: HealthTarget;
   up: boolean;
@@ -39,8 +39,8 @@ const notProbedYet = (target: HealthTarget): EndpointHealth => ({ name: target.n
  * The wait of one live lesson's start until every endpoint is up, kept for the whole start however many
  * requests ask about it: an endpoint is probed until it is up once (reachable, and ready where it has a
  * readiness check), then never again; endpoints recorded up before (a restarted healthchecker, another
- * replica) are not probed at all; the back-off of the others (`nextProbeTimeout`, `nextProbePause`) goes
- * on across requests. Each request gets the state at its own deadline, or at once when all are up. With
+ * replica) are not probed at all; the back-off of the others (`nextProbeTimeout`, `nextProbePause` from
+ * the wait's start) goes on across requests. Each request gets the state at its own deadline, or at once when all are up. With
  * nobody asking (`keepUntil` passed) it stops.
  */
 export class LessonWait {
@@ -108,7 +108,6 @@ export class LessonWait {
   private async probeUntilUp(endpoint: EndpointWait): Promise<void> {
     const { signal } = this.options;
     let probeMs = this.runner.timeoutMs;
-    let pauseMs: number | undefined;
     while (!signal.aborted && Date.now() <= this.keptUntil) {
       const health = await this.runner.check(endpoint.target, { signal, timeoutMs: probeMs });
       if (signal.aborted) return;
@@ -122,8 +121,7 @@ export class LessonWait {
       }
       if (health.probes.length === 0) return; // nothing to probe (no ports): it never comes up
       probeMs = nextProbeTimeout(probeMs, this.runner.timeoutMs);
-      pauseMs = nextProbePause(pauseMs, this.options.intervalMs);
-      await sleep(pauseMs, undefined, { signal }).catch(() => undefined);
+      await sleep(nextProbePause(Date.now() - this.startedAt, this.options.intervalMs), undefined, { signal }).catch(() => undefined);
     }
   }
 }

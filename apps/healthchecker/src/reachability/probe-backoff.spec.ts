@@ -15,13 +15,14 @@ describe('nextProbeTimeout', () => {
 
 describe('nextProbePause', () => {
   it.each([
-    { lastMs: undefined, intervalMs: 1000, next: FIRST_PAUSE_MS, why: 'the first pause is short' },
-    { lastMs: 100, intervalMs: 1000, next: 200, why: 'doubles' },
-    { lastMs: 800, intervalMs: 1000, next: 1000, why: 'capped at the interval' },
-    { lastMs: 1000, intervalMs: 1000, next: 1000, why: 'stays at the interval' },
-    { lastMs: undefined, intervalMs: 50, next: 50, why: 'an interval shorter than the first pause wins' },
-    { lastMs: undefined, intervalMs: 0, next: 0, why: 'no pause stays no pause' },
-  ])('after $lastMs ms (interval $intervalMs) → $next ms: $why', ({ lastMs, intervalMs, next }) => {
-    expect(nextProbePause(lastMs, intervalMs)).toBe(next);
+    { waitedMs: 0, intervalMs: 1000, next: FIRST_PAUSE_MS, why: 'the first pauses are short' },
+    { waitedMs: 400, intervalMs: 1000, next: FIRST_PAUSE_MS, why: 'never below the shortest' },
+    { waitedMs: 1600, intervalMs: 1000, next: 200, why: 'an eighth of the time waited' },
+    { waitedMs: 6000, intervalMs: 1000, next: 750, why: 'growing with it' },
+    { waitedMs: 150_000, intervalMs: 1000, next: 1000, why: 'capped at the interval' },
+    { waitedMs: 0, intervalMs: 50, next: 50, why: 'an interval shorter than the shortest pause wins' },
+    { waitedMs: 60_000, intervalMs: 0, next: 0, why: 'no pause stays no pause' },
+  ])('$waitedMs ms into the wait (interval $intervalMs) → $next ms: $why', ({ waitedMs, intervalMs, next }) => {
+    expect(nextProbePause(waitedMs, intervalMs)).toBe(next);
   });
 });

@@ -11,16 +11,20 @@ export const MAX_PROBE_TIMEOUT_FACTOR = 16;
  */
 export const nextProbeTimeout = (lastMs: number, configuredMs: number): number => Math.min(lastMs * 2, configuredMs * MAX_PROBE_TIMEOUT_FACTOR);
 
-/** The first pause after a round that did not find an endpoint up. */
+/** The shortest pause after a round that did not find an endpoint up. */
 export const FIRST_PAUSE_MS = 100;
 
+/** The pause is this share of the time the endpoint has been waited for. */
+export const PAUSE_SHARE = 1 / 8;
+
 /**
- * The pause after a round that did not find an endpoint up: FIRST_PAUSE_MS, then twice the last, up to
- * `intervalMs`. An endpoint that comes up a moment after its port opened (a device finishing its boot) is
- * found within a fraction of that moment, not up to a whole interval late; one that boots for minutes is
- * probed once per interval after the first second, as before.
+ * The pause after a round that did not find an endpoint up, `waitedMs` into its wait: an eighth of that
+ * time, at least FIRST_PAUSE_MS, at most `intervalMs`. So an endpoint is found up at most an eighth of
+ * its boot late (plus a probe): a host that boots in 2 s within ~0.25 s, a router that boots in 60 s
+ * within the interval — where a fixed interval would find a 2 s host up to half its boot late, and a
+ * doubling pause makes that lateness depend on where the doubling stood.
  */
-export const nextProbePause = (lastMs: number | undefined, intervalMs: number): number => Math.min(lastMs === undefined ? FIRST_PAUSE_MS : lastMs * 2, intervalMs);
+export const nextProbePause = (waitedMs: number, intervalMs: number): number => Math.min(intervalMs, Math.max(FIRST_PAUSE_MS, Math.round(waitedMs * PAUSE_SHARE)));
 
 /** What the wait needs of the probes. */
 export type ReachabilityProbe = Pick<ProbeRunner, 'timeoutMs' | 'check'>;
