@@ -6,6 +6,9 @@ import { ROOT } from './antictl-up.js';
 /** The images of the sample curriculum with a router, as the boot profiles of a realistic run name them (kube-sim image patterns). */
 export const DEVICE_IMAGES = { router: '*vmx*', switch: '*vqfx*', host: '*utility*' } as const;
 
+/** Whether an endpoint of this image is up when its CLI answers (the router and the switch have a readiness check), else when its SSH login works. */
+export const upsAtCli = (image = ''): boolean => ['vmx', 'vqfx'].some((name) => image.includes(name));
+
 /**
  * The sample curriculum, plus what it lacks to have every kind of device: a router image (`vmx`, the vqfx
  * switch's settings: ready when its CLI answers) and a lesson `routing` with a router and a host. Written to a

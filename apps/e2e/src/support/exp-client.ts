@@ -91,6 +91,8 @@ export async function setSimFaults(kubeSim: KubeApi, faults: Record<string, unkn
 
 /** One call in kube-sim's request log (GET /_sim/requests), as the RBAC check and the benchmark read it. */
 export interface SimRequest {
+  /** When kube-sim answered it (ISO). */
+  at?: string;
   userAgent: string;
   verb: string;
   group: string;
@@ -113,7 +115,7 @@ export interface SimEndpoint {
   name: string;
   image?: string;
   stage: string;
-  boot?: { pattern: string; portMs: number; loginMs: number; cliMs: number };
+  boot?: { pattern: string; startedAt: number; portMs: number; loginMs: number; cliMs: number; rebootMs?: number };
   connections: Record<string, Partial<Record<'down' | 'login' | 'booting' | 'ready', { count: number; firstAt: number; lastAt: number }>>>;
 }
 
@@ -122,4 +124,14 @@ export async function simEndpoints(kubeSim: string, namespace: string): Promise<
   const response = await fetch(`${kubeSim}/_sim/endpoints?namespace=${encodeURIComponent(namespace)}`, { signal: AbortSignal.timeout(10_000) });
   if (response.status !== 200) throw new Error(`kube-sim did not list its endpoints: HTTP ${response.status}`);
   return (await response.json()) as SimEndpoint[];
+}
+
+/**
+ * The connections an endpoint accepted, over its ports: while its device booted, and once it was up — its
+ * CLI answering where `upAtCli` (an image with a readiness check), else its logins working.
+ */
+export function connectionsOf(endpoint: SimEndpoint, upAtCli: boolean): { booting: number; up: number } {
+  const stages = Object.values(endpoint.connections);
+  const count = (stage: keyof SimEndpoint['connections'][string]) => stages.reduce((sum, byStage) => sum + (byStage[stage]?.count ?? 0), 0);
+  return upAtCli ? { booting: count('down') + count('login') + count('booting'), up: count('ready') } : { booting: count('down') + count('login'), up: count('booting') + count('ready') };
 }

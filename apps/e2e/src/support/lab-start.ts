@@ -5,7 +5,7 @@ import { expClient } from './exp-client.js';
 export interface LabEvent {
   at: number;
   name: string;
-  data: { status?: string; healthyTests?: number; healthy?: number; estimatedReadyAt?: string; error?: boolean };
+  data: { status?: string; healthyTests?: number; healthy?: number; endpoint?: string; at?: string; estimatedReadyAt?: string; error?: boolean };
 }
 
 /** What a learner saw while one lab started: its stream's events, its health as GET answered meanwhile, where it ended. */
