@@ -108,8 +108,10 @@ describe('a long boot through faults (kube-sim boot profiles, nats-server, SQLit
       return lesson?.error ? `failed: ${lesson.failureReason}` : lesson?.status;
     }, { timeout: 150_000, interval: 100 });
   /** Connections each endpoint's Service accepted once its device was ready. */
-  const probedWhenReady = (id: string): Record<string, number> =>
-    Object.fromEntries(p.sim.endpointReport(`antidote-it-${id}`).filter((endpoint) => endpoint.kind === 'Service').map((endpoint) => [endpoint.name, endpoint.connections['22']?.ready?.count ?? 0]));
+  const probedWhenReady = (id: string): Record<string, number> => {
+    const services = p.sim.endpointReport(`antidote-it-${id}`).filter((endpoint) => endpoint.kind === 'Service');
+    return Object.fromEntries(services.map((endpoint): [string, number] => [endpoint.name ?? '', endpoint.connections['22']?.ready?.count ?? 0]));
+  };
   const switchesBooting = (id: string) => p.sim.endpointReport(`antidote-it-${id}`).filter((endpoint) => endpoint.kind === 'Pod' && endpoint.name?.startsWith('vqfx') && endpoint.stage !== 'ready').length;
 
   it('resumes from the recorded state when the healthchecker is killed mid-boot', async () => {

@@ -1,5 +1,6 @@
 import type { LabStart } from './lab-start.js';
 import type { SimEndpoint, SimRequest } from './exp-client.js';
+import { streamRecords } from './stream-records.js';
 
 /** One step of a lesson's start, ms after its request. */
 export interface TimelineStep {
@@ -36,20 +37,13 @@ export function watchCluster(kubeSim: string) {
   const last = new Map<string, string>();
   const follow = async (path: string, kind: WatchedChange['kind']) => {
     const response = await fetch(`${kubeSim}${path}?watch=true`, { signal: abort.signal });
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      for (let end = buffer.indexOf('\n'); end !== -1; end = buffer.indexOf('\n')) {
-        const line = buffer.slice(0, end);
-        buffer = buffer.slice(end + 1);
-        const { type, object } = JSON.parse(line) as { type: string; object: WatchedObject };
-        const state = type === 'DELETED' ? 'deleted' : kind === 'Pod' ? podState(object) : jobState(object);
-        const key = `${kind} ${object.metadata.namespace}/${object.metadata.name}`;
-        if (last.get(key) === state) continue;
-        last.set(key, state);
-        changes.push({ at: Date.now(), kind, namespace: object.metadata.namespace, name: object.metadata.name, state });
-      }
+    for await (const line of streamRecords(response, '\n')) {
+      const { type, object } = JSON.parse(line) as { type: string; object: WatchedObject };
+      const state = type === 'DELETED' ? 'deleted' : kind === 'Pod' ? podState(object) : jobState(object);
+      const key = `${kind} ${object.metadata.namespace}/${object.metadata.name}`;
+      if (last.get(key) === state) continue;
+      last.set(key, state);
+      changes.push({ at: Date.now(), kind, namespace: object.metadata.namespace, name: object.metadata.name, state });
     }
   };
   const done = Promise.all([follow('/api/v1/pods', 'Pod'), follow('/apis/batch/v1/jobs', 'Job')]).catch(() => undefined);
