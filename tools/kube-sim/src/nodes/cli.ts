@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseBootProfiles } from '../endpoints/boot-profile.js';
 import { startSimNodes } from './node-agent.js';
 
 const HELP = `kube-sim nodes — simulated nodes and their kubelet for a real Kubernetes control plane
@@ -13,6 +14,7 @@ const HELP = `kube-sim nodes — simulated nodes and their kubelet for a real Ku
   --image-pull-delay <ms>  --pod-start-delay <ms>  --job-run-delay <ms>
   --image-pull-failure <pattern>  --crash <pattern>  --init-failure <pattern>  --unreachable <pattern>
   --job-failure <pattern:times>
+  --boot-profile <spec>      how devices boot once Running, per image pattern, as kube-sim's (e.g. 'vqfx*=150s' or 'realistic')
   --keep-nodes               leave the Nodes registered on exit (default: deleted)
 
 Nodes get loopback addresses (127.0.0.0/8) and stay Ready through their Leases in kube-node-lease; pods
@@ -38,6 +40,7 @@ const { values } = parseArgs({
     'init-failure': { type: 'string', multiple: true, default: [] },
     unreachable: { type: 'string', multiple: true, default: [] },
     'job-failure': { type: 'string', multiple: true, default: [] },
+    'boot-profile': { type: 'string', multiple: true, default: [] },
     'keep-nodes': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -56,6 +59,13 @@ const number = (name: keyof typeof values): number => {
   return Number.isInteger(value) && value >= 0 ? value : fail(`--${name} must be a non-negative integer`);
 };
 if (!values.kubeconfig) fail('--kubeconfig <file> is required');
+const bootProfiles = (() => {
+  try {
+    return parseBootProfiles(values['boot-profile'].join(','));
+  } catch (error) {
+    return fail(`--boot-profile: ${(error as Error).message}`);
+  }
+})();
 if (number('count') < 1) fail('--count must be at least 1');
 
 const nodes = await startSimNodes({
@@ -75,6 +85,7 @@ const nodes = await startSimNodes({
     initFailure: values['init-failure'],
     unreachable: values.unreachable,
     jobFailures: values['job-failure'].map((spec) => ({ pattern: spec.split(':')[0], times: Number(spec.split(':')[1] ?? 1) })),
+    bootProfiles,
   },
   log: (message) => process.stderr.write(`kube-sim nodes: ${message}\n`),
 });
