@@ -9,7 +9,7 @@ const WINDOW = 500;
 const SAMPLES = 9;
 /** Starts read are reused this long before they are read again (to see other replicas' starts). */
 const REFRESH_MS = 30_000;
-/** With no start seen at all, an image is expected to boot in this long. */
+/** An image never seen is expected to boot in this long at least (a learner rather waits less than told). */
 export const UNKNOWN_BOOT_MS = 60_000;
 /** With no start of any lesson seen, its configuration is expected to take its readyDelay and this. */
 export const UNKNOWN_CONFIGURE_MS = 5000;
@@ -29,12 +29,12 @@ export interface StartShape {
   readyDelayMs: number;
 }
 
-/** ms from BOOTING until every endpoint is up: the slowest of its images, each at the median of its recent starts (an image never seen: the slowest seen). */
+/** ms from BOOTING until every endpoint is up: the slowest of its images, each at the median of its recent starts (an image never seen: UNKNOWN_BOOT_MS, or the slowest seen if slower). */
 export function expectedBootMs(starts: readonly LessonStart[], images: readonly string[]): number {
   const byImage = new Map<string, number[]>();
   for (const start of starts) for (const [image, ms] of Object.entries(start.bootMs)) byImage.set(image, [...(byImage.get(image) ?? []), ms].slice(0, SAMPLES));
   const known = [...byImage.values()].map((samples) => median(samples)!);
-  const unknown = known.length > 0 ? Math.max(...known) : UNKNOWN_BOOT_MS;
+  const unknown = Math.max(UNKNOWN_BOOT_MS, ...known);
   return Math.max(0, ...images.map((image) => median(byImage.get(image) ?? []) ?? unknown));
 }
 
