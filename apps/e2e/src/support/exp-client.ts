@@ -120,10 +120,10 @@ export interface SimEndpoint {
 }
 
 /** kube-sim's answering pods and Services of a namespace. */
-export async function simEndpoints(kubeSim: string, namespace: string): Promise<SimEndpoint[]> {
-  const response = await fetch(`${kubeSim}/_sim/endpoints?namespace=${encodeURIComponent(namespace)}`, { signal: AbortSignal.timeout(10_000) });
-  if (response.status !== 200) throw new Error(`kube-sim did not list its endpoints: HTTP ${response.status}`);
-  return (await response.json()) as SimEndpoint[];
+export async function simEndpoints(kubeSim: KubeApi, namespace: string): Promise<SimEndpoint[]> {
+  const response = await kubeSim.call('GET', `/_sim/endpoints?namespace=${encodeURIComponent(namespace)}`);
+  if (response.code !== 200) throw new Error(`kube-sim did not list its endpoints: HTTP ${response.code}`);
+  return response.body as unknown as SimEndpoint[];
 }
 
 /**

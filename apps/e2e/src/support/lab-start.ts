@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expClient } from './exp-client.js';
-import { streamRecords } from './stream-records.js';
 
 /** One event of a lab's stream, with when the learner's client got it (epoch ms). */
 export interface LabEvent {
@@ -22,10 +21,17 @@ export interface LabStart {
 
 /** Reads a server-sent event stream to its end, handing each event to `onEvent` as it comes. */
 async function readStream(response: Response, onEvent: (name: string, data: LabEvent['data']) => void): Promise<void> {
-  for await (const block of streamRecords(response, '\n\n')) {
-    const name = /^event: (.*)$/m.exec(block)?.[1];
-    const data = /^data: (.*)$/m.exec(block)?.[1];
-    if (name && data) onEvent(name, JSON.parse(data) as LabEvent['data']);
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const name = /^event: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (name && data) onEvent(name, JSON.parse(data) as LabEvent['data']);
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 import type { LabStart } from './lab-start.js';
 import type { SimEndpoint, SimRequest } from './exp-client.js';
-import { streamRecords } from './stream-records.js';
+import type { KubeApi } from '@antidote/testing';
 
 /** One step of a lesson's start, ms after its request. */
 export interface TimelineStep {
@@ -30,23 +30,25 @@ const podState = (pod: WatchedObject): string => {
 };
 const jobState = (job: WatchedObject): string => job.status?.conditions?.find((condition) => condition.status === 'True')?.type ?? 'running';
 
-/** Watches every pod and Job of the cluster (kube-sim, over HTTP) and keeps each change that changed its state, until `stop()`. */
-export function watchCluster(kubeSim: string) {
+/** Watches every pod and Job of the cluster (kube-sim) and keeps each change that changed its state, until `stop()`. */
+export function watchCluster(kubeSim: KubeApi) {
   const changes: WatchedChange[] = [];
   const abort = new AbortController();
   const last = new Map<string, string>();
-  const follow = async (path: string, kind: WatchedChange['kind']) => {
-    const response = await fetch(`${kubeSim}${path}?watch=true`, { signal: abort.signal });
-    for await (const line of streamRecords(response, '\n')) {
-      const { type, object } = JSON.parse(line) as { type: string; object: WatchedObject };
-      const state = type === 'DELETED' ? 'deleted' : kind === 'Pod' ? podState(object) : jobState(object);
-      const key = `${kind} ${object.metadata.namespace}/${object.metadata.name}`;
-      if (last.get(key) === state) continue;
-      last.set(key, state);
-      changes.push({ at: Date.now(), kind, namespace: object.metadata.namespace, name: object.metadata.name, state });
-    }
-  };
-  const done = Promise.all([follow('/api/v1/pods', 'Pod'), follow('/apis/batch/v1/jobs', 'Job')]).catch(() => undefined);
+  const follow = (path: string, kind: WatchedChange['kind']) =>
+    kubeSim.watch(
+      `${path}?watch=true`,
+      ({ type, object }) => {
+        const watched = object as unknown as WatchedObject;
+        const state = type === 'DELETED' ? 'deleted' : kind === 'Pod' ? podState(watched) : jobState(watched);
+        const key = `${kind} ${watched.metadata.namespace}/${watched.metadata.name}`;
+        if (last.get(key) === state) return;
+        last.set(key, state);
+        changes.push({ at: Date.now(), kind, namespace: watched.metadata.namespace, name: watched.metadata.name, state });
+      },
+      abort.signal,
+    );
+  const done = Promise.all([follow('/api/v1/pods', 'Pod'), follow('/apis/batch/v1/jobs', 'Job')]);
   return {
     changes,
     async stop(): Promise<void> {
