@@ -1,3 +1,4 @@
+import { makeCollection } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type ApiFixture } from '../test/api-fixture.js';
 import { shapeProblems } from '../test/swagger-shape.js';
@@ -9,33 +10,46 @@ const BROWSER_POST = { 'content-type': 'text/plain;charset=UTF-8', origin: ORIGI
 describe('api for browsers (antidote-web): bodies, CORS, nulls, unknown fields, the swagger shapes', () => {
   let api: ApiFixture;
   beforeAll(async () => {
-    api = await startApi('sqlite', { api: { rateLimitPerMinute: 0 } });
+    // antidote-web served from another origin, listed as an operator would (same origin needs nothing).
+    api = await startApi('sqlite', { api: { rateLimitPerMinute: 0, corsOrigins: [ORIGIN] } });
   });
   afterAll(() => api?.stop());
 
   const post = (path: string, body: string, headers: Record<string, string> = BROWSER_POST) => api.call('POST', path, body, headers);
   const newSession = async (): Promise<string> => ((await post('/exp/livesession', '{}')).body as { ID: string }).ID;
 
-  it('reads text/plain and untyped JSON bodies; refuses forms and multipart with 415, creating nothing', async () => {
+  it('reads text/plain bodies that are JSON objects; refuses untyped bodies, forms, multipart and other text with 415, creating nothing', async () => {
     const session = await post('/exp/livesession', JSON.stringify({}));
     expect(session).toMatchObject({ status: 200, body: { ID: expect.stringMatching(/^[a-z0-9]{10}$/) } });
     const sessionId = (session.body as { ID: string }).ID;
     expect(await post('/exp/livelesson', JSON.stringify({ lessonSlug: 'linux-basics', sessionId, lessonStage: 0 }))).toMatchObject({ status: 200, body: { id: expect.any(String) } });
-    const untyped = await fetch(`${api.url}/exp/livelesson`, { method: 'POST', body: Buffer.from(JSON.stringify({ lessonSlug: 'web-services', sessionId })) });
-    expect(untyped.status).toBe(200);
     const sessions = (await api.data.liveSessions.list()).length;
-    for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/html']) {
-      const refused = await post('/exp/livesession', 'a=1', { 'content-type': type, origin: ORIGIN });
-      expect(refused, type).toMatchObject({ status: 415, body: { code: 3, error: expect.stringContaining('unsupported content type') } });
-      expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    const lessons = (await api.data.liveLessons.list()).length;
+    const untyped = await fetch(`${api.url}/exp/livelesson`, { method: 'POST', body: Buffer.from(JSON.stringify({ lessonSlug: 'web-services', sessionId })) });
+    expect(untyped.status).toBe(415);
+    const refusals: [string, string][] = [
+      ['application/x-www-form-urlencoded', 'a=1'],
+      ['multipart/form-data; boundary=x', 'a=1'],
+      ['text/html', '{}'],
+      // An HTML form with enctype="text/plain" sends `name=value` lines.
+      ['text/plain', 'lessonSlug=web-services\r\nsessionId=x\r\n'],
+      ['text/plain;charset=UTF-8', '[{"lessonSlug":"web-services"}]'],
+      ['text/plain', '"a string"'],
+    ];
+    for (const [type, body] of refusals) {
+      const refused = await post('/exp/livesession', body, { 'content-type': type, origin: ORIGIN });
+      expect(refused, `${type} ${body}`).toMatchObject({ status: 415, body: { code: 3, error: expect.stringMatching(/unsupported content type|must be a JSON object/) } });
+      expect(refused.headers.get('access-control-allow-origin')).toBe(ORIGIN);
     }
     expect(await api.data.liveSessions.list()).toHaveLength(sessions);
+    expect(await api.data.liveLessons.list()).toHaveLength(lessons);
   });
 
-  it('refuses malformed and oversized text/plain JSON in the gateway error shape', async () => {
-    const malformed = await post('/exp/livelesson', '{"lessonSlug": ');
+  it('refuses malformed and oversized JSON in the gateway error shape', async () => {
+    const malformed = await post('/exp/livelesson', '{"lessonSlug": ', { 'content-type': 'application/json', origin: ORIGIN });
     expect(malformed).toMatchObject({ status: 400, body: { code: 3, error: expect.stringContaining('malformed'), details: [] } });
     expect((malformed.body as { error: string }).error).toBe((malformed.body as { message: string }).message);
+    expect(await post('/exp/livelesson', '{"lessonSlug": ')).toMatchObject({ status: 415, body: { code: 3, error: expect.stringContaining('must be a JSON object') } });
     expect(await post('/exp/livelesson', JSON.stringify({ lessonSlug: 'x'.repeat(100_000) }))).toMatchObject({ status: 413, body: { code: 3 } });
   });
 
@@ -43,13 +57,13 @@ describe('api for browsers (antidote-web): bodies, CORS, nulls, unknown fields, 
     const preflight = await api.call('OPTIONS', '/exp/livelesson', undefined, { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' });
     expect(preflight.status).toBe(204);
     expect(Object.fromEntries([...preflight.headers].filter(([name]) => name.startsWith('access-control-')))).toEqual({
-      'access-control-allow-origin': '*',
+      'access-control-allow-origin': ORIGIN,
       'access-control-allow-headers': 'Content-Type,Accept',
       'access-control-allow-methods': 'GET,HEAD,POST,PUT,DELETE',
       'access-control-max-age': '600',
     });
     for (const path of ['/exp/lesson', '/exp/livelesson/nosuchlesson']) {
-      expect((await api.call('GET', path, undefined, { origin: ORIGIN })).headers.get('access-control-allow-origin')).toBe('*');
+      expect((await api.call('GET', path, undefined, { origin: ORIGIN })).headers.get('access-control-allow-origin')).toBe(ORIGIN);
     }
     expect((await api.call('GET', '/exp/admin/livelessons', undefined, { origin: ORIGIN })).headers.get('access-control-allow-origin')).toBeNull();
   });
@@ -94,6 +108,14 @@ describe('api for browsers (antidote-web): bodies, CORS, nulls, unknown fields, 
       ['livelesson', 'expLiveLesson', await get(`/exp/livelesson/${id}`), ['FailureReason', 'PhaseTimes', 'EstimatedReadyAt', 'EstimatedSecondsLeft']],
     ];
     for (const [file, definition, body, extras] of checks) expect(shapeProblems(file, definition, body, extras), `${definition} ${JSON.stringify(body).slice(0, 200)}`).toEqual([]);
+    // A collection without lessons has no Lessons key, as the original answered: antidote-web shows "Coming Soon!" only then.
+    await api.data.curriculum.insertCollections([makeCollection({ slug: 'coming-soon' })]);
+    const empty = (await get('/exp/collection/coming-soon')) as Record<string, unknown>;
+    expect(shapeProblems('collection', 'expCollection', empty, [], ['Lessons'])).toEqual([]);
+    expect(empty).not.toHaveProperty('Lessons');
+    const listed = ((await get('/exp/collection')) as { collections: Record<string, unknown>[] }).collections;
+    expect(listed.find((collection) => collection.Slug === 'coming-soon')).not.toHaveProperty('Lessons');
+    expect(listed.find((collection) => collection.Slug === 'getting-started')?.Lessons).toHaveLength(2);
     expect(await get('/exp/lesson?Category=nosuchcategory')).toEqual({ lessons: [] });
     expect(await get('/exp/lesson/linux-basics/prereqs')).toEqual({ prereqs: [] });
     expect(await get('/exp/lesson/network-automation/prereqs')).toEqual({ prereqs: ['linux-basics'] });

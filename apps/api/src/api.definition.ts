@@ -1,10 +1,8 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { ServiceDefinition } from '@antidote/runtime';
 import { ApiModule } from './api.module.js';
-import { useJsonBodies } from './http/body-parsing.js';
-import { corsMiddleware } from './http/cors.js';
+import { useEdge } from './http/edge.js';
 import { GatewayExceptionFilter } from './http/gateway-exception.filter.js';
-import { inFlightCap } from './http/in-flight.js';
 import { TerminalService } from './terminals/terminal.service.js';
 import { serveWeb } from './web/serve-web.js';
 
@@ -19,12 +17,9 @@ export const apiService: ServiceDefinition = {
   configureHttp: (app, config) => {
     const express = app as NestExpressApplication;
     express.disable('x-powered-by');
-    // CORS first, so every answer (a 415, 429 or 503 too) is readable by the page that asked.
-    express.use(corsMiddleware(config.api.corsOrigins));
-    express.use(inFlightCap(config.api.maxInFlightRequests));
-    useJsonBodies(express, config.api.maxBodyBytes);
+    const site = useEdge(express, config);
     serveWeb(express, config);
-    express.get(TerminalService).attach(express.getHttpServer());
+    express.get(TerminalService).attach(express.getHttpServer(), site);
     express.useGlobalFilters(new GatewayExceptionFilter());
   },
 };

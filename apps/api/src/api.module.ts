@@ -1,4 +1,4 @@
-import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import type { AntidoteConfig } from '@antidote/config';
 import { DataModule } from '@antidote/data';
 import { DatabaseReadiness } from '@antidote/runtime';
@@ -6,7 +6,7 @@ import { AdminController } from './admin/admin.controller.js';
 import { PoolAdminController } from './admin/pool-admin.controller.js';
 import { CurriculumController } from './curriculum/curriculum.controller.js';
 import { CurriculumStartup } from './curriculum/curriculum-startup.service.js';
-import { AdminGuard, ClientIpMiddleware } from './http/http.guards.js';
+import { AdminGuard } from './http/http.guards.js';
 import { LessonController } from './lessons/lesson.controller.js';
 import { LiveLessonEventHub } from './live-lessons/live-lesson-events.hub.js';
 import { LiveLessonRequestService } from './live-lessons/live-lesson-request.service.js';
@@ -18,17 +18,13 @@ import { TerminalService } from './terminals/terminal.service.js';
 
 /** The `/exp` REST API. */
 @Module({})
-export class ApiModule implements NestModule {
+export class ApiModule {
   static forRoot(config: AntidoteConfig): DynamicModule {
     return {
       module: ApiModule,
       imports: [DataModule.forRoot(config)],
       controllers: [LiveSessionController, LiveLessonController, LessonController, CurriculumController, AdminController, PoolAdminController, OpenApiController],
-      providers: [DatabaseReadiness, ClientIpMiddleware, AdminGuard, LiveLessonRequestService, PoolClaimService, LiveLessonEventHub, CurriculumStartup, TerminalService],
+      providers: [DatabaseReadiness, AdminGuard, LiveLessonRequestService, PoolClaimService, LiveLessonEventHub, CurriculumStartup, TerminalService],
     };
-  }
-
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(ClientIpMiddleware).exclude('healthz', 'readyz', 'metrics').forRoutes('*path');
   }
 }

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { EventSubjects, RequestSubjects, type LiveLessonStatusChangedEvent } from '@antidote/contracts';
 import { createDataSource, DataManager } from '@antidote/data';
 import { startService, type RunningService } from '@antidote/runtime';
@@ -17,6 +18,10 @@ export interface ApiFixture {
   /** Publishes `payload` as the healthchecker does (its own login, the only one allowed): raw text as is, anything else as JSON. */
   publishAsHealthchecker(subject: string, payload: unknown): Promise<void>;
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: unknown; headers: Headers }>;
+  /** The api's HTTP server (to see when it has a request or a connection). */
+  server: Server;
+  /** The stand-in scheduler keeps its replies until the returned function is called: requests wait on it, in flight. */
+  holdScheduler(): () => void;
   stop(): Promise<void>;
 }
 
@@ -49,11 +54,14 @@ export async function startApi(kind: DatabaseKind, overrides: Record<string, unk
   // The stand-in scheduler logs in as the scheduler: the only one allowed to serve these requests and publish status.
   const nats = await connect({ servers: server.url, user: server.credentials.scheduler.user, pass: server.credentials.scheduler.password });
   const received: Record<string, unknown[]> = {};
+  let held: (() => void)[] | undefined;
   for (const subject of [RequestSubjects.liveLessonCreate, RequestSubjects.liveLessonModify, RequestSubjects.liveLessonDelete]) {
     nats.subscribe(subject, {
       callback: (_error, message) => {
         (received[subject] ??= []).push(message.json());
-        message.respond(JSON.stringify({ accepted: true }));
+        const reply = (): void => void message.respond(JSON.stringify({ accepted: true }));
+        if (held) held.push(reply);
+        else reply();
       },
     });
   }
@@ -64,6 +72,14 @@ export async function startApi(kind: DatabaseKind, overrides: Record<string, unk
     data,
     nats,
     received,
+    server: service.app.getHttpServer() as Server,
+    holdScheduler() {
+      const replies = (held ??= []);
+      return () => {
+        held = undefined;
+        for (const reply of replies) reply();
+      };
+    },
     publishStatus(event) {
       const full: LiveLessonStatusChangedEvent = { sessionId: 's', lessonSlug: 'l', error: false, stage: 0, healthyTests: 0, totalTests: 1, phaseTimes: {}, at: new Date().toISOString(), ...event };
       nats.publish(EventSubjects.liveLessonStatusChanged, JSON.stringify(full));

@@ -22,10 +22,12 @@ const JS_TYPES: Record<string, (value: unknown) => boolean> = {
 
 /**
  * Every difference between a JSON answer and a definition of the original's swagger file, field by
- * field and into nested definitions: a key missing (an empty list must still be `[]`), a key of
- * another case or not in the definition (unless listed in `extras`), a value of another type.
+ * field and into nested definitions: a key missing (an empty list must still be `[]`, unless it is one of
+ * `absent`: the original left that one out), a key of another case or not in the definition (unless
+ * listed in `extras`), a value of another type.
  */
-export function shapeProblems(file: string, definition: string, value: unknown, extras: readonly string[] = [], at = definition): string[] {
+export function shapeProblems(file: string, definition: string, value: unknown, extras: readonly string[] = [], absent: readonly string[] = []): string[] {
+  const at = definition;
   const definitions = definitionsOf(file);
   const check = (property: Property, item: unknown, path: string): string[] => {
     if (property.$ref) return walk(property.$ref.split('/').at(-1)!, item, path);
@@ -40,7 +42,7 @@ export function shapeProblems(file: string, definition: string, value: unknown, 
     const properties = definitions[name]?.properties ?? {};
     if (!JS_TYPES.object(item)) return [`${path}: expected an object (${name})`];
     const record = item as Record<string, unknown>;
-    const missing = Object.keys(properties).filter((key) => !(key in record)).map((key) => `${path}.${key}: missing`);
+    const missing = Object.keys(properties).filter((key) => !(key in record) && !(path === at && absent.includes(key))).map((key) => `${path}.${key}: missing`);
     const unexpected = Object.keys(record).filter((key) => !(key in properties) && !(path === at && extras.includes(key))).map((key) => `${path}.${key}: not in ${name}`);
     const nested = Object.entries(properties).flatMap(([key, property]) => (key in record ? check(property, record[key], `${path}.${key}`) : []));
     return [...missing, ...unexpected, ...nested];

@@ -280,20 +280,52 @@ const healthcheck = z
   })
   .strict();
 
+/** `*`, or an origin as a browser sends it: `http(s)://host[:port]`, no path. */
+const isOriginOrAny = (value: string): boolean => {
+  if (value === '*') return true;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/+$/, '').toLowerCase();
+  } catch {
+    return false;
+  }
+};
+const corsOrigin = z.string().refine(isOriginOrAny, 'an origin: scheme://host[:port] with no path, or *');
+
 const api = z
   .object({
     /** Address the api listens on: loopback unless set (the manifests set 0.0.0.0 inside the pod). */
     host: z.string().default('127.0.0.1'),
-    /** Proxies (addresses or CIDRs) whose `x-forwarded-for` entries are believed, walking the header from the right. */
+    /** Proxies (addresses or CIDRs) whose `x-forwarded-for`, `-host` and `-proto` are believed, walking the first from the right. */
     trustedProxies: z.array(z.string()).default(['127.0.0.1/8', '::1/128']),
-    /** Origins allowed to call `/exp` from a browser (CORS); `*` allows any (the original's behaviour). */
-    corsOrigins: z.array(z.string().min(1)).default(['*']),
-    /** Requests being answered at once over all clients; past it, 503 (0 = unlimited). */
+    /**
+     * Other origins allowed to call `/exp` from a browser (CORS) and to write there; none by default (the
+     * api's own origin always may). `*` allows any web page to create and delete labs: logged as INSECURE.
+     */
+    corsOrigins: z.array(corsOrigin).default([]),
+    /**
+     * Host names the api answers to besides the addresses it listens on, `localhost` names and what a
+     * trusted proxy sends as X-Forwarded-Host (`.example.org` = its subdomains; `*` = any: INSECURE).
+     * Another Host is refused 403 (DNS rebinding).
+     */
+    allowedHosts: z.array(z.string().min(1)).default([]),
+    /** Requests being answered at once over all clients, counted once their body is in; past it, 503 (0 = unlimited). */
     maxInFlightRequests: nonNegativeInt.default(512),
+    /** Requests in flight per client (body being received included); past it, 429 (0 = unlimited). */
+    maxInFlightPerClient: nonNegativeInt.default(32),
+    /** IPv6 clients are grouped by this prefix for every per-client limit (a host usually holds a whole /64). */
+    ipv6ClientPrefix: z.number().int().min(1).max(128).default(64),
+    /** A client must send its request headers within this long… */
+    headersTimeoutSeconds: z.number().int().min(1).default(10),
+    /** …and the whole request (headers and body) within this long; else 408 and the connection is closed. */
+    requestTimeoutSeconds: z.number().int().min(1).default(30),
     /** Open `/exp/livelesson/{id}/events` streams per client address; past it, 429 (0 = unlimited). */
     maxStreamsPerClient: nonNegativeInt.default(16),
-    /** Show device passwords in live lesson responses (the web terminal needs them). */
-    exposeDevicePasswords: z.boolean().default(true),
+    /**
+     * Device passwords in live lesson answers to anyone holding the lab id (the page's terminal does not
+     * need them: the api logs in itself). Off: only the admin token reads them. On is logged as INSECURE.
+     */
+    exposeDevicePasswords: z.boolean().default(false),
     /** Bearer token of the admin routes; empty disables them. */
     adminToken: z.string().default(''),
     /** Requests per client per minute (0 = unlimited). */
@@ -321,13 +353,18 @@ const api = z
         maxFrameBytes: z.number().int().min(64).max(1024 * 1024).default(16 * 1024),
         /** Bound of the SSH connect and login. */
         connectTimeoutMs: z.number().int().min(1).default(10_000),
-        /** Origins allowed to open a terminal besides the api's own (the Host header's); `*` is refused. */
+        /** Origins allowed to open a terminal besides the api's own (as seen through `api.trustedProxies`); `*` is refused. */
         allowedOrigins: z.array(z.string().url()).default([]),
+        /** Input frames (keys, pastes, resizes) per terminal per second; past it the api stops reading the socket until the rate allows. */
+        inputFramesPerSecond: z.number().int().min(1).default(200),
+        /** Input bytes per terminal per second, the same way. */
+        inputBytesPerSecond: z.number().int().min(64).default(64 * 1024),
       })
       .strict()
-      .default({ maxPerSession: 8, idleTimeoutSeconds: 900, maxFrameBytes: 16 * 1024, connectTimeoutMs: 10_000, allowedOrigins: [] }),
+      .default({ maxPerSession: 8, idleTimeoutSeconds: 900, maxFrameBytes: 16 * 1024, connectTimeoutMs: 10_000, allowedOrigins: [], inputFramesPerSecond: 200, inputBytesPerSecond: 64 * 1024 }),
   })
-  .strict();
+  .strict()
+  .refine((api) => api.headersTimeoutSeconds <= api.requestTimeoutSeconds, { message: 'api.headersTimeoutSeconds must not exceed api.requestTimeoutSeconds', path: ['headersTimeoutSeconds'] });
 
 const ops = z
   .object({

@@ -1,41 +1,52 @@
 import type { NextFunction, Request, Response } from 'express';
+import { isCorsPath } from './edge-paths.js';
 import { GatewayError, GrpcCode } from './gateway.error.js';
+import type { RequestSite } from './request-site.js';
 
 /** What the original's gateway allowed on a preflight. */
 const ALLOW_HEADERS = 'Content-Type,Accept';
 const ALLOW_METHODS = 'GET,HEAD,POST,PUT,DELETE';
-const SAFE_METHODS = new Set(['GET', 'HEAD']);
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Admin routes take a bearer token, never from a browser page: no CORS there. */
-const isCorsRoute = (path: string): boolean => path.startsWith('/exp/') && !path.startsWith('/exp/admin/');
+const originOf = (value: string): string | undefined => {
+  try {
+    const origin = new URL(value).origin;
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+};
 
 /**
- * CORS on `/exp` as the original's gateway did it (every answer carries `Access-Control-Allow-Origin`;
- * a preflight is answered with the allowed headers and methods), limited to `api.corsOrigins` (`*` =
- * any origin). A write from an origin not in the list is refused outright: a `text/plain` POST needs no
- * preflight, so the browser alone would not stop it.
+ * Who may call the api from a browser. Same origin by default: a page of the api's own origin (as seen
+ * through `api.trustedProxies`, so a page behind a path-prefix proxy is one) may write anywhere; the
+ * origins of `api.corsOrigins` (`*` = any) may call `/exp` — their answers carry
+ * `Access-Control-Allow-Origin` and their preflights are answered as the original's gateway did — and
+ * any other origin may not write at all (403): a `text/plain` POST or an HTML form needs no preflight, so
+ * the browser alone would not stop it. A request without Origin (curl, antictl) is not a browser's.
  */
-export function corsMiddleware(origins: readonly string[]): (request: Request, response: Response, next: NextFunction) => void {
-  const any = origins.includes('*');
-  const allowed = new Set(origins.map((origin) => origin.replace(/\/+$/, '').toLowerCase()));
+export function originPolicy(corsOrigins: readonly string[], site: RequestSite): (request: Request, response: Response, next: NextFunction) => void {
+  const any = corsOrigins.includes('*');
+  const listed = new Set(corsOrigins.map(originOf).filter((origin) => origin !== undefined));
   return (request, response, next) => {
-    const origin = request.headers.origin;
-    if (!origin || !isCorsRoute(request.path)) return next();
-    if (!any) response.vary('Origin');
-    if (!any && !allowed.has(origin.toLowerCase())) {
-      if (SAFE_METHODS.has(request.method)) return next();
-      const error = new GatewayError(GrpcCode.PermissionDenied, `origin ${origin} is not allowed (api.corsOrigins)`);
-      response.status(error.status.http).json(error.body());
-      return;
-    }
-    response.setHeader('Access-Control-Allow-Origin', any ? '*' : origin);
-    if (request.method === 'OPTIONS' && request.headers['access-control-request-method']) {
+    const header = request.headers.origin;
+    if (header === undefined) return next();
+    const origin = originOf(header);
+    const cors = isCorsPath(request.path);
+    const mayCall = cors && (any || (origin !== undefined && listed.has(origin)));
+    if (cors && !any) response.vary('Origin');
+    if (mayCall) response.setHeader('Access-Control-Allow-Origin', any ? '*' : header);
+    if (mayCall && request.method === 'OPTIONS' && request.headers['access-control-request-method']) {
       response.setHeader('Access-Control-Allow-Headers', ALLOW_HEADERS);
       response.setHeader('Access-Control-Allow-Methods', ALLOW_METHODS);
       response.setHeader('Access-Control-Max-Age', '600');
       response.status(204).end();
       return;
     }
-    next();
+    const own = origin !== undefined && origin === site.ownOrigin(request);
+    const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
+    if (mayCall || own || (READ_METHODS.has(request.method) && !preflight)) return next();
+    const error = new GatewayError(GrpcCode.PermissionDenied, `origin ${header.slice(0, 200)} may not ${preflight ? 'call' : 'write to'} this api (api.corsOrigins)`);
+    response.status(error.status.http).json(error.body());
   };
 }

@@ -30,7 +30,12 @@ export function toExpLesson(lesson: Lesson): Record<string, unknown> {
   };
 }
 
+/**
+ * `expCollection`. A collection without lessons has no `Lessons` at all, as the original's gateway left
+ * an empty list out: antidote-web shows "Coming Soon!" only then (an empty list renders an empty box).
+ */
 export function toExpCollection(collection: Collection, lessons: readonly Lesson[]): Record<string, unknown> {
+  const summaries = lessons.filter((lesson) => lesson.collection === collection.slug).map((lesson) => ({ Slug: lesson.slug, Name: lesson.name, Description: lesson.description }));
   return {
     Slug: collection.slug,
     Title: collection.title,
@@ -42,7 +47,7 @@ export function toExpCollection(collection: Collection, lessons: readonly Lesson
     Type: collection.type,
     Tier: collection.tier,
     CollectionFile: collection.collectionFile,
-    Lessons: lessons.filter((lesson) => lesson.collection === collection.slug).map((lesson) => ({ Slug: lesson.slug, Name: lesson.name, Description: lesson.description })),
+    ...(summaries.length > 0 ? { Lessons: summaries } : {}),
   };
 }
 

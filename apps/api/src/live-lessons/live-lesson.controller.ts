@@ -11,7 +11,8 @@ import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import { DataManager, liveLessonStatusOf } from '@antidote/data';
 import { BusClient } from '@antidote/messaging';
 import { exhausted, failedPrecondition, GatewayError, GrpcCode, notFound } from '../http/gateway.error.js';
-import { AdminGuard, clientIpOf } from '../http/http.guards.js';
+import { clientOf } from '../http/client-limits.js';
+import { AdminGuard } from '../http/http.guards.js';
 import { validate, validateExp } from '../http/validation.js';
 import { idParamSchema, liveLessonRequestSchema } from './live-lesson.dto.js';
 import { LiveLessonEventHub, type LiveLessonEvent } from './live-lesson-events.hub.js';
@@ -53,7 +54,10 @@ export class LiveLessonController {
     const lesson = await this.data.liveLessons.find(id);
     if (!lesson) throw notFound('livelesson not found');
     if (lesson.error) throw failedPrecondition(`Livelesson encountered errors during provisioning. See antidote logs${lesson.failureReason ? `: ${lesson.failureReason}` : ''}`);
-    return withDetails(lesson, toExpLiveLesson(lesson, this.config.api.exposeDevicePasswords, this.admin.isAdmin(request.headers.authorization)));
+    // An operator (the admin token) reads the device logins and the owning session; a learner neither,
+    // unless api.exposeDevicePasswords says so: the page's terminal needs no password (the api logs in).
+    const admin = this.admin.isAdmin(request.headers.authorization);
+    return withDetails(lesson, toExpLiveLesson(lesson, admin || this.config.api.exposeDevicePasswords, admin));
   }
 
   /**
@@ -94,7 +98,7 @@ export class LiveLessonController {
       stop();
       throw notFound('livelesson not found');
     }
-    const client = clientIpOf(request);
+    const client = clientOf(request).key;
     if (!this.streams.take(client)) {
       stop();
       throw exhausted(`Too many open event streams from this address (at most ${this.config.api.maxStreamsPerClient})`, 5);

@@ -105,7 +105,8 @@ export const expCollection = z
     Type: z.string(),
     Tier: z.string(),
     CollectionFile: z.string(),
-    Lessons: z.array(expLessonSummary),
+    /** Absent when the collection has no lessons (as the original answered). */
+    Lessons: z.array(expLessonSummary).optional(),
   })
   .strict();
 export const expCollections = z.object({ collections: z.array(expCollection) }).strict();

@@ -3,8 +3,8 @@ import type { Request } from 'express';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { DEV_MODE_SESSION_ID } from '@antidote/contracts';
 import { DataManager, DuplicateError, withFreshId, type LiveSession } from '@antidote/data';
+import { clientOf } from '../http/client-limits.js';
 import { exhausted, internal, notFound } from '../http/gateway.error.js';
-import { clientIpOf } from '../http/http.guards.js';
 
 import { validate, validateExp } from '../http/validation.js';
 import { idParamSchema, sessionRequestSchema } from '../live-lessons/live-lesson.dto.js';
@@ -21,7 +21,8 @@ export class LiveSessionController {
   @HttpCode(200)
   async request(@Body() body: unknown, @Req() request: Request): Promise<Record<string, unknown>> {
     validateExp(sessionRequestSchema, body, 'POST /exp/livesession');
-    const sourceIp = clientIpOf(request);
+    // The client as every per-client limit counts it: an IPv6 client is its /64 (api.ipv6ClientPrefix).
+    const sourceIp = clientOf(request).key;
     const limit = this.config.liveSessionLimit;
     if (limit > 0 && (await this.data.liveSessions.countForIp(sourceIp)) >= limit) throw exhausted('This IP address has exceeded the maximum number of liveSessions');
     if (this.config.devMode) return toExpLiveSession(await this.devSession(sourceIp));

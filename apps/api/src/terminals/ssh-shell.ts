@@ -3,7 +3,9 @@ import { TerminalCloseCode, TerminalRefusal } from './terminal.errors.js';
 
 /** Port: an interactive shell on a device (one SSH channel with a pty). */
 export interface ShellChannel {
-  write(data: string): void;
+  /** False once the channel buffers more than it should: write again after `onDrain`. */
+  write(data: string): boolean;
+  onDrain(listener: () => void): void;
   resize(cols: number, rows: number): void;
   onData(listener: (chunk: Buffer) => void): void;
   /** Once, when the shell ends (exit, the device closed it, or `close()`). */
@@ -49,7 +51,8 @@ export const openSshShell: ShellOpener = async (target, size, timeoutMs) => {
         client.on('close', ended);
         stream.stderr.on('data', () => undefined);
         resolve({
-          write: (data) => void stream.write(data),
+          write: (data) => stream.write(data),
+          onDrain: (listener) => void stream.on('drain', listener),
           resize: (cols, rows) => void stream.setWindow(rows, cols, 0, 0),
           onData: (listener) => void stream.on('data', listener).stderr.on('data', listener),
           onClose: (listener) => void closeListeners.push(listener),

@@ -3,21 +3,46 @@ import type { ShellChannel } from './ssh-shell.js';
 import { bridgeTerminal, parseFrame, type TerminalSocket } from './terminal-bridge.js';
 import { TerminalCloseCode } from './terminal.errors.js';
 
-function pair() {
+function pair(rates = { framesPerSecond: 1000, bytesPerSecond: 100_000 }) {
   const sent: string[] = [];
   const closes: [number, string][] = [];
   const written: string[] = [];
   const sizes: [number, number][] = [];
+  const reading = { paused: false, shellTakes: true };
   let onMessage: (data: string) => void = () => undefined;
   let onSocketClose: () => void = () => undefined;
   let onData: (chunk: Buffer) => void = () => undefined;
   let onShellClose: () => void = () => undefined;
+  let onDrain: () => void = () => undefined;
   let shellClosed = 0;
-  const socket: TerminalSocket = { send: (data) => void sent.push(data), close: (code, reason) => void closes.push([code, reason]), onMessage: (l) => (onMessage = l), onClose: (l) => (onSocketClose = l) };
-  const shell: ShellChannel = { write: (data) => void written.push(data), resize: (cols, rows) => void sizes.push([cols, rows]), onData: (l) => (onData = l), onClose: (l) => (onShellClose = l), close: () => void shellClosed++ };
+  const socket: TerminalSocket = {
+    send: (data) => void sent.push(data),
+    close: (code, reason) => void closes.push([code, reason]),
+    onMessage: (l) => (onMessage = l),
+    onClose: (l) => (onSocketClose = l),
+    pause: () => void (reading.paused = true),
+    resume: () => void (reading.paused = false),
+  };
+  const shell: ShellChannel = {
+    write: (data) => written.push(data) > 0 && reading.shellTakes,
+    onDrain: (l) => (onDrain = l),
+    resize: (cols, rows) => void sizes.push([cols, rows]),
+    onData: (l) => (onData = l),
+    onClose: (l) => (onShellClose = l),
+    close: () => void shellClosed++,
+  };
   const ends = { count: 0 };
-  bridgeTerminal(socket, shell, { idleTimeoutMs: 60_000, maxFrameBytes: 100 }, () => ends.count++);
-  return { sent, closes, written, sizes, ends, shellClosed: () => shellClosed, message: (d: string) => onMessage(d), output: (t: string) => onData(Buffer.from(t)), shellEnds: () => onShellClose(), pageCloses: () => onSocketClose() };
+  bridgeTerminal(socket, shell, { idleTimeoutMs: 60_000, maxFrameBytes: 100, ...rates }, () => ends.count++);
+  return {
+    sent, closes, written, sizes, ends, reading,
+    shellClosed: () => shellClosed,
+    message: (d: string) => onMessage(d),
+    type: (data: string) => onMessage(JSON.stringify({ type: 'input', data })),
+    output: (t: string) => onData(Buffer.from(t)),
+    drain: () => onDrain(),
+    shellEnds: () => onShellClose(),
+    pageCloses: () => onSocketClose(),
+  };
 }
 
 describe('bridgeTerminal', () => {
@@ -64,6 +89,43 @@ describe('bridgeTerminal', () => {
     vi.advanceTimersByTime(2000);
     expect(t.closes).toEqual([[TerminalCloseCode.idle, 'closed after 60 s without activity']]);
     expect(t.shellClosed()).toBe(1);
+  });
+
+  it('passes input at framesPerSecond: past it the socket is paused and the frames already read wait their turn, in order', () => {
+    vi.useFakeTimers();
+    const t = pair({ framesPerSecond: 10, bytesPerSecond: 100_000 });
+    for (let i = 0; i < 25; i++) t.type(String(i));
+    expect([t.written.length, t.reading.paused]).toEqual([10, true]);
+    vi.advanceTimersByTime(1000);
+    expect([t.written.length, t.reading.paused]).toEqual([20, true]);
+    vi.advanceTimersByTime(1000);
+    expect(t.written).toEqual(Array.from({ length: 25 }, (_, i) => String(i)));
+    expect(t.reading.paused).toBe(false);
+  });
+
+  it('passes input at bytesPerSecond, a paste larger than a second\'s worth at once, and the next frame once it is paid back', () => {
+    vi.useFakeTimers();
+    // The frame's bytes count: {"type":"input","data":"…"} is 26 + 60 = 86, 36 past the bucket's 50 (0.74 s to pay back).
+    const t = pair({ framesPerSecond: 1000, bytesPerSecond: 50 });
+    t.type('x'.repeat(60));
+    t.type('y');
+    expect([t.written.length, t.reading.paused]).toEqual([1, true]);
+    vi.advanceTimersByTime(700);
+    expect(t.written).toEqual(['x'.repeat(60)]);
+    vi.advanceTimersByTime(100);
+    expect(t.written).toEqual(['x'.repeat(60), 'y']);
+    expect(t.reading.paused).toBe(false);
+  });
+
+  it('stops reading while the shell buffers, and goes on when it drains', () => {
+    const t = pair();
+    t.reading.shellTakes = false;
+    t.type('a');
+    t.type('b');
+    expect([t.written, t.reading.paused]).toEqual([['a'], true]);
+    t.reading.shellTakes = true;
+    t.drain();
+    expect([t.written, t.reading.paused]).toEqual([['a', 'b'], false]);
   });
 
   it('parses only the two frame kinds', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InputRate, type InputRates } from './input-rate.js';
 import type { ShellChannel } from './ssh-shell.js';
 import { TerminalCloseCode } from './terminal.errors.js';
 
@@ -8,9 +9,12 @@ export interface TerminalSocket {
   close(code: number, reason: string): void;
   onMessage(listener: (data: string) => void): void;
   onClose(listener: () => void): void;
+  /** Stop reading the page's frames (TCP then holds the rest back) until `resume`. */
+  pause(): void;
+  resume(): void;
 }
 
-export interface BridgeLimits {
+export interface BridgeLimits extends InputRates {
   idleTimeoutMs: number;
   maxFrameBytes: number;
 }
@@ -19,9 +23,10 @@ const frameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('input'), data: z.string() }).strict(),
   z.object({ type: z.literal('resize'), cols: z.number().int().min(1).max(1000), rows: z.number().int().min(1).max(1000) }).strict(),
 ]);
+type Frame = z.infer<typeof frameSchema>;
 
 /** Parses a frame from the page; undefined for anything that is not a known frame. */
-export function parseFrame(text: string): z.infer<typeof frameSchema> | undefined {
+export function parseFrame(text: string): Frame | undefined {
   try {
     const parsed = frameSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : undefined;
@@ -31,16 +36,23 @@ export function parseFrame(text: string): z.infer<typeof frameSchema> | undefine
 }
 
 /**
- * Joins the page's socket to the device's shell: keys and resizes in, output out. Ends both when either
+ * Joins the page's socket to the device's shell: keys and resizes in, output out. Input passes at
+ * `framesPerSecond` and `bytesPerSecond` and only while the shell takes it: past either, the socket is
+ * paused (back-pressure to the page) and the frames already read wait their turn. Ends both when either
  * ends, on a bad or oversized frame, or after `idleTimeoutMs` without a byte either way. `onEnd` runs once.
  */
 export function bridgeTerminal(socket: TerminalSocket, shell: ShellChannel, limits: BridgeLimits, onEnd: () => void): void {
   let ended = false;
   let idle: NodeJS.Timeout | undefined;
+  let later: NodeJS.Timeout | undefined;
+  let shellFull = false;
+  const waiting: { frame: Frame; bytes: number }[] = [];
+  const rate = new InputRate(limits);
   const end = (code: number, reason: string): void => {
     if (ended) return;
     ended = true;
     clearTimeout(idle);
+    clearTimeout(later);
     shell.close();
     socket.close(code, reason);
     onEnd();
@@ -49,6 +61,27 @@ export function bridgeTerminal(socket: TerminalSocket, shell: ShellChannel, limi
     clearTimeout(idle);
     idle = setTimeout(() => end(TerminalCloseCode.idle, `closed after ${Math.round(limits.idleTimeoutMs / 1000)} s without activity`), limits.idleTimeoutMs);
   };
+  const pump = (): void => {
+    later = undefined;
+    while (!ended && !shellFull && waiting.length > 0) {
+      const wait = rate.waitMs();
+      if (wait > 0) {
+        socket.pause();
+        later = setTimeout(pump, wait);
+        return;
+      }
+      const { frame, bytes } = waiting.shift()!;
+      rate.take(bytes);
+      if (frame.type === 'resize') shell.resize(frame.cols, frame.rows);
+      else shellFull = !shell.write(frame.data);
+    }
+    if (shellFull) socket.pause();
+    else if (!ended) socket.resume();
+  };
+  shell.onDrain(() => {
+    shellFull = false;
+    if (!later) pump();
+  });
   shell.onData((chunk) => {
     if (ended) return;
     active();
@@ -58,12 +91,13 @@ export function bridgeTerminal(socket: TerminalSocket, shell: ShellChannel, limi
   socket.onClose(() => end(TerminalCloseCode.normal, 'closed by the page'));
   socket.onMessage((text) => {
     if (ended) return;
-    if (Buffer.byteLength(text) > limits.maxFrameBytes) return end(TerminalCloseCode.tooBig, `a frame is at most ${limits.maxFrameBytes} bytes`);
+    const bytes = Buffer.byteLength(text);
+    if (bytes > limits.maxFrameBytes) return end(TerminalCloseCode.tooBig, `a frame is at most ${limits.maxFrameBytes} bytes`);
     const frame = parseFrame(text);
     if (!frame) return end(TerminalCloseCode.badRequest, 'not a terminal frame');
     active();
-    if (frame.type === 'input') shell.write(frame.data);
-    else shell.resize(frame.cols, frame.rows);
+    waiting.push({ frame, bytes });
+    if (!later && !shellFull) pump();
   });
   active();
 }

@@ -6,7 +6,9 @@ import type { AntidoteConfig } from '@antidote/config';
 import { authorizeTerminal, type LiveLessonLookup } from './terminal-access.js';
 import { bridgeTerminal, type TerminalSocket } from './terminal-bridge.js';
 import { originAllowed, parseTerminalRequest, TERMINALS_PATH } from './terminal-request.js';
+import { canonicalTarget } from '../http/canonical-path.js';
 import { PerKeySlots } from '../http/per-key-slots.js';
+import type { RequestSite } from '../http/request-site.js';
 import type { ShellChannel, ShellOpener } from './ssh-shell.js';
 import { TerminalCloseCode, TerminalRefusal } from './terminal.errors.js';
 
@@ -25,11 +27,13 @@ const asTerminalSocket = (ws: WebSocket): TerminalSocket => ({
   close: (code, reason) => ws.close(code, reason.slice(0, 120)),
   onMessage: (listener) => void ws.on('message', (data, isBinary) => listener(isBinary ? '' : textOf(data))),
   onClose: (listener) => void ws.on('close', listener),
+  pause: () => ws.pause(),
+  resume: () => ws.resume(),
 });
 
 /**
- * `GET /terminals?liveLessonId&sessionId&endpoint` upgraded to a WebSocket: the origin must be the api's
- * own (or listed); the session must own the lab; at most `maxPerSession` at once. The api then logs in to
+ * `GET /terminals?liveLessonId&sessionId&endpoint` upgraded to a WebSocket: the Host one the api answers
+ * to, the origin the api's own (as seen through its trusted proxies) or listed; the session must own the lab; at most `maxPerSession` at once. The api then logs in to
  * the endpoint over SSH itself — the browser never receives a password — and bridges the two.
  * A refusal after the origin check is a WebSocket close with a code and a reason the page can show.
  */
@@ -38,17 +42,21 @@ export class TerminalGateway {
   private readonly wss: WebSocketServer;
   private readonly slots: PerKeySlots;
   private readonly open = new Set<WebSocket>();
+  private site?: RequestSite;
 
   constructor(
     private readonly config: TerminalsConfig,
     private readonly lookup: LiveLessonLookup,
     private readonly openShell: ShellOpener,
   ) {
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: config.maxFrameBytes, perMessageDeflate: false });
+    // One message per turn of the event loop: a burst of frames in one TCP read never holds the loop.
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: config.maxFrameBytes, perMessageDeflate: false, allowSynchronousEvents: false });
     this.slots = new PerKeySlots(config.maxPerSession);
   }
 
-  attach(server: Server): void {
+  /** Serves upgrades of `server` whose Host `site` answers to and whose Origin is the api's own (or listed). */
+  attach(server: Server, site: RequestSite): void {
+    this.site = site;
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => void this.upgrade(request, socket, head));
   }
 
@@ -68,9 +76,11 @@ export class TerminalGateway {
 
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => socket.destroy());
-    const url = request.url ?? '';
+    const url = canonicalTarget(request.url ?? '');
+    if (url === undefined) return refuseUpgrade(socket, '400 Bad Request');
     if (new URL(url, 'http://terminal.invalid').pathname !== TERMINALS_PATH) return refuseUpgrade(socket, '404 Not Found');
-    if (!originAllowed(request.headers.origin, request.headers.host, this.config.allowedOrigins)) return refuseUpgrade(socket, '403 Forbidden');
+    if (!this.site?.hostAllowed(request)) return refuseUpgrade(socket, '403 Forbidden');
+    if (!originAllowed(request.headers.origin, this.site.ownOrigin(request), this.config.allowedOrigins)) return refuseUpgrade(socket, '403 Forbidden');
     if (request.headers.upgrade?.toLowerCase() !== 'websocket' || !request.headers['sec-websocket-key']) return refuseUpgrade(socket, '400 Bad Request');
     let sessionId: string | undefined;
     let shell: ShellChannel | undefined;
@@ -107,7 +117,8 @@ export class TerminalGateway {
         return ws.close(refusal?.code ?? TerminalCloseCode.unavailable, refusal?.message ?? 'no shell');
       }
       this.open.add(ws);
-      bridgeTerminal(asTerminalSocket(ws), shell, { idleTimeoutMs: this.config.idleTimeoutSeconds * 1000, maxFrameBytes: this.config.maxFrameBytes }, () => {
+      const limits = { idleTimeoutMs: this.config.idleTimeoutSeconds * 1000, maxFrameBytes: this.config.maxFrameBytes, framesPerSecond: this.config.inputFramesPerSecond, bytesPerSecond: this.config.inputBytesPerSecond };
+      bridgeTerminal(asTerminalSocket(ws), shell, limits, () => {
         this.open.delete(ws);
         release();
       });

@@ -8,17 +8,18 @@ import { TerminalCloseCode } from './terminal.errors.js';
 
 describe('originAllowed', () => {
   it.each([
-    ['the api\'s own origin', 'http://127.0.0.1:8080', '127.0.0.1:8080', [], true],
-    ['https on its own host', 'https://labs.example', 'labs.example', [], true],
-    ['another port', 'http://127.0.0.1:9999', '127.0.0.1:8080', [], false],
-    ['another site', 'http://evil.example', '127.0.0.1:8080', [], false],
-    ['a listed origin', 'http://front.example', '127.0.0.1:8080', ['http://front.example'], true],
-    ['a wildcard is never a listing', 'http://evil.example', '127.0.0.1:8080', ['*'], false],
-    ['no origin (not a browser)', undefined, '127.0.0.1:8080', [], false],
-    ['a "null" origin (sandboxed frame, file:)', 'null', '127.0.0.1:8080', [], false],
-    ['no Host', 'http://127.0.0.1:8080', undefined, [], false],
-  ] as const)('%s', (_case, origin, host, allowed, expected) => {
-    expect(originAllowed(origin, host, allowed)).toBe(expected);
+    ['the api\'s own origin', 'http://127.0.0.1:8080', 'http://127.0.0.1:8080', [], true],
+    ['https, as a TLS proxy forwards it', 'https://labs.example', 'https://labs.example', [], true],
+    ['the same host on another scheme', 'https://labs.example', 'http://labs.example', [], false],
+    ['another port', 'http://127.0.0.1:9999', 'http://127.0.0.1:8080', [], false],
+    ['another site', 'http://evil.example', 'http://127.0.0.1:8080', [], false],
+    ['a listed origin', 'http://front.example', 'http://127.0.0.1:8080', ['http://front.example'], true],
+    ['a wildcard is never a listing', 'http://evil.example', 'http://127.0.0.1:8080', ['*'], false],
+    ['no origin (not a browser)', undefined, 'http://127.0.0.1:8080', [], false],
+    ['a "null" origin (sandboxed frame, file:)', 'null', 'http://127.0.0.1:8080', [], false],
+    ['no own origin (no Host)', 'http://127.0.0.1:8080', undefined, [], false],
+  ] as const)('%s', (_case, origin, own, allowed, expected) => {
+    expect(originAllowed(origin, own, allowed)).toBe(expected);
   });
 });
 

@@ -22,17 +22,18 @@ export function parseTerminalRequest(url: string): TerminalRequest {
 }
 
 /**
- * A browser always sends Origin with a WebSocket: it must be the api's own (its Host) or one of
- * `allowed`. No Origin (not a browser) is refused too: a page on another site can never drive a terminal.
+ * A browser always sends Origin with a WebSocket: it must be the api's own (`own`, as the request reached
+ * it: Host, or a trusted proxy's X-Forwarded-Host and -Proto) or one of `allowed`. No Origin (not a
+ * browser) is refused too: a page on another site can never drive a terminal.
  */
-export function originAllowed(origin: string | undefined, host: string | undefined, allowed: readonly string[]): boolean {
-  if (!origin || !host) return false;
+export function originAllowed(origin: string | undefined, own: string | undefined, allowed: readonly string[]): boolean {
+  if (!origin || !own) return false;
   let parsed: URL;
   try {
     parsed = new URL(origin);
   } catch {
     return false;
   }
-  if ((parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.host === host) return true;
+  if ((parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.origin === own) return true;
   return allowed.some((entry) => entry !== '*' && new URL(entry).origin === parsed.origin);
 }

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { type BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { DataManager } from '@antidote/data';
+import type { RequestSite } from '../http/request-site.js';
 import { openSshShell } from './ssh-shell.js';
 import { TerminalGateway } from './terminal-gateway.js';
 
@@ -14,8 +15,8 @@ export class TerminalService implements BeforeApplicationShutdown {
     this.gateway = new TerminalGateway(config.api.terminals, (id) => data.liveLessons.find(id), openSshShell);
   }
 
-  attach(server: Server): void {
-    this.gateway.attach(server);
+  attach(server: Server, site: RequestSite): void {
+    this.gateway.attach(server, site);
   }
 
   beforeApplicationShutdown(): void {
