@@ -1,19 +1,22 @@
 import * as k8s from '@kubernetes/client-node';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { LiveLessonStatus } from '@antidote/contracts';
 import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { makeLiveEndpoint, makeNewLiveLesson } from '@antidote/testing';
 import { startApi, type ApiFixture } from '../../test/api-fixture.js';
+import { withLoopDelay } from '../../test/edge-load.js';
+import { rawRequest } from '../../test/raw-http.js';
 import { TerminalCloseCode } from './terminal.errors.js';
 
 const LONG = 20_000;
 const PASSWORD = 'antidotepassword';
 
 /** A terminal as the page opens it; records its output and how it ended. */
-function openTerminal(api: string, query: Record<string, string>, origin: string | null = api) {
+function openTerminal(api: string, query: Record<string, string>, origin: string | null = api, headers: Record<string, string> = {}) {
   const url = `${api.replace(/^http/, 'ws')}/terminals?${new URLSearchParams(query).toString()}`;
-  const ws = new WebSocket(url, { headers: origin ? { origin } : {} });
+  const ws = new WebSocket(url, { headers: { ...(origin ? { origin } : {}), ...headers } });
   let output = '';
   ws.on('message', (data: Buffer) => (output += data.toString()));
   ws.on('error', () => undefined);
@@ -81,6 +84,19 @@ describe('browser terminals: the api opens the SSH session (real api, kube-sim S
     await listed.closed;
   });
 
+  it('refuses the upgrade for a Host the api does not answer to (DNS rebinding), and takes its own origin as a trusted proxy forwards it', { timeout: LONG }, async () => {
+    const port = new URL(api.url).port;
+    // A page at http://rebound.example:<port>, its name rebound to 127.0.0.1: Origin and Host agree, and are not the api's.
+    expect(await openTerminal(api.url, lab, `http://rebound.example:${port}`, { host: `rebound.example:${port}` }).refused).toBe(403);
+    expect(await openTerminal(api.url, lab, api.url, { host: `rebound.example:${port}` }).refused).toBe(403);
+    // Behind a path-prefix proxy on loopback (trusted by default): the page's origin is the one the proxy forwards.
+    const proxied = openTerminal(api.url, lab, 'https://labs.example.org', { 'x-forwarded-host': 'labs.example.org', 'x-forwarded-proto': 'https' });
+    await proxied.opened();
+    proxied.ws.close();
+    await proxied.closed;
+    expect(await openTerminal(api.url, lab, 'https://labs.example.org').refused).toBe(403);
+  });
+
   it('allows maxPerSession terminals per session, and one more once one is closed', { timeout: LONG * 2 }, async () => {
     const first = openTerminal(api.url, lab);
     const second = openTerminal(api.url, lab);
@@ -111,5 +127,28 @@ describe('browser terminals: the api opens the SSH session (real api, kube-sim S
     await bad.opened();
     bad.ws.send('{"type":"shell","data":"rm -rf /"}');
     expect(await bad.closed).toEqual({ code: TerminalCloseCode.badRequest, reason: 'not a terminal frame' });
+  });
+
+  it('keeps the api responsive while one page floods its terminal with 5,000 input frames', { timeout: LONG * 3 }, async () => {
+    const url = `${api.url.replace(/^http/, 'ws')}/terminals?${new URLSearchParams(lab).toString()}`;
+    const flood = new Worker(new URL('../../test/terminal-flood.worker.mjs', import.meta.url), { workerData: { url, origin: api.url, frames: 5000, data: 'x' } });
+    const next = () => new Promise<{ sent?: number; error?: string }>((resolve, reject) => flood.once('message', resolve).once('error', reject));
+    expect(await next()).toEqual({ sent: 5000 });
+    const { result: answers, p99, max } = await withLoopDelay(async () => {
+      const answers = [];
+      for (let i = 0; i < 20; i++) {
+        answers.push(await rawRequest(api.url, { path: '/healthz' }));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return answers;
+    });
+    console.info(`terminal flood: GET /healthz ${answers.map((answer) => Math.round(answer.ms)).join(' ')} ms; event-loop delay p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms`);
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+    expect(Math.max(...answers.map((answer) => answer.ms))).toBeLessThan(1000);
+    expect(p99).toBeLessThan(100);
+    const closed = next();
+    flood.postMessage('stop');
+    await closed;
+    await flood.terminate();
   });
 });
