@@ -19,7 +19,14 @@ export interface SlowCounts {
 /** Connections that never finish their request, opened from a worker thread (their sockets cost the api's event loop nothing). */
 export async function openSlowClients(port: number, groups: SlowGroup[]): Promise<{ counts(): Promise<SlowCounts>; stop(): Promise<SlowCounts> }> {
   const worker = new Worker(new URL('./slow-clients.worker.mjs', import.meta.url), { workerData: { port, groups } });
-  const next = (): Promise<SlowCounts> => new Promise((resolve, reject) => worker.once('message', resolve).once('error', reject));
+  const next = (): Promise<SlowCounts> =>
+    new Promise((resolve, reject) => {
+      const answer = (counts: SlowCounts): void => {
+        worker.off('error', reject);
+        resolve(counts);
+      };
+      worker.once('message', answer).once('error', reject);
+    });
   await next();
   return {
     counts: () => {

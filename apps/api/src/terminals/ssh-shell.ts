@@ -8,6 +8,9 @@ export interface ShellChannel {
   onDrain(listener: () => void): void;
   resize(cols: number, rows: number): void;
   onData(listener: (chunk: Buffer) => void): void;
+  /** Stop reading the device's output (SSH flow control then holds it back) until `resume`. */
+  pause(): void;
+  resume(): void;
   /** Once, when the shell ends (exit, the device closed it, or `close()`). */
   onClose(listener: () => void): void;
   close(): void;
@@ -55,6 +58,8 @@ export const openSshShell: ShellOpener = async (target, size, timeoutMs) => {
           onDrain: (listener) => void stream.on('drain', listener),
           resize: (cols, rows) => void stream.setWindow(rows, cols, 0, 0),
           onData: (listener) => void stream.on('data', listener).stderr.on('data', listener),
+          pause: () => void stream.pause().stderr.pause(),
+          resume: () => void stream.resume().stderr.resume(),
           onClose: (listener) => void closeListeners.push(listener),
           close: () => {
             stream.close();

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ShellChannel } from './ssh-shell.js';
-import { bridgeTerminal, parseFrame, type TerminalSocket } from './terminal-bridge.js';
+import { bridgeTerminal, OUTPUT_HIGH_WATER_BYTES, parseFrame, type TerminalSocket } from './terminal-bridge.js';
 import { TerminalCloseCode } from './terminal.errors.js';
 
 function pair(rates = { framesPerSecond: 1000, bytesPerSecond: 100_000 }) {
@@ -8,7 +8,8 @@ function pair(rates = { framesPerSecond: 1000, bytesPerSecond: 100_000 }) {
   const closes: [number, string][] = [];
   const written: string[] = [];
   const sizes: [number, number][] = [];
-  const reading = { paused: false, shellTakes: true };
+  const reading = { paused: false, shellTakes: true, shellPaused: false, buffered: 0 };
+  const unsent: (() => void)[] = [];
   let onMessage: (data: string) => void = () => undefined;
   let onSocketClose: () => void = () => undefined;
   let onData: (chunk: Buffer) => void = () => undefined;
@@ -16,7 +17,15 @@ function pair(rates = { framesPerSecond: 1000, bytesPerSecond: 100_000 }) {
   let onDrain: () => void = () => undefined;
   let shellClosed = 0;
   const socket: TerminalSocket = {
-    send: (data) => void sent.push(data),
+    send: (data, done) => {
+      sent.push(data);
+      reading.buffered += data.length;
+      unsent.push(() => {
+        reading.buffered -= data.length;
+        done();
+      });
+    },
+    bufferedBytes: () => reading.buffered,
     close: (code, reason) => void closes.push([code, reason]),
     onMessage: (l) => (onMessage = l),
     onClose: (l) => (onSocketClose = l),
@@ -30,6 +39,8 @@ function pair(rates = { framesPerSecond: 1000, bytesPerSecond: 100_000 }) {
     onData: (l) => (onData = l),
     onClose: (l) => (onShellClose = l),
     close: () => void shellClosed++,
+    pause: () => void (reading.shellPaused = true),
+    resume: () => void (reading.shellPaused = false),
   };
   const ends = { count: 0 };
   bridgeTerminal(socket, shell, { idleTimeoutMs: 60_000, maxFrameBytes: 100, ...rates }, () => ends.count++);
@@ -40,6 +51,8 @@ function pair(rates = { framesPerSecond: 1000, bytesPerSecond: 100_000 }) {
     type: (data: string) => onMessage(JSON.stringify({ type: 'input', data })),
     output: (t: string) => onData(Buffer.from(t)),
     drain: () => onDrain(),
+    /** The page reads what was sent, oldest first. */
+    pageReads: (count: number) => unsent.splice(0, count).forEach((done) => done()),
     shellEnds: () => onShellClose(),
     pageCloses: () => onSocketClose(),
   };
@@ -126,6 +139,19 @@ describe('bridgeTerminal', () => {
     t.reading.shellTakes = true;
     t.drain();
     expect([t.written, t.reading.paused]).toEqual([['a', 'b'], false]);
+  });
+
+  it('stops reading the shell while a page does not read its output, and reads on once most of it left', () => {
+    const t = pair();
+    const chunk = 'y'.repeat(64 * 1024);
+    for (let i = 0; i < 4; i++) t.output(chunk);
+    expect(t.reading.shellPaused).toBe(false);
+    t.output(chunk);
+    expect([t.reading.shellPaused, t.reading.buffered]).toEqual([true, OUTPUT_HIGH_WATER_BYTES + chunk.length]);
+    t.pageReads(3);
+    expect(t.reading.shellPaused).toBe(true);
+    t.pageReads(1);
+    expect(t.reading.shellPaused).toBe(false);
   });
 
   it('parses only the two frame kinds', () => {

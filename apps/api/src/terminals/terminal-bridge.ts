@@ -5,7 +5,10 @@ import { TerminalCloseCode } from './terminal.errors.js';
 
 /** Port: the browser's side (a WebSocket). */
 export interface TerminalSocket {
-  send(data: string): void;
+  /** `sent` runs once the data has left for the page. */
+  send(data: string, sent: () => void): void;
+  /** Bytes given to `send` that have not left yet (a page that does not read holds them here). */
+  bufferedBytes(): number;
   close(code: number, reason: string): void;
   onMessage(listener: (data: string) => void): void;
   onClose(listener: () => void): void;
@@ -35,11 +38,15 @@ export function parseFrame(text: string): Frame | undefined {
   }
 }
 
+/** Output waiting for a page past this stops reading the shell (SSH flow control then holds the device) until a quarter of it left. */
+export const OUTPUT_HIGH_WATER_BYTES = 256 * 1024;
+
 /**
  * Joins the page's socket to the device's shell: keys and resizes in, output out. Input passes at
  * `framesPerSecond` and `bytesPerSecond` and only while the shell takes it: past either, the socket is
- * paused (back-pressure to the page) and the frames already read wait their turn. Ends both when either
- * ends, on a bad or oversized frame, or after `idleTimeoutMs` without a byte either way. `onEnd` runs once.
+ * paused (back-pressure to the page) and the frames already read wait their turn. Output waits for a
+ * page that does not read it in bounded memory (OUTPUT_HIGH_WATER_BYTES). Ends both when either ends, on
+ * a bad or oversized frame, or after `idleTimeoutMs` without a byte either way. `onEnd` runs once.
  */
 export function bridgeTerminal(socket: TerminalSocket, shell: ShellChannel, limits: BridgeLimits, onEnd: () => void): void {
   let ended = false;
@@ -82,10 +89,19 @@ export function bridgeTerminal(socket: TerminalSocket, shell: ShellChannel, limi
     shellFull = false;
     if (!later) pump();
   });
+  let outputHeld = false;
+  const outputSent = (): void => {
+    if (!outputHeld || ended || socket.bufferedBytes() > OUTPUT_HIGH_WATER_BYTES / 4) return;
+    outputHeld = false;
+    shell.resume();
+  };
   shell.onData((chunk) => {
     if (ended) return;
     active();
-    socket.send(chunk.toString('utf8'));
+    socket.send(chunk.toString('utf8'), outputSent);
+    if (outputHeld || socket.bufferedBytes() <= OUTPUT_HIGH_WATER_BYTES) return;
+    outputHeld = true;
+    shell.pause();
   });
   shell.onClose(() => end(TerminalCloseCode.normal, 'the session ended'));
   socket.onClose(() => end(TerminalCloseCode.normal, 'closed by the page'));

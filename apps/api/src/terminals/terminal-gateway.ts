@@ -23,7 +23,8 @@ const refuseUpgrade = (socket: Duplex, status: string): void => {
 const textOf = (data: RawData): string => (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(new Uint8Array(data))).toString('utf8');
 
 const asTerminalSocket = (ws: WebSocket): TerminalSocket => ({
-  send: (data) => ws.send(data),
+  send: (data, sent) => ws.send(data, () => sent()),
+  bufferedBytes: () => ws.bufferedAmount,
   close: (code, reason) => ws.close(code, reason.slice(0, 120)),
   onMessage: (listener) => void ws.on('message', (data, isBinary) => listener(isBinary ? '' : textOf(data))),
   onClose: (listener) => void ws.on('close', listener),

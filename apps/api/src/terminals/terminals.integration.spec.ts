@@ -131,7 +131,7 @@ describe('browser terminals: the api opens the SSH session (real api, kube-sim S
 
   it('keeps the api responsive while one page floods its terminal with 5,000 input frames', { timeout: LONG * 3 }, async () => {
     const url = `${api.url.replace(/^http/, 'ws')}/terminals?${new URLSearchParams(lab).toString()}`;
-    const flood = new Worker(new URL('../../test/terminal-flood.worker.mjs', import.meta.url), { workerData: { url, origin: api.url, frames: 5000, data: 'x' } });
+    const flood = new Worker(new URL('../../test/terminal-flood.worker.mjs', import.meta.url), { workerData: { url, origin: api.url, frames: 5000, data: 'x'.repeat(16_000) } });
     const next = () => new Promise<{ sent?: number; error?: string }>((resolve, reject) => flood.once('message', resolve).once('error', reject));
     expect(await next()).toEqual({ sent: 5000 });
     const { result: answers, p99, max } = await withLoopDelay(async () => {
