@@ -3,7 +3,7 @@ const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
 /** An escape, upper-cased; one of a character that is not unreserved is kept as it is (it means something else than the character). */
 const ESCAPE = /^%[0-9A-F]{2}$/;
 /** Never in a path here: a backslash (a separator to some), a path parameter (`;`), anything not printable ASCII. */
-const REFUSED_RAW = /[\\;\x00-\x20\x7f-\uffff]/;
+const refusedRaw = (path: string): boolean => [...path].some((char) => char === '\\' || char === ';' || char <= ' ' || char > '~');
 
 /**
  * The one spelling of a request path that routing and every path-based decision (CORS, admin, web, rate
@@ -14,7 +14,7 @@ const REFUSED_RAW = /[\\;\x00-\x20\x7f-\uffff]/;
  * an encoded NUL, a `\` or a `;` parameter, or a target that is not a path (`*`, an absolute URL).
  */
 export function canonicalPath(path: string): string | undefined {
-  if (!path.startsWith('/') || REFUSED_RAW.test(path)) return undefined;
+  if (!path.startsWith('/') || refusedRaw(path)) return undefined;
   const segments: string[] = [];
   for (const raw of path.split('/')) {
     const segment = decodeUnreserved(raw);

@@ -33,6 +33,10 @@ describe('response shapes match the original swagger definitions, property for p
     expect(Object.keys(build()).sort()).toEqual(propertiesOf(file, definition));
   });
 
+  it('leaves Lessons out of a collection without lessons, as the original did (antidote-web then shows "Coming Soon!")', () => {
+    expect(toExpCollection(makeCollection(), [makeLesson({ collection: 'another-collection' })])).not.toHaveProperty('Lessons');
+  });
+
   it('keeps image credentials out of the image list shape', () => {
     expect(propertiesOf('image', 'expImage')).toEqual(['Name']);
     expect(makeImage().sshPassword).toBeTruthy();

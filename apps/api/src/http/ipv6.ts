@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 
 /** The 16 bytes of an IPv6 address (`::` shorthand, an embedded IPv4 tail and a `%zone` allowed); undefined if it is none. */
 export function ipv6Bytes(address: string): Uint8Array | undefined {
-  const plain = address.split('%')[0]!;
+  const plain = address.split('%')[0];
   if (isIP(plain) !== 6) return undefined;
   const [head, tail] = plain.includes('::') ? plain.split('::') : [plain, undefined];
   const groups = (part: string | undefined): number[] =>
@@ -24,7 +24,7 @@ export function ipv6Bytes(address: string): Uint8Array | undefined {
 
 /** RFC 5952 text of 16 bytes: lower-case hex, no leading zeros, the longest run of two or more zero groups as `::`. */
 export function ipv6Text(bytes: Uint8Array): string {
-  const groups = Array.from({ length: 8 }, (_, index) => (bytes[index * 2]! << 8) | bytes[index * 2 + 1]!);
+  const groups = Array.from({ length: 8 }, (_, index) => (bytes[index * 2] << 8) | bytes[index * 2 + 1]);
   let best = { start: -1, length: 1 };
   for (let start = 0; start < 8; start++) {
     let length = 0;

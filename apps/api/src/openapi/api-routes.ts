@@ -66,7 +66,11 @@ export const API_ROUTES: ApiRoute[] = [
   { tag: 'Ops', method: 'get', path: '/metrics', operationId: 'Metrics', summary: 'Prometheus metrics', ok: { text: 'text/plain; version=0.0.4' }, errors: [], ops: true },
 ];
 
-/** Statuses every non-ops route may answer: the per-client rate limit, a failure, the in-flight cap (not on streams). */
-export const commonErrors = (route: ApiRoute): number[] => (route.ops ? [] : [429, 500, ...(route.stream ? [] : [503])]);
+/**
+ * Statuses every non-ops route may answer: a malformed path, a Host the api does not answer to (or a
+ * write from another origin), the per-client rate limit and in-flight cap, a failure, the global
+ * in-flight cap (not on streams).
+ */
+export const commonErrors = (route: ApiRoute): number[] => (route.ops ? [] : [400, 403, 429, 500, ...(route.stream ? [] : [503])]);
 /** Admin routes also answer 401 (no bearer token) and 403 (a wrong one, or none configured). */
 export const errorsOf = (route: ApiRoute): number[] => [...new Set([...route.errors, ...(route.admin ? [401, 403] : []), ...commonErrors(route)])].sort((a, b) => a - b);

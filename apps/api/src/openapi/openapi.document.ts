@@ -8,12 +8,12 @@ type JsonSchema = Record<string, unknown>;
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid argument: a path, query or body field (named in details) is wrong, or the body is malformed',
   401: 'No "Authorization: Bearer <admin token>"',
-  403: 'Not allowed (a wrong admin token, admin routes disabled, or not the owner)',
+  403: 'Not allowed (a wrong admin token, admin routes disabled, not the owner, a write from an origin not in api.corsOrigins, or a Host the api does not answer to)',
   404: 'Not found',
   409: 'Failed precondition (busy, or failed)',
   413: 'Request body too large',
-  415: 'Unsupported content type (JSON or text/plain only)',
-  429: 'Too many requests from this address (Retry-After says when to try again)',
+  415: 'Unsupported content type (application/json, or text/plain holding a JSON object)',
+  429: 'Too many requests, or too many at once, from this address (Retry-After says when to try again)',
   500: 'Internal error',
   503: 'Busy or at capacity (Retry-After when busy)',
 };
