@@ -1,7 +1,7 @@
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { antictlUp, type UpPlatform } from './support/antictl-up.js';
-import { CHROMIUM, serveFrontEnd } from './support/front-end.js';
+import { CHROMIUM, serveFrontEnd, servePrefixProxy } from './support/front-end.js';
 import { labPage, type LabPageReport } from './support/lab-page.js';
 
 const LONG = 300_000;
@@ -23,57 +23,73 @@ function expectTheLabWorked(report: LabPageReport): void {
 }
 
 /**
- * antidote-web against `antictl up` (every app a process, CORS as shipped: any origin): first as a
- * browser's requests sent from this test, then the same lab page in Debian's headless Chromium on
- * another origin, so the browser itself enforces CORS and sends its own preflights.
+ * antidote-web against `antictl up` (every app a process): first as a browser's requests sent from this
+ * test, then the same lab page in Debian's headless Chromium on another origin, listed in
+ * `api.corsOrigins` as an operator would (the browser itself enforces CORS and sends its own
+ * preflights), and on the api's own site behind a `/acore` path-prefix proxy, which needs no listing.
  */
 describe('the real front-end works unchanged (antidote-web against antictl up)', () => {
   let platform: UpPlatform;
+  let frontEnd: Awaited<ReturnType<typeof serveFrontEnd>>;
+  let origin: string;
 
   beforeAll(async () => {
-    platform = await antictlUp({ config: { api: { rateLimitPerMinute: 0 } } });
+    frontEnd = await serveFrontEnd('127.0.0.2');
+    origin = new URL(frontEnd.url).origin;
+    platform = await antictlUp({ config: { api: { rateLimitPerMinute: 0, corsOrigins: [origin] } } });
   });
   afterAll(async () => {
+    await frontEnd?.stop();
     expect(await platform?.stop()).toBe(0);
   });
 
-  it('answers a preflight from another origin as the original did', async () => {
+  it('answers a preflight from the listed origin as the original did, and refuses any other origin', async () => {
     const preflight = await fetch(`${platform.api}/exp/livelesson`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://127.0.0.2:8080', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
     });
     expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
     expect(preflight.headers.get('access-control-allow-methods')).toBe('GET,HEAD,POST,PUT,DELETE');
     expect(preflight.headers.get('access-control-allow-headers')).toBe('Content-Type,Accept');
-    const simple = await fetch(`${platform.api}/exp/livesession`, { method: 'POST', body: JSON.stringify({}), headers: { origin: 'http://127.0.0.2:8080' } });
+    const simple = await fetch(`${platform.api}/exp/livesession`, { method: 'POST', body: JSON.stringify({}), headers: { origin } });
     expect(simple.headers.get('content-type')).toMatch(/json/);
-    expect(simple.headers.get('access-control-allow-origin')).toBe('*');
+    expect(simple.headers.get('access-control-allow-origin')).toBe(origin);
     expect(simple.status).toBe(200);
+    const other = await fetch(`${platform.api}/exp/livesession`, { method: 'POST', body: JSON.stringify({}), headers: { origin: 'http://127.0.0.4:8080' } });
+    expect([other.status, other.headers.get('access-control-allow-origin')]).toEqual([403, null]);
   });
 
   it('takes the lab page through a lab with text/plain bodies, polling to READY and a stage change', { timeout: LONG }, async () => {
     expectTheLabWorked(await labPage({ api: platform.api, slug: SLUG }));
   });
 
-  describe('in headless Chromium, from another origin', () => {
+  describe('in headless Chromium', () => {
     let browser: Browser;
-    let frontEnd: Awaited<ReturnType<typeof serveFrontEnd>>;
+    let proxy: Awaited<ReturnType<typeof servePrefixProxy>>;
     beforeAll(async () => {
-      frontEnd = await serveFrontEnd('127.0.0.2');
       browser = await chromium.launch(CHROMIUM);
+      proxy = await servePrefixProxy(platform.api, '127.0.0.3');
     });
     afterAll(async () => {
       await browser?.close();
-      await frontEnd?.stop();
+      await proxy?.stop();
     });
 
-    it('runs the same lab page with the browser enforcing CORS', { timeout: LONG }, async () => {
+    it('runs the same lab page from another origin listed in api.corsOrigins, the browser enforcing CORS', { timeout: LONG }, async () => {
       const page = await browser.newPage();
       await page.goto(frontEnd.url);
       expect(new URL(page.url()).origin).not.toBe(new URL(platform.api).origin);
       // The stage change (application/json) and the kill (DELETE) are not simple requests: Chromium preflights them itself.
       expectTheLabWorked(await page.evaluate(labPage, { api: platform.api, slug: SLUG }));
+      await page.close();
+    });
+
+    it("runs it on the api's own site behind a /acore proxy, whatever api.corsOrigins lists", { timeout: LONG }, async () => {
+      const page = await browser.newPage();
+      await page.goto(proxy.url);
+      expect(new URL(page.url()).origin).not.toBe(origin);
+      expectTheLabWorked(await page.evaluate(labPage, { api: `${new URL(proxy.url).origin}/acore`, slug: SLUG }));
       await page.close();
     });
 
