@@ -75,10 +75,15 @@ describe('antictl up: the whole platform in processes', () => {
   it('gives a learner a lab in one request, changes its stage, and takes it away', { timeout: 300_000 }, async () => {
     const requested = await antictl('--json', 'lesson', 'request', 'network-automation', '--api', api);
     expect(requested.stderr).toBe('');
-    const lab = JSON.parse(requested.stdout.slice(requested.stdout.indexOf('{'))) as { ID: string; sessionId: string; Status: string; LiveEndpoints: Record<string, { Host: string; SSHUser: string }> };
+    const lab = JSON.parse(requested.stdout.slice(requested.stdout.indexOf('{'))) as { ID: string; sessionId: string; Status: string; LiveEndpoints: Record<string, { Host: string; SSHUser: string; SSHPassword: string }> };
     expect(lab.Status).toBe('READY');
     expect(Object.keys(lab.LiveEndpoints).sort()).toEqual(['linux1', 'vqfx1', 'vqfx2']);
     expect(Object.values(lab.LiveEndpoints).every((endpoint) => endpoint.Host && endpoint.SSHUser)).toBe(true);
+    // Device passwords go to no one holding the lab id, only to the admin token (`antictl up` wrote it down for its folder).
+    expect(Object.values(lab.LiveEndpoints).map((endpoint) => endpoint.SSHPassword)).toEqual(['', '', '']);
+    expect((await antictl('lesson', 'get', lab.ID, '--api', api)).stdout).toMatch(/login antidote \(password: with the admin token\)/);
+    const asOperator = JSON.parse((await run(platform.home, ['--json', 'lesson', 'get', lab.ID])).stdout) as typeof lab;
+    expect(asOperator.LiveEndpoints.linux1.SSHPassword).toBe('antidotepassword');
     // Without the admin token the api shows no one the lab's session: the CLI asks for it.
     const unnamed = await antictl('lesson', 'stage', lab.ID, '1', '--api', api);
     expect(unnamed).toMatchObject({ code: 2, stderr: expect.stringMatching(/--session <id>/) });

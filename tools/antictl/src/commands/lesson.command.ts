@@ -37,7 +37,8 @@ async function checkLesson(api: ApiClient, slug: string, stage: number): Promise
 function endpointLines(lesson: ExpLiveLesson): string[] {
   return Object.values(lesson.LiveEndpoints).map((endpoint) => {
     const presentations = endpoint.LivePresentations.map((p) => `${p.Type} ${p.Name} ${endpoint.Host}:${p.Port}`).join(', ');
-    const login = endpoint.SSHUser ? `  login ${endpoint.SSHUser}${endpoint.SSHPassword ? ` / ${endpoint.SSHPassword}` : ''}` : '';
+    // The api gives device passwords to the admin token only (unless api.exposeDevicePasswords is on).
+    const login = endpoint.SSHUser ? `  login ${endpoint.SSHUser}${endpoint.SSHPassword ? ` / ${endpoint.SSHPassword}` : ' (password: with the admin token)'}` : '';
     return `  ${endpoint.Name.padEnd(16)} ${presentations || `${endpoint.Host} ports ${endpoint.Ports.join(',')}`}${login}`;
   });
 }
