@@ -1,5 +1,5 @@
 // Kept instead of @nestjs/throttler (not a dependency here), for two concrete reasons:
-// - it runs in ClientIpMiddleware, i.e. on every path, unknown routes included (a guard such as
+// - it runs in the edge's clientLimits middleware, i.e. on every path, unknown routes included (a guard such as
 //   ThrottlerGuard runs only on matched handlers): openapi.integration.spec.ts sees 404 then 429 for
 //   two unknown paths from one address;
 // - a token bucket refilled continuously: after a burst of `perMinute`, a client gets one request back
