@@ -164,6 +164,13 @@ describe('invalid configuration fails naming the key and the problem', () => {
     expect(problemsOf(() => parseConfig({ tier: 'x', httpPort: -1 }))).toHaveLength(4);
   });
 
+  it("checks the api's edge settings: origins without a path, host names without a scheme, headers due before the whole request", () => {
+    const api = { corsOrigins: ['https://labs.example.org', 'http://127.0.0.1:4200', '*'], allowedHosts: ['labs.example.org', '.example.net', '*.example.com', '::1', '[::1]', '10.1.2.3', '*'] };
+    expect(parseConfig({ ...minimal, api }).config.api).toMatchObject(api);
+    const problems = problemsOf(() => parseConfig({ ...minimal, api: { corsOrigins: ['https://labs.example.org/acore', 'labs.example.org'], allowedHosts: ['https://labs.example.org', 'labs.example.org:443'], headersTimeoutSeconds: 60 } }));
+    expect(problems.map((problem) => problem.split(':')[0])).toEqual(['api.corsOrigins.0', 'api.corsOrigins.1', 'api.allowedHosts.0', 'api.allowedHosts.1', 'api.headersTimeoutSeconds']);
+  });
+
   it('reports a bad environment value by its variable name', () => {
     expect(problemsOf(() => parseConfig(minimal, { env: { ANTIDOTE_HTTP_PORT: 'x' } }))).toContain('ANTIDOTE_HTTP_PORT: "x" is not a number');
   });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { DNS1123_LABEL, DNS1123_LABEL_MAX, ID_LENGTH } from '@antidote/contracts';
 import { z } from 'zod';
 import { curriculumLimitsSchema } from './curriculum-limits.schema.js';
@@ -291,6 +292,8 @@ const isOriginOrAny = (value: string): boolean => {
   }
 };
 const corsOrigin = z.string().refine(isOriginOrAny, 'an origin: scheme://host[:port] with no path, or *');
+/** `*`, a host name (`.example.org` or `*.example.org`: its subdomains) or an address: no scheme, port or path. */
+const allowedHost = z.string().refine((value) => value === '*' || isIP(value.replace(/^\[(.*)\]$/, '$1')) !== 0 || /^(\*?\.)?[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?$/i.test(value), 'a host name (.example.org for its subdomains), an address, or *');
 
 const api = z
   .object({
@@ -308,7 +311,7 @@ const api = z
      * trusted proxy sends as X-Forwarded-Host (`.example.org` = its subdomains; `*` = any: INSECURE).
      * Another Host is refused 403 (DNS rebinding).
      */
-    allowedHosts: z.array(z.string().min(1)).default([]),
+    allowedHosts: z.array(allowedHost).default([]),
     /** Requests being answered at once over all clients, counted once their body is in; past it, 503 (0 = unlimited). */
     maxInFlightRequests: nonNegativeInt.default(512),
     /** Requests in flight per client (body being received included); past it, 429 (0 = unlimited). */
