@@ -1,5 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
+import type { RawAnswer } from './raw-http.js';
 
 export interface SlowGroup {
   /** Loopback address the group's connections come from (one client each, or one client for all). */
@@ -44,14 +45,36 @@ export async function openSlowClients(port: number, groups: SlowGroup[]): Promis
   };
 }
 
-/** Runs `work` while the event loop's delay is sampled; answers its result and the delay's p99 and max, in milliseconds. */
-export async function withLoopDelay<T>(work: () => Promise<T>): Promise<{ result: T; p99: number; max: number }> {
+export interface LoopDelay {
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+/** Runs `work` while the event loop's delay is sampled; answers its result and the delay's percentiles, in milliseconds. */
+export async function withLoopDelay<T>(work: () => Promise<T>): Promise<{ result: T; delay: LoopDelay }> {
   const histogram = monitorEventLoopDelay({ resolution: 5 });
   histogram.enable();
   try {
     const result = await work();
-    return { result, p99: histogram.percentile(99) / 1e6, max: histogram.max / 1e6 };
+    const at = (percentile: number): number => Math.round(histogram.percentile(percentile) / 1e5) / 10;
+    return { result, delay: { p50: at(50), p90: at(90), p99: at(99), max: Math.round(histogram.max / 1e5) / 10 } };
   } finally {
     histogram.disable();
   }
+}
+
+/** `count` requests one after the other, 50 ms apart, while the event loop's delay is sampled. */
+export async function responsiveness(send: () => Promise<RawAnswer>, count = 20): Promise<{ answers: RawAnswer[]; delay: LoopDelay; line: string }> {
+  const { result: answers, delay } = await withLoopDelay(async () => {
+    const answers: RawAnswer[] = [];
+    for (let i = 0; i < count; i++) {
+      answers.push(await send());
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return answers;
+  });
+  const line = `answers ${answers.map((answer) => Math.round(answer.ms)).join(' ')} ms; event-loop delay p50 ${delay.p50}, p90 ${delay.p90}, p99 ${delay.p99}, max ${delay.max} ms`;
+  return { answers, delay, line };
 }
