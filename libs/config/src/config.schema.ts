@@ -342,9 +342,16 @@ const api = z
         root: z.string().default(''),
         /** The page stops keeping its lab alive once hidden this long (the reaper may then expire it). */
         hiddenGraceSeconds: z.number().min(0).default(300),
+        /**
+         * Where guide images and lesson videos may come from besides the api itself (CSP img-src and
+         * media-src): `https:` (any https site, as curricula link them) or https origins; `[]` allows the api's own only.
+         */
+        mediaSources: z.array(z.string().regex(/^https:(\/\/(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?)?$/, 'must be "https:" or an https origin')).default(['https:']),
+        /** Largest image or video the api serves from a lesson's folder. */
+        lessonFileMaxBytes: z.number().int().min(1).default(16 * 1024 * 1024),
       })
       .strict()
-      .default({ enabled: true, root: '', hiddenGraceSeconds: 300 }),
+      .default({ enabled: true, root: '', hiddenGraceSeconds: 300, mediaSources: ['https:'], lessonFileMaxBytes: 16 * 1024 * 1024 }),
     /** Browser terminals (`/terminals` WebSocket): the api opens the SSH session itself; every limit is on by default. */
     terminals: z
       .object({

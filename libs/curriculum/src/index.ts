@@ -6,3 +6,4 @@ export type { Problem, Warning } from './problem.js';
 export { configFileMatches, NAPALM_DRIVERS } from './rules/lesson.rules.js';
 export { includedAt } from './tier.js';
 export { readCurriculumIsolated } from './curriculum.isolated.js';
+export { realPathInside, UnsafePathError } from './safe-fs.js';

@@ -25,6 +25,18 @@ export class LimitError extends Error {
 
 type OnUnsafe = (error: UnsafePathError) => void;
 
+/**
+ * The real path of `path` (symlinks resolved), refused with UnsafePathError when it leads outside
+ * `realRoot` (itself a real path): the rule of every curriculum read, and of the files the api serves from it.
+ */
+export async function realPathInside(realRoot: string, path: string): Promise<string> {
+  const real = await realpath(path);
+  if (real !== realRoot && !real.startsWith(realRoot + sep)) {
+    throw new UnsafePathError(path, `leads outside the curriculum directory (to ${real}); not followed`);
+  }
+  return real;
+}
+
 /** One walk of `find`: the real paths of the folders on the way down, and of every folder listed. */
 interface Walk {
   accept: (name: string) => boolean;
@@ -60,12 +72,8 @@ export class SafeFs {
   }
 
   /** The real path of `path`, checked to stay inside the root. */
-  async contained(path: string): Promise<string> {
-    const real = await realpath(path);
-    if (real !== this.root && !real.startsWith(this.root + sep)) {
-      throw new UnsafePathError(path, `leads outside the curriculum directory (to ${real}); not followed`);
-    }
-    return real;
+  contained(path: string): Promise<string> {
+    return realPathInside(this.root, path);
   }
 
   async exists(path: string): Promise<boolean> {

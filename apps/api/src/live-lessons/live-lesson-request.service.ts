@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { LiveLessonStatus, RequestSubjects, type SchedulerReply } from '@antidote/contracts';
 import type { Lesson } from '@antidote/curriculum';
-import { DataManager, DuplicateError, randomId, withFreshId, type LiveLesson } from '@antidote/data';
+import { DataManager, DuplicateError, NotFoundError, randomId, withFreshId, type LiveLesson, type LiveLessonState } from '@antidote/data';
 import { liveLessonRecord } from '@antidote/lesson-objects';
 import { BusClient, BusRequestError } from '@antidote/messaging';
 import { exhausted, failedPrecondition, internal, invalidArgument, notFound, unavailable } from '../http/gateway.error.js';
@@ -51,6 +51,22 @@ export class LiveLessonRequestService {
       if (claim.kind === 'raced') return claim.liveLessonId;
     }
     return this.create(session.id, lesson, body.lessonStage);
+  }
+
+  /**
+   * A keep-alive that never creates a lab: renews the live lesson `id` when it exists, is this session's
+   * and is not being deleted, and answers its state; otherwise "not found" (another session's lab looks
+   * the same as a missing one). The stage is left as it is, so pages on different stages never flip it.
+   */
+  async renew(id: string, sessionId: string): Promise<LiveLessonState> {
+    const lesson = await this.data.liveLessons.find(id);
+    if (!lesson || lesson.sessionId !== sessionId || lesson.deleteRequestedAt) throw notFound('livelesson not found');
+    await this.data.liveLessons.updateLastActiveTime(id).catch((error: unknown) => {
+      if (error instanceof NotFoundError) throw notFound('livelesson not found');
+      throw error;
+    });
+    await this.data.liveSessions.touch(sessionId).catch((error: unknown) => this.logger.warn(`could not touch session ${sessionId}: ${error instanceof Error ? error.message : String(error)}`));
+    return lesson;
   }
 
   /** The learner's own limit: warm-pool members are nobody's until claimed, so they never count here. */

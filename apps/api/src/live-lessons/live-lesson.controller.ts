@@ -14,7 +14,7 @@ import { exhausted, failedPrecondition, GatewayError, GrpcCode, notFound } from 
 import { clientOf } from '../http/client-limits.js';
 import { AdminGuard } from '../http/http.guards.js';
 import { validate, validateExp } from '../http/validation.js';
-import { idParamSchema, liveLessonRequestSchema } from './live-lesson.dto.js';
+import { eventsQuerySchema, idParamSchema, keepAliveBodySchema, liveLessonRequestSchema } from './live-lesson.dto.js';
 import { LiveLessonEventHub, type LiveLessonEvent } from './live-lesson-events.hub.js';
 import { LiveLessonRequestService } from './live-lesson-request.service.js';
 import { toExpLiveLesson, toStreamStatus, withDetails } from './live-lesson.mapper.js';
@@ -46,6 +46,18 @@ export class LiveLessonController {
   @HttpCode(200)
   async request(@Body() body: unknown): Promise<{ id: string }> {
     return { id: await this.requests.request(validateExp(liveLessonRequestSchema, body, 'POST /exp/livelesson')) };
+  }
+
+  /**
+   * Keep-alive of an existing lab (new; the learner's page sends it): renews it and answers its state as
+   * the event stream does, or 404 once it is gone. Unlike a repeated POST it never creates a lab.
+   */
+  @Post(':id/keepalive')
+  @HttpCode(200)
+  async keepAlive(@Param() params: unknown, @Body() body: unknown): Promise<Record<string, unknown>> {
+    const { id } = validate(idParamSchema, params, 'path');
+    const { sessionId } = validateExp(keepAliveBodySchema, body, 'POST /exp/livelesson/{id}/keepalive');
+    return liveLessonStatusOf(await this.requests.renew(id, sessionId));
   }
 
   @Get(':id')
@@ -82,10 +94,15 @@ export class LiveLessonController {
     return { success: true };
   }
 
-  /** Server-sent events: the current state, then every change, until READY, an error or deletion. */
+  /**
+   * Server-sent events: the current state, then every change, until READY, an error or deletion; with
+   * `?follow=true` past READY too (stage changes), until an error or deletion, with a `heartbeat` event
+   * instead of the comment line so a page can tell a silent api from a quiet lab.
+   */
   @Get(':id/events')
-  async stream(@Param() params: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
+  async stream(@Param() params: unknown, @Query() query: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
     const { id } = validate(idParamSchema, params, 'path');
+    const follow = validate(eventsQuerySchema, query, 'query').follow === 'true';
     // Listen before reading, so nothing between the read and the subscription is lost.
     const early: LiveLessonEvent[] = [];
     let forward: (item: LiveLessonEvent) => void = (item) => void early.push(item);
@@ -105,7 +122,7 @@ export class LiveLessonController {
     }
     response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
     const send = (name: string, data: unknown): void => void response.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
-    const heartbeat = setInterval(() => void response.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    const heartbeat = setInterval(() => void response.write(follow ? 'event: heartbeat\ndata: {}\n\n' : ': keep-alive\n\n'), HEARTBEAT_MS);
     let closed = false;
     const close = (): void => {
       if (closed) return;
@@ -117,15 +134,15 @@ export class LiveLessonController {
     };
     response.on('close', close);
     if (response.destroyed) return close();
+    const final = (status: string, error: boolean, deleted?: boolean): boolean => error || deleted === true || (!follow && status === LiveLessonStatus.READY);
     send('status', liveLessonStatusOf(lesson));
-    if (isFinal(lesson.status, lesson.error)) return close();
+    if (final(lesson.status, lesson.error)) return close();
     forward = (item) => {
       send(item.kind, item.kind === 'status' ? toStreamStatus(item.event) : item.event);
-      if (item.kind === 'status' && isFinal(item.event.status, item.event.error, item.event.deleted)) close();
+      if (item.kind === 'status' && final(item.event.status, item.event.error, item.event.deleted)) close();
     };
     for (const item of early) forward(item);
   }
 }
 
-const isFinal = (status: string, error: boolean, deleted?: boolean): boolean => status === LiveLessonStatus.READY || error || deleted === true;
 

@@ -19,3 +19,8 @@ export type LiveLessonRequest = z.output<typeof liveLessonRequestSchema>;
 
 export const idParamSchema = z.object({ id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, "-" or "_"') }).strict();
 export const slugParamSchema = z.object({ slug: z.string().min(1).max(253).regex(/^[A-Za-z0-9-]+$/, 'must be letters, digits or "-"') }).strict();
+
+/** `POST /exp/livelesson/{id}/keepalive`: the session that owns the live lesson. */
+export const keepAliveBodySchema = z.object({ sessionId: z.string().min(1).max(64) });
+/** `GET /exp/livelesson/{id}/events?follow=true`: stay open past READY, until the lab fails or is gone. */
+export const eventsQuerySchema = z.object({ follow: z.enum(['true', 'false']).optional().describe('true: stay open after READY (stage changes, failure, deletion)') }).strict();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParamSchema, liveLessonRequestSchema, sessionRequestSchema, slugParamSchema } from '../live-lessons/live-lesson.dto.js';
+import { eventsQuerySchema, idParamSchema, keepAliveBodySchema, liveLessonRequestSchema, sessionRequestSchema, slugParamSchema } from '../live-lessons/live-lesson.dto.js';
 import { poolResizeSchema } from '../admin/pool-resize.dto.js';
 import * as exp from './exp-responses.schema.js';
 
@@ -34,6 +34,8 @@ const killQuery = z.object({ sessionId: z.string().max(64).optional().describe("
 const persistenceBody = z.object({ persistent: z.boolean() }).strict();
 
 const BODY_ERRORS = [400, 413, 415];
+/** A followed stream's sign of life (`?follow=true`), every 15 s. */
+const streamHeartbeat = z.object({}).strict().describe('a followed stream is alive');
 
 /** Every route the api serves; the OpenAPI document is generated from this table and the schemas it names. */
 export const API_ROUTES: ApiRoute[] = [
@@ -42,7 +44,8 @@ export const API_ROUTES: ApiRoute[] = [
   { tag: 'LiveLessonsService', method: 'post', path: '/exp/livelesson', operationId: 'RequestLiveLesson', summary: 'Request a live lesson, or the id of the existing one (changes its stage, or keeps it alive)', body: liveLessonRequestSchema, ok: { json: exp.expLiveLessonId }, errors: [...BODY_ERRORS, 404, 409, 429, 503] },
   { tag: 'LiveLessonsService', method: 'get', path: '/exp/livelesson/{id}', operationId: 'GetLiveLesson', summary: 'A live lesson (expLiveLesson, plus FailureReason and PhaseTimes); 409 once provisioning failed', params: idParamSchema, ok: { json: exp.expLiveLesson }, errors: [400, 404, 409] },
   { tag: 'LiveLessonsService', method: 'delete', path: '/exp/livelesson/{id}', operationId: 'KillLiveLesson', summary: 'Kill a live lesson: its own session (?sessionId=) or the admin token', params: idParamSchema, query: killQuery, ok: { json: exp.expKillLiveLessonStatus }, errors: [400, 403, 404] },
-  { tag: 'LiveLessonsService', method: 'get', path: '/exp/livelesson/{id}/events', operationId: 'StreamLiveLesson', summary: 'Server-sent events: the current state, then each change, until READY, an error or deletion; a comment line every 15 s', params: idParamSchema, ok: { events: { status: exp.liveLessonStatusStreamEvent, progress: exp.liveLessonProgressStreamEvent } }, errors: [400, 404, 429], stream: true },
+  { tag: 'LiveLessonsService', method: 'post', path: '/exp/livelesson/{id}/keepalive', operationId: 'KeepLiveLessonAlive', summary: "Renew a live lesson of this session (body: {sessionId}) and answer its state; 404 once it is gone. Never creates one, never changes its stage", params: idParamSchema, body: keepAliveBodySchema, ok: { json: exp.liveLessonStatusStreamEvent }, errors: [...BODY_ERRORS, 404] },
+  { tag: 'LiveLessonsService', method: 'get', path: '/exp/livelesson/{id}/events', operationId: 'StreamLiveLesson', summary: 'Server-sent events: the current state, then each change, until READY, an error or deletion (with ?follow=true: until an error or deletion, and a heartbeat event every 15 s); a comment line every 15 s', params: idParamSchema, query: eventsQuerySchema, ok: { events: { status: exp.liveLessonStatusStreamEvent, progress: exp.liveLessonProgressStreamEvent, heartbeat: streamHeartbeat } }, errors: [400, 404, 429], stream: true },
   { tag: 'LessonService', method: 'get', path: '/exp/lesson', operationId: 'ListLessons', summary: 'Lessons', query: lessonListQuery, ok: { json: exp.expLessons }, errors: [400] },
   { tag: 'LessonService', method: 'get', path: '/exp/lesson/{slug}', operationId: 'GetLesson', summary: 'A lesson', params: slugParamSchema, ok: { json: exp.expLesson }, errors: [400, 404] },
   { tag: 'LessonService', method: 'get', path: '/exp/lesson/{slug}/prereqs', operationId: 'GetAllLessonPrereqs', summary: 'All prerequisites of a lesson, transitively, nearest first', params: slugParamSchema, ok: { json: exp.expLessonPrereqs }, errors: [400, 404] },

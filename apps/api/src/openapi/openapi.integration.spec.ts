@@ -60,6 +60,7 @@ describe('the OpenAPI document and its UI, against the running api', () => {
     await check(exp.expLiveSession, 'GET', `/exp/livesession/${session.ID}`);
     const { id } = (await check(exp.expLiveLessonId, 'POST', '/exp/livelesson', { lessonSlug: 'network-automation', sessionId: session.ID, lessonStage: 0 })) as { id: string };
     await check(exp.expLiveLesson, 'GET', `/exp/livelesson/${id}`);
+    await check(exp.liveLessonStatusStreamEvent, 'POST', `/exp/livelesson/${id}/keepalive`, { sessionId: session.ID });
     await check(exp.expLessons, 'GET', '/exp/lesson');
     await check(exp.expLessons, 'GET', '/exp/lesson?Category=tools');
     await check(exp.expLesson, 'GET', '/exp/lesson/network-automation');
@@ -108,6 +109,9 @@ describe('the OpenAPI document and its UI, against the running api', () => {
       ['get', '/exp/livelesson/{id}', '/exp/livelesson/nosuchlesson', 404],
       ['delete', '/exp/livelesson/{id}', `/exp/livelesson/${id}`, 403],
       ['get', '/exp/livelesson/{id}/events', '/exp/livelesson/nosuchlesson/events', 404],
+      ['get', '/exp/livelesson/{id}/events', `/exp/livelesson/${id}/events?follow=maybe`, 400],
+      ['post', '/exp/livelesson/{id}/keepalive', '/exp/livelesson/nosuchlesson/keepalive', 404, { sessionId: session }],
+      ['post', '/exp/livelesson/{id}/keepalive', `/exp/livelesson/${id}/keepalive`, 400, {}],
       ['get', '/exp/lesson', '/exp/lesson?Bogus=1', 400],
       ['get', '/exp/lesson/{slug}', '/exp/lesson/nosuchlesson', 404],
       ['get', '/exp/lesson/{slug}/prereqs', '/exp/lesson/bad_slug/prereqs', 400],

@@ -9,11 +9,13 @@ const terminalQuerySchema = z
     liveLessonId: id,
     sessionId: id,
     endpoint: z.string().min(1).max(63).regex(/^[A-Za-z0-9-]+$/),
+    /** Which SSH presentation of the endpoint (its first when absent). */
+    presentation: z.string().min(1).max(63).regex(/^[A-Za-z0-9_-]+$/).optional(),
   })
   .strict();
 export type TerminalRequest = z.infer<typeof terminalQuerySchema>;
 
-/** The terminal's query: which lab, whose session, which endpoint. Anything else is refused. */
+/** The terminal's query: which lab, whose session, which endpoint (and presentation). Anything else is refused. */
 export function parseTerminalRequest(url: string): TerminalRequest {
   const query = Object.fromEntries(new URL(url, 'http://terminal.invalid').searchParams);
   const parsed = terminalQuerySchema.safeParse(query);

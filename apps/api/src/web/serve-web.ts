@@ -1,7 +1,10 @@
 import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AntidoteConfig } from '@antidote/config';
+import { DataManager } from '@antidote/data';
+import { lessonFiles } from './lesson-files.js';
 import { locateWebAssets } from './web-assets.js';
+import { loadWebFiles } from './web-files.js';
 import { webStatic } from './web-static.js';
 
 const logger = new Logger('Web');
@@ -14,5 +17,6 @@ export function serveWeb(app: NestExpressApplication, config: AntidoteConfig): v
     logger.warn(`the learner's web UI is not served: ${assets.missing}`);
     return;
   }
-  app.use(webStatic(assets, config));
+  app.use(webStatic(loadWebFiles(assets), config));
+  app.use(lessonFiles(app.get(DataManager), config.curriculumDir, config.api.web.lessonFileMaxBytes));
 }
