@@ -121,7 +121,7 @@ describe.each(DATABASE_KINDS)('api on %s', (kind) => {
 
   it('serves lessons, prereqs, collections, images, curriculum and info in the swagger shapes', async () => {
     const lessons = (await api.call('GET', '/exp/lesson')).body as { lessons: { Slug: string }[] };
-    expect(lessons.lessons.map((l) => l.Slug)).toEqual(['jupyter-intro', 'linux-basics', 'network-automation', 'web-services']);
+    expect(lessons.lessons.map((l) => l.Slug)).toEqual(['host-networking', 'jupyter-intro', 'linux-basics', 'network-automation', 'web-services']);
     expect(((await api.call('GET', '/exp/lesson?Category=tools')).body as { lessons: unknown[] }).lessons).toHaveLength(2);
     expect((await api.call('GET', '/exp/lesson/network-automation/prereqs')).body).toEqual({ prereqs: ['linux-basics'] });
     expect((await api.call('GET', '/exp/lesson/linux-basics')).body).toMatchObject({ Slug: 'linux-basics', Stages: [{ GuideType: 'markdown' }, { GuideType: 'markdown' }] });

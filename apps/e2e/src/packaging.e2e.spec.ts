@@ -64,7 +64,10 @@ describe('packaged apps', () => {
       expect((await fetch(`http://127.0.0.1:${port}/no-such-route`, { signal: AbortSignal.timeout(10_000) })).status).toBe(404);
       if (app === 'api') {
         // The learner's UI and the API document's UI travel with the packaged api.
-        for (const path of ['/', '/vendor/xterm.mjs', '/exp/docs/']) expect((await fetch(`http://127.0.0.1:${port}${path}`)).status, path).toBe(200);
+        const page = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+        const assets = /src="(\/assets\/[0-9a-f]{12}\/)js\/main\.js"/.exec(page)?.[1];
+        expect(assets, page).toBeDefined();
+        for (const path of [`${assets}js/main.js`, `${assets}vendor/xterm.mjs`, '/exp/docs/']) expect((await fetch(`http://127.0.0.1:${port}${path}`)).status, path).toBe(200);
       }
     } finally {
       child.kill('SIGTERM');

@@ -46,7 +46,7 @@ describe('antictl up: the whole platform in processes', () => {
 
   it('serves the sample curriculum through the original API', async () => {
     const lessons = (await (await fetch(`${api}/exp/lesson`)).json()) as { lessons: { Slug: string }[] };
-    expect(lessons.lessons.map((lesson) => lesson.Slug).sort()).toEqual(['jupyter-intro', 'linux-basics', 'network-automation', 'web-services']);
+    expect(lessons.lessons.map((lesson) => lesson.Slug).sort()).toEqual(['host-networking', 'jupyter-intro', 'linux-basics', 'network-automation', 'web-services']);
     // the admin token is in there: for its owner only
     expect(statSync(join(platform.dir, 'platform.json')).mode & 0o777).toBe(0o600);
     expect(statSync(join(platform.dir, 'antidote-config.yml')).mode & 0o777).toBe(0o600);

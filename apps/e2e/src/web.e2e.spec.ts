@@ -16,13 +16,8 @@ const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
 /** A short idle TTL (15 s) and a reaper pass every second, so keep-alive and expiry show within the test. */
 const platformConfig = { instanceId: INSTANCE, liveLessonTTL: 0.25, gc: { intervalSeconds: 1 }, api: { rateLimitPerMinute: 0 } };
 
-/** The id of the page's lab: the same request again (a keep-alive) with the page's own session and stage. */
-const labIdOf = async (page: Page, api: string): Promise<string> => {
-  const sessionId = await page.evaluate<string>('localStorage.getItem("antidote.sessionId")');
-  const lessonStage = Number(new URL(page.url()).searchParams.get('lessonStage'));
-  const response = await fetch(`${api}/exp/livelesson`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ lessonSlug: 'linux-basics', sessionId, lessonStage }), signal: AbortSignal.timeout(30_000) });
-  return ((await response.json()) as { id: string }).id;
-};
+/** The id of the page's lab, as the page keeps it for its other tabs. */
+const labIdOf = (page: Page): Promise<string> => page.evaluate<string>('localStorage.getItem("antidote.lab.linux-basics")');
 
 /**
  * The learner's UI in Debian's headless Chromium against `antictl up` (every app a process; the api
@@ -64,33 +59,37 @@ describe('the learner\'s lab in a real browser (antictl up, headless Chromium)',
     await page.locator('li.lesson[data-slug="linux-basics"] a', { hasText: 'Linux Basics' }).click();
 
     await page.waitForURL(/\/labs\/\?lessonSlug=linux-basics&lessonStage=0$/, WAIT);
-    await page.locator('.phase.done[data-phase="READY"]').waitFor(WAIT);
+    await page.locator('.lab-state[data-tone="ready"]').waitFor(WAIT);
     await page.locator('.guide h1', { hasText: 'Look around' }).waitFor(WAIT);
-    await page.locator('.topology .node[data-endpoint="linux1"][data-state="reachable"]').waitFor(WAIT);
+    await page.locator('.topology .node[data-endpoint="linux1"][data-state="reachable"]').waitFor({ state: 'attached', ...WAIT });
     await page.locator('.terminal-status', { hasText: 'Connected to linux1' }).waitFor(WAIT);
 
-    await page.locator('.terminal .xterm').click();
+    await page.locator('.term-box .xterm').click();
     await page.keyboard.type('echo hello-from-chromium');
     await page.keyboard.press('Enter');
-    await page.locator('.terminal .xterm-rows', { hasText: /hello-from-chromium[\s\S]*hello-from-chromium/ }).waitFor(WAIT);
-    await page.screenshot({ path: join(SCREENSHOTS, 'lab.png'), fullPage: true });
+    await page.locator('.term-box .xterm-rows', { hasText: /hello-from-chromium[\s\S]*hello-from-chromium/ }).waitFor(WAIT);
+    await page.screenshot({ path: join(SCREENSHOTS, 'lab.png') });
+    // Once READY, progress and topology fold into the header strip: "Topology" shows them.
+    await page.getByRole('button', { name: 'Topology' }).click();
     await page.locator('.topology-panel').screenshot({ path: join(SCREENSHOTS, 'topology.png') });
+    await page.getByRole('button', { name: 'Topology' }).click();
 
     // A guide snippet typed into the terminal by its button.
     await page.getByRole('button', { name: 'Run in terminal' }).first().click();
-    await page.locator('.terminal .xterm-rows', { hasText: /\$\s*hostname\s*linux1/ }).waitFor(WAIT);
+    await page.locator('.term-box .xterm-rows', { hasText: /\$\s*hostname\s*linux1/ }).waitFor(WAIT);
 
-    const id = await labIdOf(page, platform.api);
+    const id = await labIdOf(page);
     const namespace = namespaceName(INSTANCE, id);
     expect(await namespaceStatus(platform.kubeSim, namespace)).toBe(200);
 
-    await page.getByRole('button', { name: 'Next stage →' }).click();
+    await page.getByRole('button', { name: 'Next stage', exact: true }).click();
     await page.waitForURL(/lessonStage=1$/, WAIT);
     await page.locator('.guide h1', { hasText: 'Files and permissions' }).waitFor(WAIT);
-    await page.locator('.phase.done[data-phase="READY"]').waitFor(WAIT);
+    await page.locator('.lab-state[data-tone="ready"]').waitFor(WAIT);
 
     await page.getByRole('button', { name: 'End lab' }).click();
-    await page.locator('.ended', { hasText: 'The lab was ended' }).waitFor(WAIT);
+    await page.getByRole('button', { name: 'End the lab' }).click();
+    await page.locator('.outcome', { hasText: 'The lab has ended' }).waitFor(WAIT);
     await expect.poll(() => namespaceStatus(platform.kubeSim, namespace), { timeout: 120_000, interval: 500 }).toBe(404);
     expect(problems).toEqual([]);
     await page.close();
@@ -99,8 +98,8 @@ describe('the learner\'s lab in a real browser (antictl up, headless Chromium)',
   it('keeps a lab alive while the page is open, and lets it expire once the page is closed', { timeout: LONG }, async () => {
     const page = await browser!.context.newPage();
     await page.goto(`${platform.api}/labs/?lessonSlug=linux-basics&lessonStage=0`);
-    await page.locator('.phase.done[data-phase="READY"]').waitFor(WAIT);
-    const id = await labIdOf(page, platform.api);
+    await page.locator('.lab-state[data-tone="ready"]').waitFor(WAIT);
+    const id = await labIdOf(page);
     // A lab nobody looks at, requested after the page's lab: once the reaper took it (idle past the TTL),
     // the page's older lab would have gone too, had the page not kept it alive.
     const exp = expClient(platform.api, '10.9.0.1', '');

@@ -13,7 +13,7 @@ describe('readCurriculum: valid curricula', () => {
     expect(result.problems).toEqual([]);
     expect(result.warnings).toEqual([]);
     const lessons = result.curriculum!.lessons;
-    expect(lessons.map((l) => l.slug).sort()).toEqual(['jupyter-intro', 'linux-basics', 'network-automation', 'web-services']);
+    expect(lessons.map((l) => l.slug).sort()).toEqual(['host-networking', 'jupyter-intro', 'linux-basics', 'network-automation', 'web-services']);
     const automation = lessons.find((l) => l.slug === 'network-automation')!;
     expect(automation.endpoints.map((e) => [e.name, e.configurationType, e.configurationFile])).toEqual([
       ['vqfx1', 'napalm', 'vqfx1-junos.txt'],

@@ -18,9 +18,9 @@ describe('antictl (the built CLI)', () => {
   it('validates the sample curriculum, in plain and JSON output', async () => {
     const plain = await antictl('curriculum', 'validate', sample);
     expect(plain).toMatchObject({ code: 0 });
-    expect(plain.stdout).toMatch(/valid .*"lessons":4/);
+    expect(plain.stdout).toMatch(/valid .*"lessons":5/);
     const json = await antictl('--json', 'curriculum', 'validate', sample);
-    expect(JSON.parse(json.stdout)).toMatchObject({ valid: true, counts: { lessons: 4 }, problems: [] });
+    expect(JSON.parse(json.stdout)).toMatchObject({ valid: true, counts: { lessons: 5 }, problems: [] });
   });
 
   it('with the config, refuses an image asking to run privileged that pods.trustedImages does not allow, naming it', async () => {
@@ -67,7 +67,7 @@ pods:
     writeFileSync(config, `instanceId: antictl-test\ncurriculumDir: /unused\ntier: local\ndatabase:\n  url: "${url}"\n`);
     const imported = await antictl('--json', 'curriculum', 'import', sample, '--config', config);
     expect(imported.stderr).toBe('');
-    expect(JSON.parse(imported.stdout)).toMatchObject({ imported: true, counts: { lessons: 4 } });
+    expect(JSON.parse(imported.stdout)).toMatchObject({ imported: true, counts: { lessons: 5 } });
     const broken = join(dir, 'broken');
     mkdirSync(join(broken, 'lessons', 'bad'), { recursive: true });
     writeFileSync(join(broken, 'curriculum.meta.yaml'), 'name: Broken\n');
@@ -79,7 +79,7 @@ pods:
     await dataSource.initialize();
     const lessons = await new DataManager(dataSource).curriculum.listLessons();
     await dataSource.destroy();
-    expect(lessons.map((lesson) => lesson.slug).sort()).toEqual(['jupyter-intro', 'linux-basics', 'network-automation', 'web-services']);
+    expect(lessons.map((lesson) => lesson.slug).sort()).toEqual(['host-networking', 'jupyter-intro', 'linux-basics', 'network-automation', 'web-services']);
   });
 
   it('prints the nats-server authorization for a NATS the operator runs: one user per app, passwords from the environment', async () => {

@@ -1,12 +1,16 @@
-import { api } from './api.js';
+import { api, untilReachable } from './api.js';
+import { storedLab } from './session.js';
 import { h, show } from './dom.js';
 
-const labLink = (slug, stage = 0) => `/labs/?lessonSlug=${encodeURIComponent(slug)}&lessonStage=${stage}`;
+/** A lesson's lab: this browser's running lab of it resumes at its stage, or a new one starts at the first. */
+const labLink = (slug) => `/labs/?lessonSlug=${encodeURIComponent(slug)}`;
 
 /** The catalogue: collections and their lessons, searchable by text and filterable by category and tier. */
 export async function renderCatalogue() {
+  document.title = 'Lessons — Antidote labs';
   show(h('p', { role: 'status' }, 'Loading the catalogue…'));
-  const [lessons, collections] = await Promise.all([api.lessons(), api.collections()]);
+  const waiting = (ms) => show(h('p', { role: 'status' }, `Cannot reach the platform; trying again in ${Math.round(ms / 1000)} s…`));
+  const [lessons, collections] = await untilReachable(() => Promise.all([api.lessons(), api.collections()]), waiting);
   const byCollection = new Map(collections.map((c) => [c.Slug, c]));
   const categories = [...new Set(lessons.map((l) => l.Category).filter(Boolean))].sort();
   const tiers = [...new Set(lessons.map((l) => l.Tier).filter(Boolean))].sort();
@@ -69,6 +73,7 @@ function lessonCard(lesson) {
     'li',
     { class: 'lesson', 'data-slug': lesson.Slug },
     h('h3', {}, h('a', { href: labLink(lesson.Slug) }, lesson.Name || lesson.Slug)),
+    storedLab.get(lesson.Slug) ? h('p', { class: 'running' }, 'Your lab of this lesson may still be running: open it to continue.') : null,
     h('p', {}, lesson.Description || lesson.ShortDescription || ''),
     h(
       'dl',

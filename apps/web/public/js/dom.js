@@ -25,3 +25,14 @@ export function announce(text) {
   const region = document.getElementById('announce');
   if (region) region.textContent = text;
 }
+
+let toastTimer;
+/** A short message on screen for a few seconds (and to screen readers): what a click could not do. */
+export function toast(text) {
+  let box = document.getElementById('toast');
+  if (!box) document.body.append((box = h('div', { id: 'toast', class: 'toast', role: 'status' })));
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (box.hidden = true), 6000);
+}

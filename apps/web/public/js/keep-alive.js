@@ -1,19 +1,16 @@
 /**
- * Keeps the lab alive while someone looks at it: `ping()` every `everyMs` while the page is visible;
+ * Keeps the lab alive while someone looks at it: `beat()` every `everyMs` while the page is visible;
  * once hidden for longer than `hiddenGraceMs` it stops (the reaper may then expire the lab, as Educates
- * does), and it pings again as soon as the page is visible again.
+ * does), and it beats again as soon as the page is visible again.
  */
-export function keepAlive(ping, { everyMs, hiddenGraceMs }) {
+export function keepAlive(beat, { everyMs, hiddenGraceMs }) {
   let hiddenSince = document.visibilityState === 'hidden' ? Date.now() : undefined;
-  const beat = () => {
-    if (hiddenSince !== undefined && Date.now() - hiddenSince > hiddenGraceMs) return;
-    ping().catch(() => undefined); // a missed beat is retried by the next one
-  };
-  const timer = setInterval(beat, everyMs);
+  const asleep = () => hiddenSince !== undefined && Date.now() - hiddenSince > hiddenGraceMs;
+  const timer = setInterval(() => asleep() || beat(), everyMs);
   const onVisibility = () => {
     if (document.visibilityState === 'hidden') hiddenSince = Date.now();
     else {
-      const wasAsleep = hiddenSince !== undefined && Date.now() - hiddenSince > hiddenGraceMs;
+      const wasAsleep = asleep();
       hiddenSince = undefined;
       if (wasAsleep) beat();
     }

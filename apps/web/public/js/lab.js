@@ -1,125 +1,197 @@
-import { api } from './api.js';
-import { announce, h, show } from './dom.js';
+import { api, ApiError, untilReachable } from './api.js';
+import { announce, h, show, toast } from './dom.js';
 import { guideView } from './guide.js';
-import { keepAlive } from './keep-alive.js';
-import { progressView, watchProgress } from './progress.js';
-import { ensureSession, requestLab } from './session.js';
-import { terminalsView } from './terminal.js';
+import { labLayout } from './lab-layout.js';
+import { outcomeView } from './lab-outcome.js';
+import { watchLab } from './lab-watch.js';
+import { videoButton } from './media.js';
+import { progressView, stateOf } from './progress.js';
+import { ensureSession, requestLab, storedLab } from './session.js';
+import { tabsSync } from './tabs-sync.js';
+import { terminalsView } from './terminal-tabs.js';
 import { topologyView } from './topology.js';
 
-/** The lab page of `/labs/?lessonSlug=S&lessonStage=N`. */
+/** xterm's stylesheet, on the lab page only (the catalogue loads none of xterm). */
+const loadTerminalStyles = () => document.head.append(h('link', { rel: 'stylesheet', href: new URL('../vendor/xterm.css', import.meta.url).href }));
+const waiting = (ms) => show(h('p', { role: 'status' }, `Cannot reach the platform; trying again in ${Math.round(ms / 1000)} s…`));
+
+/**
+ * The lab page of `/labs/?lessonSlug=S[&lessonStage=N]`: resumes this browser's running lab of the lesson
+ * at its stage (or the stage the URL names), else requests one; then tells the lab's truth for as long as
+ * the page is open (lab-watch.js), keeps the browser's tabs on one lab and one stage, and puts the stage
+ * in the browser's history.
+ */
 export async function renderLab(slug, requestedStage) {
+  loadTerminalStyles();
   show(h('p', { role: 'status' }, 'Loading the lesson…'));
-  const [lesson, config] = await Promise.all([api.lesson(slug), api.webConfig()]);
+  const [lesson, timings] = await untilReachable(() => Promise.all([api.lesson(slug), api.webConfig()]), waiting);
+  document.title = lesson.Name || slug;
   const stages = lesson.Stages ?? [];
-  let stage = Number.isInteger(requestedStage) && requestedStage >= 0 && requestedStage < stages.length ? requestedStage : 0;
-  let sessionId = await ensureSession();
-  let liveId;
-  let stopKeepAlive = () => undefined;
-  let watcher;
+  const valid = (stage) => Number.isInteger(stage) && stage >= 0 && stage < stages.length;
+  let sessionId = await untilReachable(ensureSession, waiting);
+  const lab = { id: undefined, stage: valid(requestedStage) ? requestedStage : 0, ready: false, ending: false, over: false, live: undefined, guideFor: -1 };
+  let watch;
   let terminals;
+  let guideLoads = 0;
 
   const progress = progressView();
   const topology = topologyView(lesson);
-  const guideSlot = h('div', { class: 'guide-slot' });
-  const terminalSlot = h('div', { class: 'terminal-slot' });
-  const presentations = h('ul', { class: 'presentations', 'aria-label': 'Web pages of the lab' });
-  const stageSelect = h('select', { id: 'stage' }, stages.map((s, i) => h('option', { value: i }, `${i}: ${s.Description || `Stage ${i}`}`)));
-  const previous = h('button', { type: 'button', onclick: () => changeStage(stage - 1) }, '← Previous stage');
-  const next = h('button', { type: 'button', onclick: () => changeStage(stage + 1) }, 'Next stage →');
-  const end = h('button', { type: 'button', class: 'danger', onclick: () => void endLab() }, 'End lab');
-  const navigation = h('nav', { class: 'stages', 'aria-label': 'Stages' }, previous, h('label', { for: 'stage' }, 'Stage'), stageSelect, next, end);
-  stageSelect.addEventListener('change', () => changeStage(Number(stageSelect.value)));
+  const layout = labLayout(lesson, { onStage: (stage) => void changeStage(stage, 'push'), onEnd: () => void endLab(), onRetry: () => watch?.probe() });
+  layout.details.append(progress.element, topology.element);
+  const sync = tabsSync(slug, onMessage);
 
-  const syncNavigation = (busy) => {
-    stageSelect.value = String(stage);
-    previous.disabled = busy || stage === 0;
-    next.disabled = busy || stage >= stages.length - 1;
-    stageSelect.disabled = busy;
+  const setUrl = (how) => {
+    const url = new URL(location.href);
+    url.searchParams.set('lessonStage', String(lab.stage));
+    history[how === 'push' ? 'pushState' : 'replaceState']({ stage: lab.stage }, '', url);
+  };
+  const actions = {
+    run: (tab, text) => (terminals ? terminals.run(tab, text) || toast(`This lab has no terminal named “${tab}”.`) : toast('The terminals open once the lab is ready.')),
+    switchTo: (tab) => (terminals ? terminals.switchTo(tab) || toast(`This lab has no tab named “${tab}”.`) : toast('The tabs open once the lab is ready.')),
+    tabs: () => terminals?.terminals() ?? [],
+    notice: toast,
   };
 
-  show(
-    h('h1', {}, lesson.Name || slug),
-    h('p', { class: 'muted' }, lesson.Description || ''),
-    navigation,
-    h('div', { class: 'lab-grid' }, h('div', { class: 'lab-side' }, progress.element, topology.element, presentations, guideSlot), terminalSlot),
-  );
-
-  /** Requests the stage, follows its progress, then shows the guide (and, the first time, the terminals). */
-  async function go() {
-    syncNavigation(true);
-    const url = new URL(location.href);
-    url.searchParams.set('lessonStage', String(stage));
-    history.replaceState(null, '', url);
-    ({ id: liveId, sessionId } = await requestLab(slug, stage, sessionId));
-    watcher?.close();
-    watcher = watchProgress(liveId, {
-      onStatus: (status) => {
-        progress.update(status);
-        if (status.status === 'READY') topology.all('reachable');
-      },
-      onProgress: (event) => {
-        progress.progress(event);
-        topology.reachable(event.endpoint);
-      },
+  /** The shown stage's guide (and, once READY, the terminals), from the live lesson. */
+  async function loadGuide() {
+    const load = ++guideLoads;
+    lab.guideFor = lab.stage;
+    const live = await untilReachable(() => api.liveLesson(lab.id), () => undefined).catch((error) => {
+      if (error instanceof ApiError) watch?.probe(); // gone or failed: the watch says which
+      return undefined;
     });
-    const final = await watcher.done;
-    if (final.error) {
-      topology.all('failed');
-      announce('The lab failed to start');
-      return;
-    }
-    if (final.deleted) return ended('The lab was ended elsewhere.');
-    const live = await api.liveLesson(liveId);
-    guideSlot.replaceChildren(guideView(live, (endpoint, text) => terminals?.run(endpoint, text)));
-    presentations.replaceChildren(
-      ...Object.values(live.LiveEndpoints ?? {}).flatMap((endpoint) =>
-        (endpoint.LivePresentations ?? [])
-          .filter((p) => p.Type === 'http')
-          .map((p) => h('li', {}, h('a', { href: `${location.protocol}//${p.HepDomain}/`, target: '_blank', rel: 'noopener noreferrer' }, `${endpoint.Name}: ${p.Name} (opens a new tab)`))),
-      ),
-    );
-    if (!terminals) {
-      terminals = terminalsView(live, sessionId);
-      terminalSlot.replaceChildren(terminals.element);
-      terminals.start();
-    }
-    syncNavigation(false);
-    announce(`Stage ${stage} is ready`);
+    if (load !== guideLoads || lab.over) return;
+    if (!live) return void (lab.guideFor = -1);
+    lab.live = live;
+    lab.guideFor = live.CurrentStage;
+    const stage = stages[live.CurrentStage];
+    const next = valid(live.CurrentStage + 1) ? h('button', { type: 'button', class: 'primary', onclick: () => void changeStage(live.CurrentStage + 1, 'push') }, `Next: ${stages[live.CurrentStage + 1].Description || `stage ${live.CurrentStage + 1}`} →`) : null;
+    layout.guideSlot.replaceChildren(videoButton(lesson, stage?.StageVideo, `Video — ${stage?.Description ?? ''}`, 'Video of this stage') ?? '', guideView(live, lesson, actions), h('div', { class: 'guide-end' }, next));
+    layout.guideSlot.scrollTop = 0;
+    if (lab.ready) openTerminals();
   }
 
-  function changeStage(target) {
-    if (target < 0 || target >= stages.length || target === stage) return;
-    stage = target;
-    void go().catch(fail);
+  function openTerminals() {
+    if (terminals || !lab.live || lab.over) return;
+    terminals = terminalsView(lab.live, sessionId, { onShow: () => layout.showPane('lab'), onClosed: (code) => code >= 4400 && watch?.probe() });
+    layout.terminalSlot.replaceChildren(terminals.element);
+    terminals.start();
+  }
+
+  function onStatus(status) {
+    if (lab.over) return;
+    if (status.deleted) return finish('gone');
+    if (status.error) return finish('failed', status.failureReason || 'no reason was recorded');
+    progress.update(status);
+    layout.setState(...stateOf(status));
+    if (status.stage !== lab.stage) {
+      lab.stage = status.stage;
+      setUrl('replace');
+      announce(`The lab moved to stage ${status.stage + 1}`);
+    }
+    const ready = status.status === 'READY';
+    layout.setStage(lab.stage, !ready);
+    if (ready) {
+      topology.all('reachable');
+      if (!lab.ready) announce(`${lesson.Name || slug} is ready`);
+      lab.ready = true;
+      layout.setPhase('ready');
+      openTerminals();
+    }
+    if (lab.guideFor !== lab.stage) void loadGuide();
+  }
+
+  async function changeStage(target, how) {
+    if (!valid(target) || target === lab.stage || lab.over) return;
+    const previous = lab.stage;
+    lab.stage = target;
+    setUrl(how);
+    layout.setStage(target, true);
+    try {
+      const answer = await requestLab(slug, target, sessionId);
+      if (answer.id !== lab.id) return location.reload(); // the session had expired: a new lab
+      sync.post({ kind: 'stage', id: lab.id, stage: target });
+      layout.setState('Changing stage…', 'busy');
+      await loadGuide();
+    } catch (error) {
+      lab.stage = previous;
+      setUrl('replace');
+      layout.setStage(previous, !lab.ready);
+      toast(`The stage could not be changed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  function onMessage(message) {
+    if (message.kind === 'started' && (lab.over || message.id !== lab.id)) return location.reload();
+    if (message.id !== lab.id || lab.over) return;
+    if (message.kind === 'ended') finish('endedElsewhere');
+    if (message.kind === 'stage' && valid(message.stage) && message.stage !== lab.stage) {
+      lab.stage = message.stage;
+      setUrl('replace');
+      layout.setStage(lab.stage, true);
+      void loadGuide();
+    }
   }
 
   async function endLab() {
-    end.disabled = true;
-    stopKeepAlive();
-    watcher?.close();
-    terminals?.close();
+    lab.ending = true;
     try {
-      if (liveId) await api.endLab(liveId, sessionId);
-      ended('The lab was ended. Its devices are being removed.');
+      await api.endLab(lab.id, sessionId);
     } catch (error) {
-      end.disabled = false;
-      fail(error);
+      if (!(error instanceof ApiError && error.status === 404)) {
+        lab.ending = false;
+        return toast(`The lab could not be ended: ${error instanceof Error ? error.message : String(error)}`);
+      }
     }
+    sync.post({ kind: 'ended', id: lab.id });
+    finish('endedHere');
   }
 
-  function ended(message) {
-    stopKeepAlive();
+  function finish(reason, raw) {
+    if (lab.over) return;
+    // Its deletion may be seen on the stream before the learner's own request has answered.
+    const kind = lab.ending && reason === 'gone' ? 'endedHere' : reason;
+    lab.over = true;
+    watch?.stop();
     terminals?.close();
-    show(h('h1', {}, lesson.Name || slug), h('p', { class: 'ended', role: 'status' }, message), h('p', {}, h('a', { href: '/' }, 'Back to the lessons')));
+    storedLab.forget(slug, lab.id);
+    layout.setNotice(undefined);
+    layout.setState(kind === 'failed' ? 'Failed' : 'Ended', 'over');
+    layout.showOutcome(outcomeView(kind, { lesson, raw, onStartAgain: startAgain }));
+    announce(kind === 'failed' ? 'The lab could not start' : 'The lab has ended');
   }
 
-  function fail(error) {
-    progress.update({ status: 'INITIALIZED', error: true, failureReason: error instanceof Error ? error.message : String(error), phaseTimes: {} });
-    syncNavigation(false);
+  async function startAgain() {
+    const answer = await requestLab(slug, lab.stage, sessionId);
+    storedLab.set(slug, answer.id);
+    sync.post({ kind: 'started', id: answer.id });
+    location.reload();
   }
 
-  stopKeepAlive = keepAlive(() => (liveId ? requestLab(slug, stage, sessionId) : Promise.resolve()), { everyMs: config.keepAliveMs, hiddenGraceMs: config.hiddenGraceMs });
-  window.addEventListener('pagehide', () => stopKeepAlive());
-  await go().catch(fail);
+  /** This browser's lab of the lesson if it still runs (resumed where it is, or moved to the URL's stage), else a new one. */
+  async function resumeOrRequest() {
+    const stored = storedLab.get(slug);
+    const running = stored && (await untilReachable(() => api.renew(stored, sessionId), waiting).catch(() => undefined));
+    if (running) {
+      lab.id = stored;
+      lab.stage = running.stage;
+      if (valid(requestedStage) && requestedStage !== running.stage && running.status === 'READY') await changeStage(requestedStage, 'replace');
+      return;
+    }
+    const answer = await untilReachable(() => requestLab(slug, lab.stage, sessionId), waiting);
+    ({ id: lab.id, sessionId } = answer);
+    storedLab.set(slug, lab.id);
+    sync.post({ kind: 'started', id: lab.id });
+  }
+
+  await resumeOrRequest();
+  show(layout.element);
+  setUrl('replace');
+  layout.setStage(lab.stage, true);
+  watch = watchLab(lab.id, sessionId, timings, { status: onStatus, progress: (event) => (progress.progress(event), topology.reachable(event.endpoint)), gone: () => finish('gone'), unreachable: (ms, reason) => (layout.setNotice(`Cannot reach the platform (${reason}). Trying again in ${Math.round(ms / 1000)} s.`), layout.setState('No connection', 'bad')), reachable: () => layout.setNotice(undefined) });
+  window.addEventListener('popstate', () => {
+    const stage = Number.parseInt(new URL(location.href).searchParams.get('lessonStage') ?? '', 10);
+    if (valid(stage) && stage !== lab.stage) void changeStage(stage, 'pop');
+  });
+  void loadGuide();
 }

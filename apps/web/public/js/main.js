@@ -1,15 +1,20 @@
-import { renderCatalogue } from './catalogue.js';
 import { h, show } from './dom.js';
-import { renderLab } from './lab.js';
 
-/** Routes: `/` the catalogue, `/labs/?lessonSlug=S&lessonStage=N` a lab (the URL shape antidote-web used). */
+/**
+ * Routes: `/` the catalogue, `/labs/?lessonSlug=S[&lessonStage=N]` a lab (the URL shape antidote-web used).
+ * The lab page's modules (xterm.js, the markdown renderer) load only on the lab page.
+ */
 async function route() {
   const params = new URLSearchParams(location.search);
   if (location.pathname.startsWith('/labs')) {
     const slug = params.get('lessonSlug');
     if (!slug) return show(h('h1', {}, 'No lesson named'), h('p', {}, h('a', { href: '/' }, 'Choose a lesson')));
-    return renderLab(slug, Number.parseInt(params.get('lessonStage') ?? '0', 10));
+    const stage = params.get('lessonStage');
+    document.body.classList.add('lab-page');
+    const { renderLab } = await import('./lab.js');
+    return renderLab(slug, stage === null ? undefined : Number.parseInt(stage, 10));
   }
+  const { renderCatalogue } = await import('./catalogue.js');
   return renderCatalogue();
 }
 

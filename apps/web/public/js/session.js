@@ -1,6 +1,7 @@
 import { api, ApiError } from './api.js';
 
 const KEY = 'antidote.sessionId';
+const labKey = (slug) => `antidote.lab.${slug}`;
 
 /** The learner's session, kept in this browser; a new one when there is none or the platform forgot it. */
 export async function ensureSession() {
@@ -22,7 +23,7 @@ export async function renewSession() {
   return session.ID;
 }
 
-/** Requests the lab (or its stage change, or a keep-alive); an expired session is replaced once. */
+/** Requests the lab (or its stage change); an expired session is replaced once. */
 export async function requestLab(slug, stage, sessionId) {
   try {
     return { sessionId, id: (await api.requestLab(slug, sessionId, stage)).id };
@@ -32,3 +33,10 @@ export async function requestLab(slug, stage, sessionId) {
     return { sessionId: fresh, id: (await api.requestLab(slug, fresh, stage)).id };
   }
 }
+
+/** The id of this browser's lab of a lesson (every tab finds it; the lab page resumes it). */
+export const storedLab = {
+  get: (slug) => localStorage.getItem(labKey(slug)) ?? undefined,
+  set: (slug, id) => localStorage.setItem(labKey(slug), id),
+  forget: (slug, id) => localStorage.getItem(labKey(slug)) === id && localStorage.removeItem(labKey(slug)),
+};

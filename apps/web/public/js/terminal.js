@@ -1,104 +1,129 @@
-import { Terminal } from '/vendor/xterm.mjs';
-import { FitAddon } from '/vendor/addon-fit.mjs';
+import { FitAddon } from '../vendor/addon-fit.mjs';
+import { Terminal } from '../vendor/xterm.mjs';
+import { copyText } from './code-tools.js';
 import { h } from './dom.js';
+
+const THEME = { background: '#111417', foreground: '#e8eaed', cursor: '#e8eaed', selectionBackground: '#3d5a80' };
+/** What a reload keeps of a terminal (this tab's sessionStorage): its last lines, bounded. */
+const KEPT_LINES = 1000;
+const KEPT_CHARS = 100_000;
+const CHUNK = 8000;
+
+const keptKey = (labId, tabId) => `antidote.scrollback.${labId}.${tabId}`;
+
+/** Why a terminal closed, in words; the codes are the api's (apps/api/src/terminals/terminal.errors.ts). */
+const closedBecause = (code, reason) => (code === 1006 ? 'the connection was lost' : reason || `closed (${code})`);
 
 /**
  * One browser terminal: xterm.js over a WebSocket to the api's `/terminals`, which opens the SSH session
  * itself (the browser never sees the device's password). Frames to the api are JSON
- * (`{type:'input',data}` / `{type:'resize',cols,rows}`); frames from it are the terminal's output.
+ * (`{type:'input',data}` / `{type:'resize',cols,rows}`), sent in order once the socket is open; frames
+ * from it are the terminal's output. Ctrl+Shift+C / Ctrl+Shift+V copy and paste (Ctrl+C stays SIGINT);
+ * a closed terminal offers "Reconnect"; a reload shows what it held before.
  */
-export function openTerminal({ liveLessonId, sessionId, endpoint, container }) {
-  const term = new Terminal({ cursorBlink: true, fontSize: 14, convertEol: false, screenReaderMode: true, theme: { background: '#111417', foreground: '#e8eaed' } });
+export function openTerminal({ labId, sessionId, tab, container, onClosed }) {
+  const term = new Terminal({ cursorBlink: true, fontSize: 14, scrollback: 5000, screenReaderMode: true, theme: THEME });
   const fit = new FitAddon();
   term.loadAddon(fit);
+  const status = h('span', { class: 'terminal-status', role: 'status' }, `Connecting to ${tab.label}…`);
+  const reconnect = h('button', { type: 'button', class: 'reconnect', hidden: true, onclick: () => connect() }, 'Reconnect');
+  container.before(h('div', { class: 'terminal-bar' }, status, reconnect));
   term.open(container);
-  const status = h('p', { class: 'terminal-status', role: 'status' }, `Connecting to ${endpoint}…`);
-  container.before(status);
-  const url = new URL('/terminals', location.href);
-  url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  url.search = new URLSearchParams({ liveLessonId, sessionId, endpoint }).toString();
-  const socket = new WebSocket(url);
-  const send = (message) => socket.readyState === WebSocket.OPEN && socket.send(JSON.stringify(message));
-  const resize = () => {
-    try {
-      fit.fit();
-    } catch {
-      return; // not laid out (hidden tab): fitted when shown
-    }
-    send({ type: 'resize', cols: term.cols, rows: term.rows });
+
+  const kept = sessionStorage.getItem(keptKey(labId, tab.id));
+  if (kept) term.write(`\x1b[2m${kept.replaceAll('\n', '\r\n')}\x1b[0m\r\n\x1b[2m— before the reload —\x1b[0m\r\n`);
+
+  let socket;
+  let pending = [];
+  let sent;
+  const send = (message) => {
+    if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+    else if (message.type === 'input' && socket?.readyState === WebSocket.CONNECTING) pending.push(message);
   };
-  socket.addEventListener('open', () => {
-    status.textContent = `Connected to ${endpoint}`;
-    resize();
-  });
-  socket.addEventListener('message', (event) => term.write(typeof event.data === 'string' ? event.data : new Uint8Array(event.data)));
-  socket.addEventListener('close', (event) => {
-    status.textContent = `Disconnected from ${endpoint}${event.reason ? `: ${event.reason}` : ''}`;
-  });
-  socket.binaryType = 'arraybuffer';
+  /** Sized to its box once, and again only when the box really changes (never for a hidden tab). */
+  const resize = () => {
+    const size = fit.proposeDimensions();
+    if (!size || !size.cols || !size.rows || !Number.isFinite(size.cols)) return;
+    if (size.cols !== term.cols || size.rows !== term.rows) fit.fit();
+    if (socket?.readyState !== WebSocket.OPEN || (sent && sent.cols === term.cols && sent.rows === term.rows)) return;
+    sent = { cols: term.cols, rows: term.rows };
+    send({ type: 'resize', ...sent });
+  };
+
+  function connect() {
+    reconnect.hidden = true;
+    status.textContent = `Connecting to ${tab.label}…`;
+    const url = new URL('/terminals', location.href);
+    url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    url.search = new URLSearchParams({ liveLessonId: labId, sessionId, endpoint: tab.endpoint, presentation: tab.presentation }).toString();
+    const current = new WebSocket(url);
+    socket = current;
+    sent = undefined;
+    current.binaryType = 'arraybuffer';
+    current.addEventListener('open', () => {
+      status.textContent = `Connected to ${tab.label}`;
+      resize();
+      for (const message of pending) current.send(JSON.stringify(message));
+      pending = [];
+    });
+    current.addEventListener('message', (event) => term.write(typeof event.data === 'string' ? event.data : new Uint8Array(event.data)));
+    current.addEventListener('close', (event) => {
+      if (socket !== current) return;
+      status.textContent = `Disconnected from ${tab.label}: ${closedBecause(event.code, event.reason)}`;
+      reconnect.hidden = false;
+      onClosed?.(event.code);
+    });
+  }
+
   term.onData((data) => send({ type: 'input', data }));
-  const observer = new ResizeObserver(() => resize());
+  term.attachCustomKeyEventHandler((event) => {
+    if (!event.ctrlKey || !event.shiftKey || event.altKey || event.metaKey) return true;
+    if (event.code === 'KeyC') {
+      if (event.type === 'keydown' && term.hasSelection()) void copyText(term.getSelection());
+      event.preventDefault();
+      return false;
+    }
+    // The browser pastes (a paste event on xterm's own text area, which xterm types in).
+    return event.code !== 'KeyV';
+  });
+  let frame;
+  const observer = new ResizeObserver(() => {
+    cancelAnimationFrame(frame);
+    frame = requestAnimationFrame(resize);
+  });
   observer.observe(container);
+
+  const keep = () => {
+    const buffer = term.buffer.active;
+    const lines = [];
+    for (let y = Math.max(0, buffer.length - KEPT_LINES); y < buffer.length; y++) lines.push(buffer.getLine(y)?.translateToString(true) ?? '');
+    while (lines.length && !lines.at(-1)) lines.pop();
+    const text = lines.join('\n').slice(-KEPT_CHARS);
+    try {
+      if (text) sessionStorage.setItem(keptKey(labId, tab.id), text);
+    } catch {
+      // storage full: the next reload starts empty
+    }
+  };
+  window.addEventListener('pagehide', keep);
+  connect();
+
   return {
-    type: (text) => send({ type: 'input', data: text }),
+    /** Types `text` as the learner would: each line with Enter. */
+    type(text) {
+      const data = `${text.split('\n').join('\r')}\r`;
+      for (let i = 0; i < data.length; i += CHUNK) send({ type: 'input', data: data.slice(i, i + CHUNK) });
+    },
     focus: () => term.focus(),
     fit: resize,
-    close: () => {
+    close() {
+      window.removeEventListener('pagehide', keep);
+      sessionStorage.removeItem(keptKey(labId, tab.id));
       observer.disconnect();
-      socket.close(1000, 'closed by the page');
+      const closing = socket;
+      socket = undefined;
+      closing?.close(1000, 'closed by the page');
       term.dispose();
     },
-  };
-}
-
-/** One tab per SSH endpoint; `run(endpoint?, text)` types a snippet into that endpoint's (or the active) terminal. */
-export function terminalsView(liveLesson, sessionId) {
-  const endpoints = Object.values(liveLesson.LiveEndpoints ?? {}).filter((endpoint) => (endpoint.LivePresentations ?? []).some((p) => p.Type === 'ssh'));
-  const tabs = h('div', { role: 'tablist', 'aria-label': 'Terminals' });
-  const panels = h('div', { class: 'terminal-panels' });
-  const open = new Map();
-  let active;
-  const select = (name) => {
-    active = name;
-    for (const tab of tabs.children) tab.setAttribute('aria-selected', String(tab.dataset.endpoint === name));
-    for (const tab of tabs.children) tab.tabIndex = tab.dataset.endpoint === name ? 0 : -1;
-    for (const panel of panels.children) panel.hidden = panel.dataset.endpoint !== name;
-    if (!open.has(name)) {
-      const container = h('div', { class: 'terminal' });
-      panels.querySelector(`[data-endpoint="${CSS.escape(name)}"]`).append(container);
-      open.set(name, openTerminal({ liveLessonId: liveLesson.ID, sessionId, endpoint: name, container }));
-    }
-    open.get(name).fit();
-  };
-  endpoints.forEach((endpoint, index) => {
-    const id = `tab-${endpoint.Name}`;
-    tabs.append(
-      h('button', {
-        type: 'button', role: 'tab', id, class: 'tab', 'data-endpoint': endpoint.Name, 'aria-controls': `panel-${endpoint.Name}`,
-        onclick: () => select(endpoint.Name),
-        onkeydown: (event) => {
-          const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
-          if (!step) return;
-          const next = endpoints[(index + step + endpoints.length) % endpoints.length].Name;
-          select(next);
-          tabs.querySelector(`[data-endpoint="${CSS.escape(next)}"]`).focus();
-        },
-      }, endpoint.Name),
-    );
-    panels.append(h('div', { role: 'tabpanel', id: `panel-${endpoint.Name}`, 'aria-labelledby': id, 'data-endpoint': endpoint.Name, hidden: true }));
-  });
-  const element = h('section', { class: 'terminals', 'aria-labelledby': 'terminals-heading' }, h('h2', { id: 'terminals-heading' }, 'Terminals'), endpoints.length ? [tabs, panels] : h('p', {}, 'This lesson has no terminals.'));
-  return {
-    element,
-    start: () => endpoints[0] && select(endpoints[0].Name),
-    run(endpoint, text) {
-      const name = endpoint && endpoints.some((e) => e.Name === endpoint) ? endpoint : active;
-      if (!name) return;
-      select(name);
-      const lines = text.replace(/\n+$/, '').split('\n');
-      for (const line of lines) open.get(name).type(`${line}\r`);
-      open.get(name).focus();
-    },
-    close: () => open.forEach((terminal) => terminal.close()),
   };
 }
