@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { antictlUp, ROOT, type UpPlatform } from './support/antictl-up.js';
-import { expClient } from './support/exp-client.js';
+import { expClient, setSimFaults } from './support/exp-client.js';
 import { contrastProblems, focusRingProblems, recordPages, wholeInViewport, type PageLog } from './support/lab-browser.js';
 import { launchChromium, type ScreenOptions } from './support/web-browser.js';
 
@@ -303,7 +303,7 @@ describe('the lab page on a real lesson: NRE guide controls, two presentations, 
     clean();
   });
 
-  it('the lab\'s truth: removed by the platform → ended with the reason; the api hung → "No connection", never a stale READY; then back', { timeout: LONG }, async () => {
+  it('the lab\'s truth: the api hung → "No connection", never a stale READY, then back; removed by the platform → ended; failed → the reason in words, details, start again', { timeout: LONG }, async () => {
     const tab = await page(await newBrowser());
     await openLab(tab);
     const api = platform.pidOf('api');
@@ -321,6 +321,19 @@ describe('the lab page on a real lesson: NRE guide controls, two presentations, 
     expect((await admin.call('DELETE', `/exp/admin/livelesson/${lab}`, undefined, { authorization: `Bearer ${ADMIN}` })).status).toBe(200);
     await tab.locator('.outcome', { hasText: 'The platform removed this lab' }).waitFor(WAIT);
     expect(await tab.locator('.lab-state').innerText()).toBe('Ended');
+
+    // A lab that fails: the reason in a learner's words, the scheduler's text behind "Details", and "Start again".
+    await setSimFaults(platform.kubeSim, { imagePullFailure: ['utility'] });
+    try {
+      await tab.getByRole('button', { name: 'Start again' }).click();
+      await tab.locator('.outcome.failed', { hasText: 'A device of the lab could not be loaded.' }).waitFor(WAIT);
+      expect(await tab.locator('.outcome details pre').textContent()).toMatch(/image|pull/i);
+      expect(await tab.locator('.lab-state').innerText()).toBe('Failed');
+    } finally {
+      await setSimFaults(platform.kubeSim, { imagePullFailure: [] });
+    }
+    await tab.getByRole('button', { name: 'Start again' }).click();
+    await tab.locator('.lab-state[data-tone="ready"]').waitFor(WAIT);
     clean();
   });
 

@@ -184,7 +184,13 @@ export async function renderLab(slug, requestedStage) {
     sync.post({ kind: 'started', id: lab.id });
   }
 
-  await resumeOrRequest();
+  try {
+    await resumeOrRequest();
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    // Refused (a limit, the platform at capacity, a lesson with problems): said in words, and "Start again".
+    return show(h('div', { class: 'lab-outcome' }, outcomeView('refused', { lesson, raw: error.message, onStartAgain: async () => location.reload() })));
+  }
   show(layout.element);
   setUrl('replace');
   layout.setStage(lab.stage, true);
