@@ -155,6 +155,10 @@ describe('invalid configuration fails naming the key and the problem', () => {
     [{ ...minimal, httpPort: 'eighty' }, 'httpPort: '],
     [{ ...minimal, backend: 'docker' }, 'backend: Unsupported backend'],
     [{ ...minimal, timeouts: { podRunningSeconds: -1 } }, 'timeouts.podRunningSeconds: '],
+    // Written into the page's Content-Security-Policy: https sources only, nothing that could add a directive.
+    [{ ...minimal, api: { web: { mediaSources: ['http:'] } } }, 'api.web.mediaSources.0: must be "https:" or an https origin'],
+    [{ ...minimal, api: { web: { mediaSources: ["https://cdn.example; script-src 'unsafe-inline'"] } } }, 'api.web.mediaSources.0: must be "https:" or an https origin'],
+    [{ ...minimal, api: { web: { mediaSources: ['*'] } } }, 'api.web.mediaSources.0: must be "https:" or an https origin'],
   ])('%j', (input, expected) => {
     const problems = problemsOf(() => parseConfig(input));
     expect(problems.some((problem) => problem.startsWith(expected))).toBe(true);
