@@ -16,8 +16,12 @@ export function keepAlive(beat, { everyMs, hiddenGraceMs }) {
     }
   };
   document.addEventListener('visibilitychange', onVisibility);
-  return () => {
-    clearInterval(timer);
-    document.removeEventListener('visibilitychange', onVisibility);
+  return {
+    /** Hidden past the grace: nothing may renew the lab now. */
+    asleep,
+    stop: () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', onVisibility);
+    },
   };
 }

@@ -48,8 +48,9 @@ export function watchLab(labId, sessionId, timings, on) {
         clearTimeout(reopen);
         reopen = setTimeout(open, backOffMs(reopenings++));
       }
-      // Dropped or refused, the api says what became of the lab (unless a retry is already due).
-      if (!failures) void probe();
+      // Dropped or refused, the api says what became of the lab (unless a retry is already due, or the
+      // page is asleep: asking renews the lab, and a lab nobody looks at may expire).
+      if (!failures && !alive.asleep()) void probe();
     });
   };
 
@@ -85,8 +86,8 @@ export function watchLab(labId, sessionId, timings, on) {
     })().finally(() => (probing = undefined)));
 
   // While a retry is due, it alone asks: neither the silence check nor the keep-alive adds requests.
-  const silence = setInterval(() => !failures && Date.now() - lastEventAt > SILENCE_MS && void probe(), 5000);
-  const stopKeepAlive = keepAlive(() => !failures && void probe(), { everyMs: timings.keepAliveMs, hiddenGraceMs: timings.hiddenGraceMs });
+  const alive = keepAlive(() => !failures && void probe(), { everyMs: timings.keepAliveMs, hiddenGraceMs: timings.hiddenGraceMs });
+  const silence = setInterval(() => !failures && !alive.asleep() && Date.now() - lastEventAt > SILENCE_MS && void probe(), 5000);
 
   function stop() {
     stopped = true;
@@ -94,7 +95,7 @@ export function watchLab(labId, sessionId, timings, on) {
     clearInterval(silence);
     clearTimeout(retry);
     clearTimeout(reopen);
-    stopKeepAlive();
+    alive.stop();
   }
 
   open();
