@@ -123,7 +123,7 @@ describe('antictl up: the whole platform in processes', () => {
     const before = await sessions();
     const missing = await antictl('lesson', 'request', 'no-such-lesson', '--api', api);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/^antictl: no lesson "no-such-lesson" in the curriculum \(lessons: jupyter-intro, linux-basics, network-automation, web-services\)\n$/);
+    expect(missing.stderr).toMatch(/^antictl: no lesson "no-such-lesson" in the curriculum \(lessons: host-networking, jupyter-intro, linux-basics, network-automation, web-services\)\n$/);
     const stage = await run(platform.home, ['--json', 'lesson', 'request', 'linux-basics', '--stage', '7']);
     expect(stage.code).toBe(2);
     expect(JSON.parse(stage.stderr)).toEqual({ error: { code: 'STAGE_OUT_OF_RANGE', message: 'stage 7 is out of range: linux-basics has stages 0 to 1', details: [] } });

@@ -155,6 +155,7 @@ describe('the lab page on a real lesson: NRE guide controls, two presentations, 
     await linux1.filter({ hasText: /echo interrupted-line\^C\s*linux1\$/ }).waitFor(WAIT);
     await tab.evaluate<void>('navigator.clipboard.writeText("echo pasted-with-ctrl-shift-v")');
     await tab.keyboard.press('Control+Shift+V');
+    await linux1.filter({ hasText: /linux1\$ echo pasted-with-ctrl-shift-v\s*$/ }).waitFor(WAIT);
     await tab.keyboard.press('Enter');
     await linux1.filter({ hasText: /linux1\$ echo pasted-with-ctrl-shift-v\s*pasted-with-ctrl-shift-v/ }).waitFor(WAIT);
     // A line selected with the mouse (three clicks) is copied by Ctrl+Shift+C.
