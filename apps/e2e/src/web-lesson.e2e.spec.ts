@@ -83,12 +83,13 @@ describe('the lab page on a real lesson: NRE guide controls, two presentations, 
     expect(await wholeInViewport(tab, terminal)).toBe(true);
     expect((await guide.boundingBox())!.width).toBeGreaterThan(400);
     // The guide scrolls on its own: scrolled to its middle, the terminal stays where it was.
-    const scrolled = await guide.evaluate((element) => {
+    type Scroller = { scrollTop: number; scrollHeight: number; clientHeight: number };
+    const scrolled = await guide.evaluate((element: Scroller) => {
       element.scrollTop = (element.scrollHeight - element.clientHeight) / 2;
       return { top: element.scrollTop, long: element.scrollHeight > 2 * element.clientHeight };
     });
     expect(scrolled.long).toBe(true);
-    await expect.poll(() => guide.evaluate((element) => element.scrollTop)).toBe(scrolled.top);
+    await expect.poll(() => guide.evaluate((element: Scroller) => element.scrollTop)).toBe(scrolled.top);
     expect(await tab.evaluate<number>('window.scrollY')).toBe(0);
     expect(await wholeInViewport(tab, terminal)).toBe(true);
     expect(await tab.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1280);
