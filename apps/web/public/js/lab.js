@@ -6,7 +6,7 @@ import { outcomeView } from './lab-outcome.js';
 import { watchLab } from './lab-watch.js';
 import { videoButton } from './media.js';
 import { progressView, stateOf } from './progress.js';
-import { ensureSession, requestLab, storedLab } from './session.js';
+import { ensureSession, findOrRequestLab, requestLab, storedLab } from './session.js';
 import { tabsSync } from './tabs-sync.js';
 import { terminalsView } from './terminal-tabs.js';
 import { topologyView } from './topology.js';
@@ -168,20 +168,13 @@ export async function renderLab(slug, requestedStage) {
     location.reload();
   }
 
-  /** This browser's lab of the lesson if it still runs (resumed where it is, or moved to the URL's stage), else a new one. */
+  /** Resumed where it is (or moved to the stage the URL names), else a new lab, which the other tabs adopt. */
   async function resumeOrRequest() {
-    const stored = storedLab.get(slug);
-    const running = stored && (await untilReachable(() => api.renew(stored, sessionId), waiting).catch(() => undefined));
-    if (running) {
-      lab.id = stored;
-      lab.stage = running.stage;
-      if (valid(requestedStage) && requestedStage !== running.stage && running.status === 'READY') await changeStage(requestedStage, 'replace');
-      return;
-    }
-    const answer = await untilReachable(() => requestLab(slug, lab.stage, sessionId), waiting);
-    ({ id: lab.id, sessionId } = answer);
-    storedLab.set(slug, lab.id);
-    sync.post({ kind: 'started', id: lab.id });
+    const found = await findOrRequestLab(slug, lab.stage, sessionId, waiting);
+    ({ id: lab.id, sessionId } = found);
+    if (!found.running) return sync.post({ kind: 'started', id: lab.id });
+    lab.stage = found.running.stage;
+    if (valid(requestedStage) && requestedStage !== lab.stage && found.running.status === 'READY') await changeStage(requestedStage, 'replace');
   }
 
   try {

@@ -1,4 +1,4 @@
-import { api, ApiError } from './api.js';
+import { api, ApiError, untilReachable } from './api.js';
 
 const KEY = 'antidote.sessionId';
 const labKey = (slug) => `antidote.lab.${slug}`;
@@ -40,3 +40,16 @@ export const storedLab = {
   set: (slug, id) => localStorage.setItem(labKey(slug), id),
   forget: (slug, id) => localStorage.getItem(labKey(slug)) === id && localStorage.removeItem(labKey(slug)),
 };
+
+/**
+ * This browser's running lab of the lesson (renewed: `running` is its state), or a new one requested at
+ * `stage`. Waits out an api that cannot be reached (`waiting(ms)` is told); a refusal is thrown.
+ */
+export async function findOrRequestLab(slug, stage, sessionId, waiting) {
+  const stored = storedLab.get(slug);
+  const running = stored && (await untilReachable(() => api.renew(stored, sessionId), waiting).catch(() => undefined));
+  if (running) return { id: stored, sessionId, running };
+  const answer = await untilReachable(() => requestLab(slug, stage, sessionId), waiting);
+  storedLab.set(slug, answer.id);
+  return { id: answer.id, sessionId: answer.sessionId };
+}
