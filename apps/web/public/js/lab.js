@@ -98,6 +98,7 @@ export async function renderLab(slug, requestedStage) {
       layout.setPhase('ready');
       openTerminals();
     }
+    // The guide is read once the lab's first state is known (a failed lab has none to give).
     if (lab.guideFor !== lab.stage) void loadGuide();
   }
 
@@ -192,5 +193,4 @@ export async function renderLab(slug, requestedStage) {
     const stage = Number.parseInt(new URL(location.href).searchParams.get('lessonStage') ?? '', 10);
     if (valid(stage) && stage !== lab.stage) void changeStage(stage, 'pop');
   });
-  void loadGuide();
 }
