@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { namespaceName } from '@antidote/lesson-objects';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { antictlUp, ROOT, type UpPlatform } from './support/antictl-up.js';
-import { expClient, setSimFaults } from './support/exp-client.js';
+import { deleteNamespace, expClient, setSimFaults } from './support/exp-client.js';
 import { contrastProblems, focusRingProblems, recordPages, wholeInViewport, type PageLog } from './support/lab-browser.js';
 import { launchChromium, type ScreenOptions } from './support/web-browser.js';
 
@@ -11,6 +12,7 @@ const LONG = 300_000;
 /** Ceiling of a locator wait: they end as soon as the condition holds. */
 const WAIT = { timeout: 120_000 };
 const ADMIN = 'web-lesson-admin';
+const INSTANCE = 'antidote-lesson';
 const SLUG = 'host-networking';
 const LESSON = `/labs/?lessonSlug=${SLUG}`;
 const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
@@ -20,7 +22,7 @@ const PHONE: ScreenOptions = { viewport: { width: 390, height: 844 }, isMobile: 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 /** A 30 s idle TTL (keep-alive every 7.5 s) and a reaper pass every second. The api's other settings are its defaults. */
-const platformConfig = { instanceId: 'antidote-lesson', liveLessonTTL: 0.5, gc: { intervalSeconds: 1 }, api: { rateLimitPerMinute: 0, adminToken: ADMIN } };
+const platformConfig = { instanceId: INSTANCE, liveLessonTTL: 0.5, gc: { intervalSeconds: 1 }, api: { rateLimitPerMinute: 0, adminToken: ADMIN } };
 
 /** The lab page's state: its lab (this browser's, from storage), stage and the guide's first heading. */
 const labOf = (page: Page) => page.evaluate<string | null>(`localStorage.getItem('antidote.lab.${SLUG}')`);
@@ -305,7 +307,7 @@ describe('the lab page on a real lesson: NRE guide controls, two presentations, 
     clean();
   });
 
-  it('the lab\'s truth: the api hung → "No connection", never a stale READY, then back; removed by the platform → ended; failed → the reason in words, details, start again', { timeout: LONG }, async () => {
+  it('the lab\'s truth: the api hung → "No connection", never a stale READY, then back; removed by the platform → ended; failed, or its namespace deleted by hand → the reason in words, details, start again', { timeout: LONG }, async () => {
     const tab = await page(await newBrowser());
     await openLab(tab);
     const api = platform.pidOf('api');
@@ -340,6 +342,12 @@ describe('the lab page on a real lesson: NRE guide controls, two presentations, 
     }
     await tab.getByRole('button', { name: 'Start again' }).click();
     await tab.locator('.lab-state[data-tone="ready"]').waitFor(WAIT);
+
+    // Its namespace deleted by hand: the platform fails the lab, and the page says what happened.
+    expect(await deleteNamespace(platform.kubeSim, namespaceName(INSTANCE, (await labOf(tab))!))).toBe(200);
+    await tab.locator('.outcome', { hasText: 'The lab stopped working' }).waitFor(WAIT);
+    expect(await tab.locator('.outcome-text').innerText()).toContain('Its devices were removed outside the platform');
+    expect(await tab.locator('.outcome details pre').textContent()).toMatch(/deleted outside Antidote/);
     clean();
   });
 

@@ -83,6 +83,9 @@ export function expClient(api: string, ip: string, adminToken?: string) {
 /** Namespace state as kube-sim (the Kubernetes API) reports it: 200 while it exists, 404 once gone. */
 export const namespaceStatus = async (kubeSim: KubeApi, namespace: string): Promise<number> => (await kubeSim.call('GET', `/api/v1/namespaces/${namespace}`)).code;
 
+/** Deletes a namespace as someone outside Antidote would (kubectl delete namespace). */
+export const deleteNamespace = async (kubeSim: string, namespace: string): Promise<number> => (await fetch(`${kubeSim}/api/v1/namespaces/${namespace}`, { method: 'DELETE', signal: AbortSignal.timeout(10_000) })).status;
+
 /** Changes kube-sim's faults at run time (PATCH /_sim/faults): only the fields given change. */
 export async function setSimFaults(kubeSim: KubeApi, faults: Record<string, unknown>): Promise<void> {
   const response = await kubeSim.call('PATCH', '/_sim/faults', faults);

@@ -3,6 +3,7 @@ import { h } from './dom.js';
 /** A failure as the scheduler recorded it, in words a learner understands. */
 export function learnerReason(raw = '') {
   if (/maximum number of liveLessons/i.test(raw)) return 'You have as many labs running as one learner may: end one you no longer use, then try again.';
+  if (/deleted outside|endpoints are gone/i.test(raw)) return 'Its devices were removed outside the platform (by an operator or another tool).';
   // The most specific first: "Timeout or failure waiting for LiveEndpoints…: ImagePullBackOff" is about the image.
   if (/ImagePull|ErrImage|pulling image|InvalidImageName|manifest/i.test(raw)) return 'A device of the lab could not be loaded.';
   if (/CrashLoopBackOff|RunContainerError|CreateContainer/i.test(raw)) return 'A device of the lab stopped as soon as it started.';
@@ -17,6 +18,7 @@ const OUTCOMES = {
   endedElsewhere: ['The lab has ended', 'This lab was ended in another tab or window of this browser.'],
   gone: ['The lab has ended', 'The platform removed this lab — after a while without activity, or an operator ended it.'],
   failed: ["The lab couldn't start", undefined],
+  broken: ['The lab stopped working', undefined],
   refused: ["The lab couldn't start", undefined],
 };
 
@@ -43,9 +45,9 @@ export function outcomeView(kind, { lesson, raw, onStartAgain }) {
       }
     },
   }, 'Start again');
-  const view = h('section', { class: `outcome ${kind}`, 'aria-labelledby': 'outcome-title', 'data-outcome': kind },
+  const view = h('section', { class: `outcome ${kind === 'broken' ? 'failed' : kind}`, 'aria-labelledby': 'outcome-title', 'data-outcome': kind },
     h('h2', { id: 'outcome-title' }, title),
-    h('p', { class: 'outcome-text' }, text ?? `${learnerReason(raw)}${kind === 'failed' ? ' You can start it again; if it keeps failing, try again later.' : ''}`),
+    h('p', { class: 'outcome-text' }, text ?? `${learnerReason(raw)}${kind === 'refused' ? '' : ' You can start it again; if it keeps failing, try again later.'}`),
     raw ? h('details', {}, h('summary', {}, 'Details'), h('pre', { class: 'raw' }, raw)) : null,
     h('div', { class: 'outcome-actions' }, again, h('a', { href: '/', class: 'button' }, 'Back to the lessons')),
     problem,

@@ -81,7 +81,7 @@ export async function renderLab(slug, requestedStage) {
   function onStatus(status) {
     if (lab.over) return;
     if (status.deleted) return finish('gone');
-    if (status.error) return finish('failed', status.failureReason || 'no reason was recorded');
+    if (status.error) return finish(lab.ready ? 'broken' : 'failed', status.failureReason || 'no reason was recorded');
     progress.update(status);
     layout.setState(...stateOf(status));
     if (status.stage !== lab.stage) {
@@ -157,9 +157,10 @@ export async function renderLab(slug, requestedStage) {
     terminals?.close();
     storedLab.forget(slug, lab.id);
     layout.setNotice(undefined);
-    layout.setState(kind === 'failed' ? 'Failed' : 'Ended', 'over');
+    const failed = kind === 'failed' || kind === 'broken';
+    layout.setState(failed ? 'Failed' : 'Ended', 'over');
     layout.showOutcome(outcomeView(kind, { lesson, raw, onStartAgain: startAgain }));
-    announce(kind === 'failed' ? 'The lab could not start' : 'The lab has ended');
+    announce(failed ? 'The lab failed' : 'The lab has ended');
   }
 
   async function startAgain() {
