@@ -12,7 +12,7 @@ function expectTheLabWorked(report: LabPageReport): void {
   expect(report.prereqs).toEqual(['linux-basics']);
   expect(report.lessonPrereqs).toEqual({ prereqs: ['linux-basics'] });
   expect(report.collection.Slug).toBe('getting-started');
-  expect(report.collection.Lessons.map((lesson) => lesson.Slug).sort()).toEqual(['linux-basics', SLUG]);
+  expect(report.collection.Lessons.map((lesson) => lesson.Slug).sort()).toEqual(['host-networking', 'linux-basics', SLUG]);
   expect(report.retriedAfter).toBe('Invalid session ID expiredsession');
   // The polling loop never got an error answer while the lab was provisioned, and ended READY at each stage.
   expect(report.polls.every((poll) => /^200 (INITIALIZED|BOOTING|CONFIGURATION|READY) [01]$/.test(poll)), report.polls.join('\n')).toBe(true);
