@@ -84,7 +84,7 @@ export function expClient(api: string, ip: string, adminToken?: string) {
 export const namespaceStatus = async (kubeSim: KubeApi, namespace: string): Promise<number> => (await kubeSim.call('GET', `/api/v1/namespaces/${namespace}`)).code;
 
 /** Deletes a namespace as someone outside Antidote would (kubectl delete namespace). */
-export const deleteNamespace = async (kubeSim: string, namespace: string): Promise<number> => (await fetch(`${kubeSim}/api/v1/namespaces/${namespace}`, { method: 'DELETE', signal: AbortSignal.timeout(10_000) })).status;
+export const deleteNamespace = async (kubeSim: KubeApi, namespace: string): Promise<number> => (await kubeSim.call('DELETE', `/api/v1/namespaces/${namespace}`)).code;
 
 /** Changes kube-sim's faults at run time (PATCH /_sim/faults): only the fields given change. */
 export async function setSimFaults(kubeSim: KubeApi, faults: Record<string, unknown>): Promise<void> {
