@@ -47,6 +47,8 @@ const database = z
     poolSize: z.number().int().min(1).max(200).default(10),
     /** Run pending migrations when an app starts (the deploy manifests run them as a Job instead). */
     migrateOnStart: z.boolean().default(true),
+    /** PostgreSQL: a connection refused while the server restarts is tried again inside the request for this long (seconds); 0 = not at all. */
+    connectRetrySeconds: z.number().min(0).max(600).default(3),
   })
   .strict();
 

@@ -4,8 +4,10 @@ import { DataSource } from 'typeorm';
 import type { AntidoteConfig } from '@antidote/config';
 import { entities } from './entities/index.js';
 import { migrations } from './migrations/index.js';
+import { retryingPg } from './retrying-pool.js';
 
-export type DatabaseConfig = AntidoteConfig['database'];
+/** The database settings; `connectRetrySeconds` defaults as in the configuration (tools and tests leave it out). */
+export type DatabaseConfig = Omit<AntidoteConfig['database'], 'connectRetrySeconds'> & Partial<Pick<AntidoteConfig['database'], 'connectRetrySeconds'>>;
 export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'sqlite'; path: string };
 
 /** `postgres://…` / `postgresql://…` → PostgreSQL; `sqlite:<path>`, `sqlite::memory:` or a bare path → SQLite. */
@@ -20,7 +22,8 @@ export function createDataSource(database: DatabaseConfig): DataSource {
   const target = databaseTarget(database.url);
   const common = { entities, migrations, synchronize: false, migrationsRun: false, logging: false } as const;
   if (target.kind === 'postgres') {
-    return new DataSource({ ...common, type: 'postgres', url: target.url, extra: { max: database.poolSize, connectionTimeoutMillis: 10_000 } });
+    // retryingPg: a connection refused while the server restarts is tried again inside the request.
+    return new DataSource({ ...common, type: 'postgres', driver: retryingPg, url: target.url, extra: { max: database.poolSize, connectionTimeoutMillis: 10_000, connectRetryMs: (database.connectRetrySeconds ?? 3) * 1000 } });
   }
   if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
   return new DataSource({

@@ -1,5 +1,6 @@
 export { DataManager } from './data-manager.js';
 export { DataError, DuplicateError, isUniqueViolation, NotFoundError } from './data.errors.js';
+export { isDatabaseUnavailable } from './database-unavailable.js';
 export { DatabaseLifecycle, DataModule } from './data.module.js';
 export { createDataSource, databaseTarget } from './data-source.factory.js';
 export type { DatabaseConfig, DatabaseTarget } from './data-source.factory.js';

@@ -17,10 +17,10 @@ describe.each(DATABASE_KINDS)('claims, re-drive and expiry queries on %s', (kind
     const owner = wins[0] ? 'a' : 'b';
     const other = owner === 'a' ? 'b' : 'a';
     expect(await db.data.work.claim('claimed', owner, 30_000)).toBe(true);
-    expect(await db.data.work.renew('claimed', other, 30_000)).toBe(false);
+    expect([...(await db.data.work.renewAll(other, ['claimed'], 30_000)).keys()]).toEqual([]);
     clock = later(31);
     expect(await db.data.work.claim('claimed', other, 30_000)).toBe(true);
-    expect(await db.data.work.renew('claimed', owner, 30_000)).toBe(false);
+    expect([...(await db.data.work.renewAll(owner, ['claimed'], 30_000)).keys()]).toEqual([]);
     await db.data.work.release('claimed', owner);
     expect((await db.data.liveLessons.get('claimed')).claimedBy).toBe(other);
     await db.data.work.release('claimed', other);
@@ -43,10 +43,31 @@ describe.each(DATABASE_KINDS)('claims, re-drive and expiry queries on %s', (kind
     await db.data.work.claim('busy', 'someone', 60_000);
     clock = later(10);
     const mine = new Set(['fresh', 'booting', 'ready', 'gone', 'failed', 'busy']);
-    const ids = async (olderThan: Date): Promise<string[]> =>
-      (await db.data.work.findNeedingWork(olderThan, 100)).map((lesson) => lesson.id).filter((id) => mine.has(id)).sort();
+    const ids = async (unclaimedBefore?: Date, owner = 'me'): Promise<string[]> =>
+      (await db.data.work.findNeedingWork({ owner, unclaimedBefore, limit: 100 })).map((lesson) => lesson.id).filter((id) => mine.has(id)).sort();
     expect(await ids(later(-20))).toEqual([]);
     expect(await ids(later(1))).toEqual(['booting', 'fresh', 'gone']);
+    // Held by a live replica: nobody else's to take, but its own after a restart of that replica.
+    expect(await ids(undefined, 'someone')).toEqual(['busy']);
+    clock = later(61);
+    // Its lease lapsed (the holder died): anyone's at once, however recently the row changed.
+    expect(await ids(undefined)).toEqual(['busy']);
+  });
+
+  it('renews every claim of an owner in one heartbeat, reports deletions requested, and hands work back unfinished', async () => {
+    const lessons = db.data.liveLessons;
+    for (const id of ['held-1', 'held-2', 'held-3']) await lessons.create(makeNewLiveLesson({ id, sessionId: id }));
+    for (const id of ['held-1', 'held-2']) expect(await db.data.work.claim(id, 'me', 6000)).toBe(true);
+    expect(await db.data.work.claim('held-3', 'other', 6000)).toBe(true);
+    await lessons.requestDeletion('held-2');
+    const kept = await db.data.work.renewAll('me', ['held-1', 'held-2', 'held-3', 'no-such-row'], 6000);
+    expect(Object.fromEntries(kept)).toEqual({ 'held-1': { deleteRequested: false }, 'held-2': { deleteRequested: true } });
+    expect((await lessons.get('held-1')).claimedUntil?.getTime()).toBe(clock.getTime() + 6000);
+    expect(await db.data.work.claim('held-1', 'other', 6000)).toBe(false);
+    await db.data.work.handBack('held-1', 'me');
+    expect((await lessons.get('held-1')).claimedBy).toBe('me');
+    expect((await db.data.work.findNeedingWork({ owner: 'other', limit: 100 })).map((lesson) => lesson.id)).toContain('held-1');
+    expect(await db.data.work.claim('held-1', 'other', 6000)).toBe(true);
   });
 
   it('finds idle live lessons except in persistent sessions, and failed ones past their TTL', async () => {

@@ -127,9 +127,11 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
       phaseTimes: { initializedAt: '2026-01-01T00:00:00.000Z', bootingAt: '2026-01-01T00:00:05.000Z', failedAt: '2026-01-01T00:00:09.000Z' },
     });
     // The narrow read for event checks agrees with the full row on every field it has.
-    const { id, sessionId, lessonSlug, status, error, failureReason, currentStage, healthyTests, totalTests, phaseTimes } = lesson;
-    expect(await lessons.findState('phases')).toEqual({ id, sessionId, lessonSlug, status, error, failureReason, currentStage, healthyTests, totalTests, phaseTimes });
+    const { id, sessionId, lessonSlug, status, error, failureReason, currentStage, healthyTests, totalTests, phaseTimes, pool, updatedAt } = lesson;
+    const narrow = { id, sessionId, lessonSlug, status, error, failureReason, currentStage, healthyTests, totalTests, phaseTimes, pool, updatedAt };
+    expect(await lessons.findState('phases')).toEqual(narrow);
     expect(await lessons.findState('no-such-lesson')).toBeUndefined();
+    expect(await lessons.findStates(['phases', 'no-such-lesson'])).toEqual(new Map([['phases', narrow]]));
     await lessons.updateLastActiveTime('phases');
     expect((await lessons.get('phases')).lastActiveAt).toEqual(clock);
     expect(await lessons.count({ error: true })).toBeGreaterThanOrEqual(1);

@@ -61,7 +61,7 @@ export interface LiveLesson {
 /** Where a live lesson stands, without its endpoints and guide: what status events carry. */
 export type LiveLessonState = Pick<LiveLesson, 'id' | 'sessionId' | 'lessonSlug' | 'status' | 'error' | 'failureReason' | 'currentStage' | 'healthyTests' | 'totalTests' | 'phaseTimes' | 'estimatedReadyAt'>;
 
-/** What a status write returns: the state as written, with the pool flag and the update time. */
+/** What a status write returns (the state as written) and a state read finds: the state, with the pool flag and the update time. */
 export type WrittenLiveLessonState = LiveLessonState & Pick<LiveLesson, 'pool' | 'updatedAt'>;
 
 /** What a caller supplies to create a live lesson; the rest (status, tests, times, claims) the repository sets. */

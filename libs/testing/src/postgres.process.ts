@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,8 +12,11 @@ export interface PostgresProcess {
   port: number;
   /** Creates a fresh, empty database and returns its URL. */
   createDatabase(prefix?: string): Promise<string>;
-  /** Stops and starts the server on the same port and data. */
-  restart(downForMs?: number): Promise<void>;
+  /**
+   * Stops and starts the server on the same port and data; down for `downFor` ms, or until the promise
+   * it returns settles. `immediate`: no clean shutdown (as a crash: connections cut, recovery at start).
+   */
+  restart(downFor?: number | (() => Promise<unknown>), mode?: 'fast' | 'immediate'): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -44,6 +47,15 @@ function asPostgres(bin: string, args: string[]): void {
   if (result.status !== 0) throw new Error(`${args[0]} failed: ${result.stderr || result.stdout}`);
 }
 
+/** The same, without blocking this process's event loop (kube-sim and the test's clients keep answering meanwhile). */
+function asPostgresAsync(bin: string, args: string[]): Promise<void> {
+  const command = join(bin, args[0]);
+  const [file, argv] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args.slice(1)]] : [command, args.slice(1)];
+  return new Promise((resolve, reject) => {
+    execFile(file, argv, { encoding: 'utf8' }, (error, stdout, stderr) => (error ? reject(new Error(`${args[0]} failed: ${stderr || stdout}`)) : resolve()));
+  });
+}
+
 let databaseCounter = 0;
 
 async function createDatabaseAt(adminUrl: string, prefix: string): Promise<string> {
@@ -72,19 +84,23 @@ export async function startPostgres(): Promise<PostgresProcess> {
   }
   asPostgres(bin, ['initdb', '-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
   const port = await freePort();
-  const start = (): void =>
-    asPostgres(bin, ['pg_ctl', '-D', data, '-l', join(dir, 'log'), '-w', '-o', `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=300`, 'start']);
-  const stopServer = (): void => asPostgres(bin, ['pg_ctl', '-D', data, '-m', 'fast', '-w', 'stop']);
-  start();
+  const startArgs = ['pg_ctl', '-D', data, '-l', join(dir, 'log'), '-w', '-o', `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=300`, 'start'];
+  const stopArgs = (mode: 'fast' | 'immediate'): string[] => ['pg_ctl', '-D', data, '-m', mode, '-w', 'stop'];
+  const stopServer = (): void => asPostgres(bin, stopArgs('fast'));
+  asPostgres(bin, startArgs);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
     url,
     port,
     createDatabase: (prefix = 'antidote') => createDatabaseAt(url, prefix),
-    async restart(downForMs = 0) {
-      stopServer();
-      if (downForMs > 0) await sleep(downForMs);
-      start();
+    async restart(downFor = 0, mode = 'fast') {
+      await asPostgresAsync(bin, stopArgs(mode));
+      try {
+        if (typeof downFor === 'function') await downFor();
+        else if (downFor > 0) await sleep(downFor);
+      } finally {
+        await asPostgresAsync(bin, startArgs);
+      }
     },
     stop() {
       try {

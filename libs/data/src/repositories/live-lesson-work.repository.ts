@@ -24,29 +24,47 @@ export class LiveLessonWorkRepository {
     return (await sqlRows(this.dataSource, sql, { owner, until: now + leaseMs, now, id })).length > 0;
   }
 
-  /** Extends our lease; false when the row is gone or someone else holds it now. */
-  async renew(id: string, owner: string, leaseMs: number): Promise<boolean> {
-    const sql = 'UPDATE live_lessons SET claimed_until = :until WHERE id = :id AND claimed_by = :owner RETURNING id';
-    return (await sqlRows(this.dataSource, sql, { until: this.now().getTime() + leaseMs, id, owner })).length > 0;
+  /**
+   * One heartbeat for every claim `owner` still works on: extends the leases of `ids` it holds and returns
+   * them with their deletion flag (a running create sees a deletion requested elsewhere). An id missing
+   * from the answer is no longer ours (gone, or taken over after our lease lapsed).
+   */
+  async renewAll(owner: string, ids: readonly string[], leaseMs: number): Promise<Map<string, { deleteRequested: boolean }>> {
+    const kept = new Map<string, { deleteRequested: boolean }>();
+    const until = this.now().getTime() + leaseMs;
+    for (let i = 0; i < ids.length; i += 500) {
+      const sql = 'UPDATE live_lessons SET claimed_until = :until WHERE claimed_by = :owner AND id IN (:...ids) RETURNING id, delete_requested_at';
+      const rows = await sqlRows<{ id: string; delete_requested_at: unknown }>(this.dataSource, sql, { until, owner, ids: ids.slice(i, i + 500) });
+      for (const row of rows) kept.set(row.id, { deleteRequested: row.delete_requested_at !== null && row.delete_requested_at !== undefined });
+    }
+    return kept;
   }
 
   async release(id: string, owner: string): Promise<void> {
     await sqlRows(this.dataSource, 'UPDATE live_lessons SET claimed_by = NULL, claimed_until = NULL WHERE id = :id AND claimed_by = :owner RETURNING id', { id, owner });
   }
 
+  /** Gives work back unfinished (shutdown): the lease ends now, so the next sweep of any replica takes it over. */
+  async handBack(id: string, owner: string): Promise<void> {
+    await sqlRows(this.dataSource, 'UPDATE live_lessons SET claimed_until = 0 WHERE id = :id AND claimed_by = :owner RETURNING id', { id, owner });
+  }
+
   /**
-   * Live lessons that need the scheduler and nobody is working on: deletion requested, or not READY and
-   * not failed (accepted but never started, or interrupted) — untouched since `olderThan`.
+   * Live lessons that need the scheduler — deletion requested, or not READY and not failed (accepted but
+   * never started, or interrupted) — and that `owner` may take at once: those whose holder's lease lapsed
+   * (it died, or handed them back), those `owner` itself held before a restart, and, with
+   * `unclaimedBefore`, those nobody claimed that are untouched since then (a request no message reached).
    */
-  async findNeedingWork(olderThan: Date, limit: number): Promise<LiveLesson[]> {
+  async findNeedingWork(options: { owner: string; unclaimedBefore?: Date; limit: number }): Promise<LiveLesson[]> {
+    const takeable = ['(ll.claimed_by IS NOT NULL AND ll.claimed_until < :now)', 'll.claimed_by = :owner'];
+    if (options.unclaimedBefore) takeable.push('(ll.claimed_by IS NULL AND ll.updated_at < :unclaimedBefore)');
     const rows = await this.dataSource.manager
       .createQueryBuilder(LiveLessonEntity, 'll')
       .select('ll.id', 'id')
-      .where('(ll.claimed_by IS NULL OR ll.claimed_until < :now)', { now: this.now().getTime() })
-      .andWhere('ll.updated_at < :olderThan', { olderThan: olderThan.getTime() })
+      .where(`(${takeable.join(' OR ')})`, { now: this.now().getTime(), owner: options.owner, unclaimedBefore: options.unclaimedBefore?.getTime() ?? 0 })
       .andWhere('(ll.delete_requested_at IS NOT NULL OR (ll.error = 0 AND ll.status <> :ready))', { ready: LiveLessonStatus.READY })
       .orderBy('ll.updated_at', 'ASC')
-      .limit(limit)
+      .limit(options.limit)
       .getRawMany<{ id: string }>();
     return this.byIds(rows.map((row) => row.id));
   }

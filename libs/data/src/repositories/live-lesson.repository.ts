@@ -105,19 +105,29 @@ export class LiveLessonRepository {
   }
 
   /** The row's state alone (one narrow query: no endpoints, no guide), for checking an event against it. */
-  async findState(id: string): Promise<LiveLessonState | undefined> {
+  async findState(id: string): Promise<WrittenLiveLessonState | undefined> {
     const [row] = await sqlRows<StateRow>(this.dataSource, `SELECT ${STATE_RETURNING} FROM live_lessons WHERE id = :id`, { id });
-    return row && stateOf(row);
+    return row && writtenState(row);
+  }
+
+  /** The states of the rows among `ids` that exist (narrow queries of up to 500 ids each), e.g. for every open event stream. */
+  async findStates(ids: readonly string[]): Promise<Map<string, WrittenLiveLessonState>> {
+    const states = new Map<string, WrittenLiveLessonState>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await sqlRows<StateRow>(this.dataSource, `SELECT ${STATE_RETURNING} FROM live_lessons WHERE id IN (:...ids)`, { ids: ids.slice(i, i + 500) });
+      for (const row of rows) states.set(row.id, writtenState(row));
+    }
+    return states;
   }
 
   /** The row's state and whether it has an endpoint of that name (one query), for checking a health progress event against it. */
-  async findStateWithEndpoint(id: string, endpoint: string): Promise<(LiveLessonState & { hasEndpoint: boolean }) | undefined> {
+  async findStateWithEndpoint(id: string, endpoint: string): Promise<(WrittenLiveLessonState & { hasEndpoint: boolean }) | undefined> {
     const [row] = await sqlRows<StateRow & { has_endpoint: number | boolean }>(
       this.dataSource,
       `SELECT ${STATE_RETURNING}, EXISTS (SELECT 1 FROM live_endpoints WHERE live_lesson_id = :id AND name = :endpoint) AS has_endpoint FROM live_lessons WHERE id = :id`,
       { id, endpoint },
     );
-    return row && { ...stateOf(row), hasEndpoint: Number(row.has_endpoint) === 1 };
+    return row && { ...writtenState(row), hasEndpoint: Number(row.has_endpoint) === 1 };
   }
 
   async findForSession(sessionId: string, lessonSlug: string): Promise<LiveLesson | undefined> {
