@@ -61,6 +61,11 @@ export class BusClient {
     return connection;
   }
 
+  /** Calls `listener` each time the connection is back after an outage (not on the first connect); returns the unsubscribe function. */
+  onReconnect(listener: () => void): () => void {
+    return this.source.watch?.((change) => (change === 'reconnect' ? listener() : undefined)) ?? (() => undefined);
+  }
+
   /** Calls `observer` after every request (metrics: NATS request latency and errors). */
   observe(observer: (event: BusRequestEvent) => void): void {
     this.observers.push(observer);
@@ -90,13 +95,18 @@ export class BusClient {
     const contract = requestContracts[subject];
     const body = parseContract(contract.request, subject, payload) as unknown;
     let reply: Msg;
+    const lost = this.connectionLost(subject);
     try {
-      reply = await this.connection(subject).request(subject, encoder.encode(JSON.stringify(body)), {
+      const sent = this.connection(subject).request(subject, encoder.encode(JSON.stringify(body)), {
         timeout: options.timeoutMs ?? this.defaults.requestTimeoutMs,
         headers: outgoingHeaders(options.correlationId),
       });
+      sent.catch(() => undefined);
+      reply = await Promise.race([sent, lost.promise]);
     } catch (error) {
       throw this.requestFailure(subject, error);
+    } finally {
+      lost.dispose();
     }
     const decoded = decodeJson(reply.data);
     if (!decoded.ok) throw new BusRequestError(ErrorCodes.invalidPayload, `reply ${decoded.problem}`, subject);
@@ -143,6 +153,22 @@ export class BusClient {
           );
       },
     });
+  }
+
+  /**
+   * Rejects UNAVAILABLE when the connection drops: a reply sent meanwhile is lost, so the caller hears at
+   * once (and may ask again once connected) instead of waiting out its whole timeout.
+   */
+  private connectionLost(subject: string): { promise: Promise<never>; dispose: () => void } {
+    let dispose = (): void => undefined;
+    const promise = new Promise<never>((_, reject) => {
+      dispose =
+        this.source.watch?.((change) => {
+          if (change === 'disconnect') reject(new BusRequestError(ErrorCodes.unavailable, `the NATS connection dropped while waiting for the reply to ${subject}`, subject));
+        }) ?? dispose;
+    });
+    promise.catch(() => undefined);
+    return { promise, dispose };
   }
 
   private requestFailure(subject: string, error: unknown): Error {

@@ -9,7 +9,7 @@ export type { BusCredentials, BusLogin, PasswordSource } from './nats-authorizat
 export { connectNats, natsConnectOptions } from './nats-connection.js';
 export type { NatsClientConfig } from './nats-connection.js';
 export { fixedConnection, NatsConnectionManager } from './nats-connection.manager.js';
-export type { ConnectionSource } from './nats-connection.manager.js';
+export type { ConnectionChange, ConnectionSource } from './nats-connection.manager.js';
 export { BusExceptionFilter, errorReplyOf } from './nest/bus-exception.filter.js';
 export { OnEvent, OnRequest } from './nest/bus-handlers.js';
 export { busMicroserviceOptions } from './nest/bus-transport.js';

@@ -8,7 +8,11 @@ export interface ConnectionSource {
   current(): NatsConnection | undefined;
   /** Resolves once connected (the first time). */
   connected(): Promise<NatsConnection>;
+  /** Calls `listener` when the connection drops and when it comes back; returns the unsubscribe function. */
+  watch?(listener: (change: ConnectionChange) => void): () => void;
 }
+
+export type ConnectionChange = 'disconnect' | 'reconnect';
 
 /** A ConnectionSource over a connection that already exists (tools, tests). */
 export const fixedConnection = (connection: NatsConnection): ConnectionSource => ({
@@ -25,6 +29,7 @@ export class NatsConnectionManager implements ConnectionSource {
   private up = false;
   private closing = false;
   private readonly ready: Promise<NatsConnection>;
+  private readonly listeners = new Set<(change: ConnectionChange) => void>();
 
   constructor(config: Pick<AntidoteConfig, 'natsUrl' | 'nats'>, name: string, connect = connectNats) {
     this.ready = connect(config, name).then((connection) => {
@@ -49,6 +54,11 @@ export class NatsConnectionManager implements ConnectionSource {
     return this.current() !== undefined;
   }
 
+  watch(listener: (change: ConnectionChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   /** Lets in-flight messages finish, then closes. */
   async drain(): Promise<void> {
     this.closing = true;
@@ -63,8 +73,15 @@ export class NatsConnectionManager implements ConnectionSource {
 
   private async track(connection: NatsConnection): Promise<void> {
     for await (const status of connection.status()) {
-      if (status.type === 'disconnect') this.up = false;
-      if (status.type === 'reconnect') this.up = true;
+      if (status.type !== 'disconnect' && status.type !== 'reconnect') continue;
+      this.up = status.type === 'reconnect';
+      for (const listener of this.listeners) {
+        try {
+          listener(status.type);
+        } catch {
+          // One listener's failure is its own; the others still hear of the change.
+        }
+      }
     }
     this.up = false;
   }
