@@ -1,5 +1,6 @@
+import { Logger } from '@nestjs/common';
 import { EventSubjects, LiveLessonStatus } from '@antidote/contracts';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lessonHarness, type LessonHarness } from '../test/lesson-harness.js';
 import type { LessonScheduler } from './lesson-scheduler.service.js';
 
@@ -98,5 +99,71 @@ describe('LessonScheduler', () => {
     const calls = h.cluster.calls.length;
     await scheduler.submit('modify', lesson.id).done;
     expect(h.cluster.calls).toHaveLength(calls);
+  });
+
+  describe('claims kept by one heartbeat (lease 0.75 s: a beat every 250 ms)', () => {
+    beforeEach(async () => {
+      await scheduler.onApplicationShutdown();
+      await h.close();
+      h = await lessonHarness({ config: { scheduler: { claimLeaseSeconds: 0.75, replicaName: 'replica-a' } } });
+      scheduler = h.scheduler();
+    });
+
+    it('carries its replica name on its claims and renews them while it works', async () => {
+      const lesson = await h.newLiveLesson();
+      const held = h.cluster.hold('waitForPods');
+      const create = scheduler.submit('create', lesson.id);
+      await held.reached;
+      const first = await h.data.liveLessons.get(lesson.id);
+      expect(first.claimedBy).toBe('replica-a');
+      await vi.waitFor(async () => expect((await h.data.liveLessons.get(lesson.id)).claimedUntil!.getTime()).toBeGreaterThan(first.claimedUntil!.getTime() + 750));
+      held.release();
+      await create.done;
+      expect(await h.data.liveLessons.get(lesson.id)).toMatchObject({ status: LiveLessonStatus.READY });
+    });
+
+    it('switches to the delete when a deletion is requested elsewhere (the reaper, another api) while a create runs', async () => {
+      const lesson = await h.newLiveLesson();
+      const held = h.cluster.hold('waitForPods');
+      const create = scheduler.submit('create', lesson.id);
+      await held.reached;
+      await h.data.liveLessons.requestDeletion(lesson.id);
+      await create.done;
+      await vi.waitFor(async () => expect(await h.data.liveLessons.find(lesson.id)).toBeUndefined());
+      expect(h.cluster.namespaces.size).toBe(0);
+    });
+
+    it('stops work whose claim another replica took over, without failing the live lesson or touching the claim', async () => {
+      const lesson = await h.newLiveLesson();
+      const held = h.cluster.hold('waitForPods');
+      const create = scheduler.submit('create', lesson.id);
+      await held.reached;
+      // As after a lapse (this replica stalled past its lease): the other replica holds the row now.
+      await h.data.dataSource.query("UPDATE live_lessons SET claimed_by = 'replica-b', claimed_until = 99999999999999 WHERE id = ?", [lesson.id]);
+      await create.done;
+      expect(await h.data.liveLessons.get(lesson.id)).toMatchObject({ error: false, status: LiveLessonStatus.BOOTING, claimedBy: 'replica-b' });
+      expect(h.cluster.calls.some((call) => call.startsWith('configure'))).toBe(false);
+    });
+
+    it('hands running work back at shutdown: the claim lapses at once, still in its name', async () => {
+      const lesson = await h.newLiveLesson();
+      const held = h.cluster.hold('waitForPods');
+      const create = scheduler.submit('create', lesson.id);
+      await held.reached;
+      await scheduler.onApplicationShutdown();
+      await create.done;
+      const row = await h.data.liveLessons.get(lesson.id);
+      expect(row).toMatchObject({ error: false, claimedBy: 'replica-a' });
+      expect(row.claimedUntil!.getTime()).toBeLessThan(Date.now());
+      expect(await h.data.work.claim(lesson.id, 'replica-b', 750)).toBe(true);
+    });
+
+    it('logs every re-drive with the live lesson, the reason and its new owner', async () => {
+      const log = vi.spyOn(Logger.prototype, 'log');
+      const lesson = await h.newLiveLesson();
+      await scheduler.submit('create', lesson.id, 're-driven', 'the claim of replica-z lapsed').done;
+      expect(log.mock.calls.map(([message]) => String(message))).toContain(`re-drive of live lesson ${lesson.id}: create (the claim of replica-z lapsed), now owned by replica-a`);
+      log.mockRestore();
+    });
   });
 });

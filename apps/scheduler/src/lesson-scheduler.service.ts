@@ -1,7 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { hostname } from 'node:os';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { LiveLessonStatus } from '@antidote/contracts';
 import { DataManager, type LiveLesson } from '@antidote/data';
@@ -16,6 +14,7 @@ import { LessonFailure, reasonOf } from './lesson/lesson-failure.error.js';
 import { ModifyLessonOperation } from './lesson/modify-lesson.operation.js';
 import { StatusReporter } from './lesson/status-reporter.js';
 import { SchedulerMetrics } from './scheduler.metrics.js';
+import { ClaimKeeper, replicaNameOf } from './work/claim-keeper.js';
 import { LessonWorkQueue, type EnqueueResult, type OperationKind } from './work/lesson-work-queue.js';
 
 /**
@@ -31,16 +30,19 @@ const WAITERS_PER_OPERATION = 1_000;
 
 /**
  * Runs live lesson operations: serialised per live lesson and bounded overall (LessonWorkQueue), and
- * safe across scheduler replicas — each operation first claims the row (a lease in the database, kept
- * renewed), so a duplicate or redelivered request never runs twice at once anywhere. A failure marks
- * the live lesson failed with its reason and tears the namespace down (unless failed lessons are kept).
+ * safe across scheduler replicas — each operation first claims the row (a lease in the database, renewed
+ * by the ClaimKeeper's heartbeat), so a duplicate or redelivered request never runs twice at once
+ * anywhere. A failure marks the live lesson failed with its reason and tears the namespace down (unless
+ * failed lessons are kept).
  */
 @Injectable()
 export class LessonScheduler implements OnApplicationShutdown {
-  readonly owner = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  /** This replica's name on its claims (`scheduler.replicaName`, or the pod name). */
+  readonly owner: string;
   private readonly logger = new Logger('Scheduler');
   private readonly queue: LessonWorkQueue;
-  private readonly leaseMs: number;
+  private readonly claims: ClaimKeeper;
+  private closing = false;
 
   constructor(
     @Inject(DataManager) private readonly data: DataManager,
@@ -51,7 +53,12 @@ export class LessonScheduler implements OnApplicationShutdown {
     @Inject(SchedulerMetrics) private readonly metrics: SchedulerMetrics,
     @InjectConfig() private readonly config: AntidoteConfig,
   ) {
-    this.leaseMs = config.scheduler.claimLeaseSeconds * 1000;
+    this.owner = replicaNameOf(config);
+    this.claims = new ClaimKeeper(data.work, this.owner, config.scheduler.claimLeaseSeconds * 1000, {
+      deletionRequested: (id) => this.submit('delete', id, 'requested'),
+      renewFailed: (error) => this.logger.warn(`could not renew the claims of ${this.owner}: ${reasonOf(error)}`),
+    });
+    this.claims.start();
     this.queue = new LessonWorkQueue(MAX_IN_FLIGHT, {
       onError: (id, kind, error) => this.logger.error(`${kind} of ${id} failed unexpectedly: ${reasonOf(error)}`),
       onChange: ({ running, waiting }) => {
@@ -64,14 +71,15 @@ export class LessonScheduler implements OnApplicationShutdown {
   /**
    * Queues an operation; it runs in the trace of the request that asked for it (one trace api → scheduler →
    * healthchecker), and its Kubernetes writes rank by when it was asked for (the first asked, the first served).
+   * `reason`: a deletion's. `redrive`: why work nobody asked for just now is driven again (logged with the new owner).
    */
-  submit(kind: OperationKind, liveLessonId: string, reason?: string): EnqueueResult {
+  submit(kind: OperationKind, liveLessonId: string, reason?: string, redrive?: string): EnqueueResult {
     const parent = context.active();
     const span = { tracer: 'antidote-scheduler', parent, attributes: { 'antidote.live_lesson.id': liveLessonId } };
     const ticket = admissionTicket();
     return this.queue.enqueue(liveLessonId, kind, (signal) =>
       withWritePriority(ticket, () =>
-        inSpan(`live lesson ${kind}`, span, () => withCorrelation(liveLessonId, () => this.execute(kind, liveLessonId, signal, reason))),
+        inSpan(`live lesson ${kind}`, span, () => withCorrelation(liveLessonId, () => this.execute(kind, liveLessonId, signal, reason, redrive))),
       ),
     );
   }
@@ -81,21 +89,30 @@ export class LessonScheduler implements OnApplicationShutdown {
     return this.queue.kindsFor(liveLessonId);
   }
 
-  /** Shutdown hands work back: running operations stop, their claims are released, another replica (or the next start) re-drives them. */
-  async onApplicationShutdown(): Promise<void> {
-    await this.queue.close();
+  /** Whether this replica holds the claim of a running operation on the live lesson. */
+  holds(liveLessonId: string): boolean {
+    return this.claims.holds(liveLessonId);
   }
 
-  private async execute(kind: OperationKind, id: string, queueSignal: AbortSignal, reason?: string): Promise<void> {
-    if (!(await this.data.work.claim(id, this.owner, this.leaseMs))) {
+  /**
+   * Shutdown hands work back: running operations stop and their claims lapse at once, so another
+   * replica's next sweep (within seconds) takes them over.
+   */
+  async onApplicationShutdown(): Promise<void> {
+    this.closing = true;
+    await this.queue.close();
+    this.claims.stop();
+  }
+
+  private async execute(kind: OperationKind, id: string, queueSignal: AbortSignal, reason?: string, redrive?: string): Promise<void> {
+    if (!(await this.data.work.claim(id, this.owner, this.claims.leaseMs))) {
       this.logger.log(`${kind} of ${id}: another scheduler is working on it`);
       return;
     }
-    const lost = new AbortController();
-    const signal = AbortSignal.any([queueSignal, lost.signal]);
+    if (redrive) this.logger.log(`re-drive of live lesson ${id}: ${kind} (${redrive}), now owned by ${this.owner}`);
+    const signal = AbortSignal.any([queueSignal, this.claims.hold(id, kind)]);
     // Every Kubernetes write of the lesson waiting for a slot listens to it: a large lesson has hundreds at once.
     setMaxListeners(WAITERS_PER_OPERATION, signal);
-    const keeper = setInterval(() => void this.keepClaim(id, kind, lost), Math.max(1000, this.leaseMs / 3));
     try {
       const lesson = await this.data.liveLessons.find(id);
       if (!lesson) return;
@@ -103,22 +120,11 @@ export class LessonScheduler implements OnApplicationShutdown {
       else if (kind === 'delete') this.logger.warn(`delete of ${id} skipped: its row records no deletion request`);
       else await this.provision(kind, lesson, signal);
     } finally {
-      clearInterval(keeper);
-      // An unreleased claim lapses after claimLeaseSeconds; then another replica (or the re-drive) takes over.
-      await this.data.work.release(id, this.owner).catch((error: unknown) => this.logger.warn(`could not release the claim on ${id}: ${reasonOf(error)}`));
-    }
-  }
-
-  /** Renews the lease; notices a deletion requested elsewhere (another replica, the reaper) and switches to it. */
-  private async keepClaim(id: string, kind: OperationKind, lost: AbortController): Promise<void> {
-    try {
-      if (!(await this.data.work.renew(id, this.owner, this.leaseMs))) {
-        lost.abort(new Error('claim lost'));
-        return;
-      }
-      if (kind !== 'delete' && (await this.data.liveLessons.isDeletionRequested(id))) this.submit('delete', id, 'requested');
-    } catch (error) {
-      this.logger.warn(`could not renew the claim on ${id}: ${reasonOf(error)}`);
+      this.claims.drop(id);
+      // Work stopped by a shutdown is handed back (lapsed now); finished work is released. A claim neither
+      // reached (the database away) lapses after claimLeaseSeconds; then another replica takes over.
+      const giveBack = this.closing && queueSignal.aborted ? this.data.work.handBack(id, this.owner) : this.data.work.release(id, this.owner);
+      await giveBack.catch((error: unknown) => this.logger.warn(`could not release the claim on ${id}: ${reasonOf(error)}`));
     }
   }
 

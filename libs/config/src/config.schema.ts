@@ -123,8 +123,17 @@ const scheduler = z
     redriveIntervalSeconds: positiveSeconds.default(15),
     /** A request older than this without progress is driven again (seconds). */
     redriveAfterSeconds: positiveSeconds.default(30),
-    /** A scheduler replica's hold on a live lesson it works on; another replica takes over once it lapses. */
-    claimLeaseSeconds: positiveSeconds.default(30),
+    /**
+     * A scheduler replica's hold on a live lesson it works on, renewed every third of it by one heartbeat;
+     * another replica takes the work over within seconds of a lapse (the holder died).
+     */
+    claimLeaseSeconds: positiveSeconds.default(6),
+    /**
+     * The name this replica's claims carry: a scheduler restarted under the same name resumes its own work
+     * at once. Default: the pod name (the host name) in a cluster; elsewhere host, pid and a random suffix
+     * (two processes must never share a name).
+     */
+    replicaName: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be 1-100 letters, digits, ".", "_" or "-"').optional(),
     /** Attempts for a Kubernetes call answered 429/5xx or not at all, with exponential backoff and jitter. */
     kubeRetries: nonNegativeInt.default(6),
     /** A retryable Kubernetes call is retried for at least this long (seconds): an API outage this long is ridden out. */

@@ -8,10 +8,28 @@ type Handler<S extends RequestSubject> = (payload: RequestOf<S>) => ReplyOf<S> |
  * and replies are checked against their contracts as BusClient does; a request nobody answers fails
  * UNAVAILABLE, as it does when no service listens.
  */
-export class FakeBus implements Pick<BusClient, 'publish' | 'request'> {
+export class FakeBus implements Pick<BusClient, 'publish' | 'request' | 'onReconnect'> {
   readonly published: { subject: EventSubject; event: unknown; correlationId?: string }[] = [];
   readonly requests: { subject: RequestSubject; payload: unknown; options: RequestOptions }[] = [];
   private readonly handlers = new Map<RequestSubject, Handler<never>>();
+  private readonly reconnectListeners = new Set<() => void>();
+  private connected = true;
+
+  /** Loses the connection: publish and request fail UNAVAILABLE (as BusClient does) until `reconnect()`. */
+  disconnect(): void {
+    this.connected = false;
+  }
+
+  /** The connection is back: every `onReconnect` listener hears of it. */
+  reconnect(): void {
+    this.connected = true;
+    for (const listener of this.reconnectListeners) listener();
+  }
+
+  onReconnect(listener: () => void): () => void {
+    this.reconnectListeners.add(listener);
+    return () => this.reconnectListeners.delete(listener);
+  }
 
   /** Answers `subject` with `handler` (its errors reach the requester as they are). */
   answer<S extends RequestSubject>(subject: S, handler: Handler<S>): void {
@@ -24,6 +42,7 @@ export class FakeBus implements Pick<BusClient, 'publish' | 'request'> {
   }
 
   publish<S extends EventSubject>(subject: S, event: EventOf<S>, correlationId?: string): void {
+    if (!this.connected) throw new BusRequestError(ErrorCodes.unavailable, `not connected to NATS (${subject})`, subject);
     const body = parseContract(eventContracts[subject], subject, event);
     this.published.push({ subject, event: body, ...(correlationId ? { correlationId } : {}) });
   }
@@ -31,6 +50,7 @@ export class FakeBus implements Pick<BusClient, 'publish' | 'request'> {
   async request<S extends RequestSubject>(subject: S, payload: RequestOf<S>, options: RequestOptions = {}): Promise<ReplyOf<S>> {
     const contract = requestContracts[subject];
     const body = parseContract(contract.request, subject, payload) as RequestOf<S>;
+    if (!this.connected) throw new BusRequestError(ErrorCodes.unavailable, `not connected to NATS (${subject})`, subject);
     this.requests.push({ subject, payload: body, options });
     const handler = this.handlers.get(subject) as Handler<S> | undefined;
     if (!handler) throw new BusRequestError(ErrorCodes.unavailable, `no responders for ${subject}`, subject);

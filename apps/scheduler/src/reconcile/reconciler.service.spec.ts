@@ -1,6 +1,6 @@
 import { LiveLessonStatus } from '@antidote/contracts';
 import { ReadinessRegistry } from '@antidote/runtime';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lessonHarness, type LessonHarness } from '../../test/lesson-harness.js';
 import type { OperationKind } from '../work/lesson-work-queue.js';
 import { Reconciler } from './reconciler.service.js';
@@ -10,17 +10,26 @@ const HOUR = 3_600_000;
 /** Start-up decisions over a FakeLessonCluster and an in-memory database whose rows are an hour old. */
 describe('Reconciler', () => {
   let h: LessonHarness;
-  let submitted: { kind: OperationKind; id: string }[];
+  let submitted: { kind: OperationKind; id: string; why?: string }[];
   let reconciler: Reconciler;
   const owner = 'this-replica';
 
   beforeEach(async () => {
     h = await lessonHarness({ clockOffsetMs: -HOUR });
     submitted = [];
-    const scheduler = { owner, submit: (kind: OperationKind, id: string) => (submitted.push({ kind, id }), { queued: true, done: Promise.resolve() }) };
-    reconciler = new Reconciler(h.data, h.cluster, scheduler, h.status, new ReadinessRegistry(), h.config);
+    const scheduler = {
+      owner,
+      submit: (kind: OperationKind, id: string, _reason?: string, why?: string) => (submitted.push({ kind, id, why }), { queued: true, done: Promise.resolve() }),
+      pending: () => [],
+    };
+    const readiness = new ReadinessRegistry();
+    readiness.markStarted();
+    reconciler = new Reconciler(h.data, h.cluster, scheduler, h.status, readiness, h.config, h.bus);
   });
-  afterEach(() => h.close());
+  afterEach(() => {
+    reconciler.onApplicationShutdown();
+    return h.close();
+  });
 
   const namespace = (name: string, liveLessonId: string | undefined, terminating = false) =>
     h.cluster.namespaces.set(name, { name, ...(liveLessonId ? { liveLessonId } : {}), createdAt: new Date(), terminating });
@@ -76,7 +85,34 @@ describe('Reconciler', () => {
     await setup(lesson.id);
     namespace(h.namespaceOf(lesson.id), lesson.id);
     expect(await reconciler.redrive(new Date())).toBe(1);
-    expect(submitted).toEqual([{ kind, id: lesson.id }]);
+    expect(submitted).toEqual([{ kind, id: lesson.id, why: expect.stringMatching(/^unclaimed, no change since /) }]);
+  });
+
+  it('takes over at once (no age needed) work whose holder\'s claim lapsed, and its own from before a restart, naming why', async () => {
+    const lapsed = await h.newLiveLesson();
+    await h.data.work.claim(lapsed.id, 'dead-replica', 1000);
+    const mine = await h.newLiveLesson();
+    await h.data.work.claim(mine.id, owner, 2 * HOUR);
+    const held = await h.newLiveLesson();
+    await h.data.work.claim(held.id, 'live-replica', 2 * HOUR);
+    await h.newLiveLesson();
+    await vi.waitFor(async () => expect(await h.data.work.findNeedingWork({ owner: 'anyone', limit: 10 })).toHaveLength(1));
+    expect(await reconciler.redrive()).toBe(2);
+    expect(submitted).toEqual(
+      expect.arrayContaining([
+        { kind: 'create', id: lapsed.id, why: expect.stringMatching(/^the claim of dead-replica lapsed at /) },
+        { kind: 'create', id: mine.id, why: 'claimed by this replica before it restarted' },
+      ]),
+    );
+  });
+
+  it('drives again everything that needs work, however new, when the NATS connection comes back', async () => {
+    reconciler.onApplicationBootstrap();
+    await reconciler.started();
+    const accepted = await h.newLiveLesson();
+    submitted.length = 0;
+    h.bus.reconnect();
+    await vi.waitFor(() => expect(submitted).toEqual([{ kind: 'create', id: accepted.id, why: 'the NATS connection is back' }]));
   });
 
   it('re-drives nothing that is READY or claimed', async () => {
