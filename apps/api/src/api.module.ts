@@ -11,6 +11,7 @@ import { LessonController } from './lessons/lesson.controller.js';
 import { LiveLessonEventHub } from './live-lessons/live-lesson-events.hub.js';
 import { LiveLessonRequestService } from './live-lessons/live-lesson-request.service.js';
 import { PoolClaimService } from './live-lessons/pool-claim.service.js';
+import { SchedulerHandoff } from './live-lessons/scheduler-handoff.service.js';
 import { LiveLessonController } from './live-lessons/live-lesson.controller.js';
 import { OpenApiController } from './openapi/openapi.controller.js';
 import { LiveSessionController } from './sessions/live-session.controller.js';
@@ -24,7 +25,7 @@ export class ApiModule {
       module: ApiModule,
       imports: [DataModule.forRoot(config)],
       controllers: [LiveSessionController, LiveLessonController, LessonController, CurriculumController, AdminController, PoolAdminController, OpenApiController],
-      providers: [DatabaseReadiness, AdminGuard, LiveLessonRequestService, PoolClaimService, LiveLessonEventHub, CurriculumStartup, TerminalService],
+      providers: [DatabaseReadiness, AdminGuard, LiveLessonRequestService, PoolClaimService, SchedulerHandoff, LiveLessonEventHub, CurriculumStartup, TerminalService],
     };
   }
 }

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { EventSubjects, RequestSubjects, type LiveLessonStatusChangedEvent } from '@antidote/contracts';
 import { createDataSource, DataManager } from '@antidote/data';
 import { startService, type RunningService } from '@antidote/runtime';
-import { SAMPLE_CURRICULUM, TEST_CURRICULUM_LIMITS, testDatabaseUrl, testNats, type DatabaseKind } from '@antidote/testing';
+import { SAMPLE_CURRICULUM, TEST_CURRICULUM_LIMITS, testDatabaseUrl, testNats, type DatabaseKind, type TestNats } from '@antidote/testing';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { apiService } from '../src/api.definition.js';
 
@@ -12,6 +12,8 @@ export interface ApiFixture {
   url: string;
   data: DataManager;
   nats: NatsConnection;
+  /** The nats-server (its `restart()` keeps the port: every client reconnects). */
+  natsServer: TestNats;
   /** Requests the stand-in scheduler received, by subject. */
   received: Record<string, unknown[]>;
   publishStatus(event: Partial<LiveLessonStatusChangedEvent> & { liveLessonId: string; status: LiveLessonStatusChangedEvent['status'] }): void;
@@ -29,9 +31,9 @@ export interface ApiFixture {
  * The real api on a real nats-server and database, with the sample curriculum imported at start, and a
  * real NATS subscriber standing in for the scheduler (it replies accepted and records what it got).
  */
-export async function startApi(kind: DatabaseKind, overrides: Record<string, unknown> = {}): Promise<ApiFixture> {
+export async function startApi(kind: DatabaseKind | { databaseUrl: string }, overrides: Record<string, unknown> = {}): Promise<ApiFixture> {
   const server = await testNats();
-  const { url: databaseUrl } = await testDatabaseUrl(kind);
+  const databaseUrl = typeof kind === 'string' ? (await testDatabaseUrl(kind)).url : kind.databaseUrl;
   const service: RunningService = await startService(apiService, {
     env: {},
     argv: [],
@@ -71,6 +73,7 @@ export async function startApi(kind: DatabaseKind, overrides: Record<string, unk
     url: service.url,
     data,
     nats,
+    natsServer: server,
     received,
     server: service.app.getHttpServer() as Server,
     holdScheduler() {

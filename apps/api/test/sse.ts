@@ -5,11 +5,11 @@ export interface SseEvent {
   data: { status?: string };
 }
 
-/** Reads an SSE stream until it ends; returns the event names and payloads (each also to `onEvent` as it comes). */
-export function readEvents(url: string, onOpen: () => void, onEvent: (event: SseEvent) => void = () => undefined, headers: Record<string, string> = {}): Promise<SseEvent[]> {
+/** Reads an SSE stream until it ends (or `signal` aborts it); returns the event names and payloads (each also to `onEvent` as it comes). */
+export function readEvents(url: string, onOpen: () => void, onEvent: (event: SseEvent) => void = () => undefined, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<SseEvent[]> {
   return new Promise((resolve, reject) => {
     const events: SseEvent[] = [];
-    const outgoing = request(url, { headers }, (response) => {
+    const outgoing = request(url, { headers, signal }, (response) => {
       let buffer = '';
       onOpen();
       response.setEncoding('utf8');

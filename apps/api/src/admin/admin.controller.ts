@@ -1,17 +1,15 @@
-import { Body, Controller, Delete, Get, Inject, Logger, Param, Put, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Inject, Param, Put, UseGuards } from '@nestjs/common';
 import { z } from 'zod';
 import { RequestSubjects } from '@antidote/contracts';
 import { DataManager } from '@antidote/data';
-import { BusClient } from '@antidote/messaging';
 import { notFound } from '../http/gateway.error.js';
 import { AdminGuard } from '../http/http.guards.js';
 import { validate } from '../http/validation.js';
 import { idParamSchema } from '../live-lessons/live-lesson.dto.js';
 import { toExpLiveLesson, toExpLiveSession, withDetails } from '../live-lessons/live-lesson.mapper.js';
+import { SchedulerHandoff } from '../live-lessons/scheduler-handoff.service.js';
 
 const persistenceSchema = z.object({ persistent: z.boolean() }).strict();
-
-const logger = new Logger('Admin');
 
 /** Operators' routes, behind `Authorization: Bearer <api.adminToken>`. */
 @Controller('exp/admin')
@@ -19,7 +17,7 @@ const logger = new Logger('Admin');
 export class AdminController {
   constructor(
     @Inject(DataManager) private readonly data: DataManager,
-    @Inject(BusClient) private readonly bus: BusClient,
+    @Inject(SchedulerHandoff) private readonly handoff: SchedulerHandoff,
   ) {}
 
   /** Device logins included: the admin token reads them whatever api.exposeDevicePasswords says. */
@@ -65,10 +63,7 @@ export class AdminController {
 
   private async kill(id: string): Promise<void> {
     await this.data.liveLessons.requestDeletion(id);
-    await this.bus
-      .request(RequestSubjects.liveLessonDelete, { liveLessonId: id, reason: 'killed by an operator' }, { correlationId: id, timeoutMs: 5000 })
-      .catch((error: unknown) =>
-        logger.warn(`the delete of ${id} did not reach a scheduler (${error instanceof Error ? error.message : String(error)}); the recorded deletion is re-driven`),
-      );
+    // Recorded first: a scheduler that does not answer now gets it again, or finds it in the database.
+    await this.handoff.tell(RequestSubjects.liveLessonDelete, { liveLessonId: id, reason: 'killed by an operator' });
   }
 }

@@ -1,7 +1,7 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
 import { DataErrorCodes } from '@antidote/contracts';
-import { DataError } from '@antidote/data';
+import { DataError, isDatabaseUnavailable } from '@antidote/data';
 import { GatewayError, GrpcCode, internal, invalidArgument, notFound } from './gateway.error.js';
 
 /** Body-parser and framework errors: malformed JSON, a body too large, an unknown route. */
@@ -31,6 +31,8 @@ export class GatewayExceptionFilter implements ExceptionFilter {
 
   private translate(exception: unknown): GatewayError {
     if (exception instanceof GatewayError) return exception;
+    // The database away (restarting): retryable, never a 500.
+    if (isDatabaseUnavailable(exception)) return new GatewayError(GrpcCode.Unavailable, 'The database is not available right now; please try again shortly', undefined, { 'Retry-After': '2' });
     if (exception instanceof DataError) return exception.code === DataErrorCodes.notFound ? notFound(exception.message) : new GatewayError(GrpcCode.AlreadyExists, exception.message);
     if (exception instanceof HttpException) {
       const status = exception.getStatus();

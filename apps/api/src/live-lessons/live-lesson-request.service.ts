@@ -1,13 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
-import { LiveLessonStatus, RequestSubjects, type SchedulerReply } from '@antidote/contracts';
+import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import type { Lesson } from '@antidote/curriculum';
 import { DataManager, DuplicateError, NotFoundError, randomId, withFreshId, type LiveLesson, type LiveLessonState } from '@antidote/data';
 import { liveLessonRecord } from '@antidote/lesson-objects';
-import { BusClient, BusRequestError } from '@antidote/messaging';
 import { exhausted, failedPrecondition, internal, invalidArgument, notFound, unavailable } from '../http/gateway.error.js';
 import type { LiveLessonRequest } from './live-lesson.dto.js';
 import { PoolClaimService } from './pool-claim.service.js';
+import { SchedulerHandoff } from './scheduler-handoff.service.js';
 
 /** 16 characters of [a-z0-9]: about 82 bits. */
 const HOST_TOKEN_LENGTH = 16;
@@ -24,7 +24,7 @@ export class LiveLessonRequestService {
 
   constructor(
     @Inject(DataManager) private readonly data: DataManager,
-    @Inject(BusClient) private readonly bus: BusClient,
+    @Inject(SchedulerHandoff) private readonly handoff: SchedulerHandoff,
     @Inject(PoolClaimService) private readonly pools: PoolClaimService,
     @InjectConfig() private readonly config: AntidoteConfig,
   ) {}
@@ -83,7 +83,7 @@ export class LiveLessonRequestService {
       const guide = lesson.stages[stage];
       const changed = await this.data.liveLessons.changeStage(existing.id, stage, { guideType: guide.guideType, guideContents: guide.guideContents });
       if (!changed) throw failedPrecondition("LiveLesson is currently busy. Can't make changes yet. Try later");
-      await this.tell(existing.id, () => this.bus.request(RequestSubjects.liveLessonModify, { liveLessonId: existing.id, stage }, { correlationId: existing.id, timeoutMs: 5000 }));
+      await this.tell(RequestSubjects.liveLessonModify, { liveLessonId: existing.id, stage });
     } else {
       await this.data.liveLessons.updateLastActiveTime(existing.id);
     }
@@ -122,24 +122,17 @@ export class LiveLessonRequestService {
       if (!winner) throw error;
       return winner.id;
     }
-    await this.tell(created.id, () => this.bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: created.id }, { correlationId: created.id, timeoutMs: 5000 }));
+    await this.tell(RequestSubjects.liveLessonCreate, { liveLessonId: created.id });
     return created.id;
   }
 
   /**
-   * Tells the scheduler. If none answers, the request stays accepted: the row is in the database and the
-   * scheduler's re-drive picks it up. A scheduler that refuses is a real error.
+   * Tells the scheduler. If none answers, the request stays accepted: the row is in the database, the
+   * handoff sends it again, and the scheduler's re-drive picks it up regardless. A scheduler that refuses
+   * is a real error.
    */
-  private async tell(liveLessonId: string, send: () => Promise<SchedulerReply>): Promise<void> {
-    try {
-      const reply = await send();
-      if (!reply.accepted) throw failedPrecondition(reply.reason ?? 'the scheduler refused the request');
-    } catch (error) {
-      if (error instanceof BusRequestError && error.isUnavailable) {
-        this.logger.warn(`scheduler not reachable for ${liveLessonId} (${error.message}); it will be re-driven`);
-        return;
-      }
-      throw error;
-    }
+  private async tell(...request: Parameters<SchedulerHandoff['tell']>): Promise<void> {
+    const reply = await this.handoff.tell(...request);
+    if (reply && !reply.accepted) throw failedPrecondition(reply.reason ?? 'the scheduler refused the request');
   }
 }

@@ -3,34 +3,33 @@
 // first event (so a 404/429 before it keeps its status) and a disconnect signal. What ours adds, the
 // per-client PerKeySlots, listening before the row is read and closing at a final state, fits an
 // Observable as well. Moving stream() to @Sse is open; see docs/architecture.md, "Hand-written on purpose".
-import { Body, Controller, Delete, Get, HttpCode, Inject, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import { DataManager, liveLessonStatusOf } from '@antidote/data';
-import { BusClient } from '@antidote/messaging';
 import { exhausted, failedPrecondition, GatewayError, GrpcCode, notFound } from '../http/gateway.error.js';
 import { clientOf } from '../http/client-limits.js';
 import { AdminGuard } from '../http/http.guards.js';
 import { validate, validateExp } from '../http/validation.js';
 import { eventsQuerySchema, idParamSchema, keepAliveBodySchema, liveLessonRequestSchema } from './live-lesson.dto.js';
-import { LiveLessonEventHub, type LiveLessonEvent } from './live-lesson-events.hub.js';
+import { LiveLessonEventHub, type LiveLessonEvent, type StreamStatus } from './live-lesson-events.hub.js';
 import { LiveLessonRequestService } from './live-lesson-request.service.js';
-import { toExpLiveLesson, toStreamStatus, withDetails } from './live-lesson.mapper.js';
+import { toExpLiveLesson, withDetails } from './live-lesson.mapper.js';
 import { PerKeySlots } from '../http/per-key-slots.js';
+import { SchedulerHandoff } from './scheduler-handoff.service.js';
 
 const HEARTBEAT_MS = 15_000;
 const killQuerySchema = z.object({ sessionId: z.string().max(64).optional() });
 
-const logger = new Logger('LiveLessons');
 
 @Controller('exp/livelesson')
 export class LiveLessonController {
   constructor(
     @Inject(LiveLessonRequestService) private readonly requests: LiveLessonRequestService,
     @Inject(DataManager) private readonly data: DataManager,
-    @Inject(BusClient) private readonly bus: BusClient,
+    @Inject(SchedulerHandoff) private readonly handoff: SchedulerHandoff,
     @Inject(LiveLessonEventHub) private readonly events: LiveLessonEventHub,
     @Inject(AdminGuard) private readonly admin: AdminGuard,
     @InjectConfig() private readonly config: AntidoteConfig,
@@ -86,18 +85,17 @@ export class LiveLessonController {
       throw new GatewayError(GrpcCode.PermissionDenied, 'only the live lesson\'s own session (?sessionId=) or the admin token may delete it', 'sessionId');
     }
     await this.data.liveLessons.requestDeletion(id);
-    await this.bus
-      .request(RequestSubjects.liveLessonDelete, { liveLessonId: id, reason: 'killed through the API' }, { correlationId: id, timeoutMs: 5000 })
-      .catch((error: unknown) =>
-        logger.warn(`the delete of ${id} did not reach a scheduler (${error instanceof Error ? error.message : String(error)}); the recorded deletion is re-driven`),
-      );
+    // Recorded first: a scheduler that does not answer now gets it again, or finds it in the database.
+    await this.handoff.tell(RequestSubjects.liveLessonDelete, { liveLessonId: id, reason: 'killed through the API' });
     return { success: true };
   }
 
   /**
    * Server-sent events: the current state, then every change, until READY, an error or deletion; with
    * `?follow=true` past READY too (stage changes), until an error or deletion, with a `heartbeat` event
-   * instead of the comment line so a page can tell a silent api from a quiet lab.
+   * instead of the comment line so a page can tell a silent api from a quiet lab. Each status is the row's;
+   * one equal to what the stream last sent is not sent again (the hub re-reads rows after a NATS outage and
+   * now and then, and says the state whether or not it changed).
    */
   @Get(':id/events')
   async stream(@Param() params: unknown, @Query() query: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
@@ -134,15 +132,25 @@ export class LiveLessonController {
     };
     response.on('close', close);
     if (response.destroyed) return close();
-    const final = (status: string, error: boolean, deleted?: boolean): boolean => error || deleted === true || (!follow && status === LiveLessonStatus.READY);
-    send('status', liveLessonStatusOf(lesson));
-    if (final(lesson.status, lesson.error)) return close();
+    let last: Omit<StreamStatus, 'at'> = liveLessonStatusOf(lesson);
+    send('status', last);
+    if (isFinal(lesson.status, lesson.error, follow)) return close();
     forward = (item) => {
-      send(item.kind, item.kind === 'status' ? toStreamStatus(item.event) : item.event);
-      if (item.kind === 'status' && final(item.event.status, item.event.error, item.event.deleted)) close();
+      if (item.kind === 'progress') return send('progress', item.event);
+      if (item.kind === 'deleted') {
+        send('status', { ...last, deleted: true, at: new Date().toISOString() });
+        return close();
+      }
+      const { at: _at, ...state } = item.event;
+      if (sameState(state, last)) return;
+      last = state;
+      send('status', item.event);
+      if (isFinal(state.status, state.error, follow)) close();
     };
     for (const item of early) forward(item);
   }
 }
 
-
+/** A stream ends at an error, or at READY unless it follows the lab past READY. */
+const isFinal = (status: string, error: boolean, follow: boolean): boolean => error || (!follow && status === LiveLessonStatus.READY);
+const sameState = (a: Omit<StreamStatus, 'at'>, b: Omit<StreamStatus, 'at'>): boolean => JSON.stringify(a) === JSON.stringify(b);

@@ -56,7 +56,4 @@ export const withDetails = (lesson: LiveLesson, body: Record<string, unknown>): 
   EstimatedSecondsLeft: secondsLeft(lesson),
 });
 
-/** A status event as an SSE client of the live lesson sees it: the row's state, without the owning session. */
-export const toStreamStatus = <T extends { sessionId?: string }>({ sessionId: _session, ...status }: T): Omit<T, 'sessionId'> => status;
-
 export const toExpLiveSession = (session: LiveSession): Record<string, unknown> => ({ ID: session.id, SourceIP: session.sourceIp, Persistent: session.persistent });
