@@ -335,6 +335,8 @@ const api = z
     requestTimeoutSeconds: z.number().int().min(1).default(30),
     /** Open `/exp/livelesson/{id}/events` streams per client address; past it, 429 (0 = unlimited). */
     maxStreamsPerClient: nonNegativeInt.default(16),
+    /** Every open event stream re-reads its lab's row this often (and when NATS comes back), and sends it if it changed unseen (seconds). */
+    eventResyncSeconds: positiveSeconds.default(15),
     /**
      * Device passwords in live lesson answers to anyone holding the lab id (the page's terminal does not
      * need them: the api logs in itself). Off: only the admin token reads them. On is logged as INSECURE.
