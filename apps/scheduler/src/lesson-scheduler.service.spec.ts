@@ -158,6 +158,16 @@ describe('LessonScheduler', () => {
       expect(await h.data.work.claim(lesson.id, 'replica-b', 750)).toBe(true);
     });
 
+    it('does not fail a live lesson for a database hiccup: the work is handed back (lapsed at once) to be driven again', async () => {
+      h.cluster.fail('waitForPods', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+      const lesson = await h.newLiveLesson();
+      await scheduler.submit('create', lesson.id).done;
+      const row = await h.data.liveLessons.get(lesson.id);
+      expect(row).toMatchObject({ error: false, claimedBy: 'replica-a' });
+      expect(row.claimedUntil!.getTime()).toBeLessThan(Date.now());
+      expect((await h.data.work.findNeedingWork({ owner: 'replica-b', limit: 10 })).map((found) => found.id)).toEqual([lesson.id]);
+    });
+
     it('logs every re-drive with the live lesson, the reason and its new owner', async () => {
       const log = vi.spyOn(Logger.prototype, 'log');
       const lesson = await h.newLiveLesson();

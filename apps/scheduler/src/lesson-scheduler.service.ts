@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { setMaxListeners } from 'node:events';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { LiveLessonStatus } from '@antidote/contracts';
-import { DataManager, type LiveLesson } from '@antidote/data';
+import { DataManager, isDatabaseUnavailable, type LiveLesson } from '@antidote/data';
 import { admissionTicket, withWritePriority } from '@antidote/kube';
 import { inSpan } from '@antidote/messaging';
 import { withCorrelation } from '@antidote/runtime';
@@ -113,21 +113,28 @@ export class LessonScheduler implements OnApplicationShutdown {
     const signal = AbortSignal.any([queueSignal, this.claims.hold(id, kind)]);
     // Every Kubernetes write of the lesson waiting for a slot listens to it: a large lesson has hundreds at once.
     setMaxListeners(WAITERS_PER_OPERATION, signal);
+    let interrupted = false;
     try {
       const lesson = await this.data.liveLessons.find(id);
       if (!lesson) return;
       if (lesson.deleteRequestedAt) await this.deletes.run(lesson, signal, reason);
       else if (kind === 'delete') this.logger.warn(`delete of ${id} skipped: its row records no deletion request`);
       else await this.provision(kind, lesson, signal);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      interrupted = true;
+      this.logger.warn(`${kind} of ${id} interrupted, the database away (${reasonOf(error)}); handed back to be driven again`);
     } finally {
       this.claims.drop(id);
-      // Work stopped by a shutdown is handed back (lapsed now); finished work is released. A claim neither
-      // reached (the database away) lapses after claimLeaseSeconds; then another replica takes over.
-      const giveBack = this.closing && queueSignal.aborted ? this.data.work.handBack(id, this.owner) : this.data.work.release(id, this.owner);
+      // Work stopped by a shutdown or a database hiccup is handed back (lapsed now: the next sweep takes it
+      // over); finished work is released. A claim neither reached (the database away) lapses after
+      // claimLeaseSeconds; then another replica takes over.
+      const giveBack = interrupted || (this.closing && queueSignal.aborted) ? this.data.work.handBack(id, this.owner) : this.data.work.release(id, this.owner);
       await giveBack.catch((error: unknown) => this.logger.warn(`could not release the claim on ${id}: ${reasonOf(error)}`));
     }
   }
 
+  /** Runs the create or stage change; a failure fails the lesson, except the database going away (thrown: driven again). */
   private async provision(kind: OperationKind, lesson: LiveLesson, signal: AbortSignal): Promise<void> {
     if (lesson.error || lesson.status === LiveLessonStatus.READY) return;
     const modify = ModifyLessonOperation.isPending(lesson);
@@ -141,6 +148,8 @@ export class LessonScheduler implements OnApplicationShutdown {
         this.logger.log(`${kind} of ${lesson.id} stopped: ${reasonOf(signal.reason)}`);
         return;
       }
+      // A database hiccup is not the lesson's failure: the work is driven again once the database answers.
+      if (isDatabaseUnavailable(error)) throw error;
       await this.fail(lesson, error, plan !== undefined && !(error instanceof LessonFailure && error.nothingToClean), signal);
     }
   }

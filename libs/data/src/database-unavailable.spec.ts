@@ -14,6 +14,7 @@ describe('isDatabaseUnavailable', () => {
     { case: 'a unique violation', error: withCode('23505'), unavailable: false },
     { case: 'a syntax error', error: withCode('42601', 'syntax error at or near "SELEC"'), unavailable: false },
     { case: 'not an error at all', error: 'ECONNREFUSED', unavailable: false },
+    { case: 'a Kubernetes call refused (a socket error as its cause only)', error: new Error('create pods: no response ConnectionError: connect ECONNREFUSED', { cause: withCode('ECONNREFUSED') }), unavailable: false },
   ])('$case: $unavailable', ({ error, unavailable }) => {
     expect(isDatabaseUnavailable(error)).toBe(unavailable);
   });

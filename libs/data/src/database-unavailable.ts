@@ -8,20 +8,22 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'
  * connections); and SQLite's busy database (another writer held it past `busy_timeout`).
  */
 const SERVER_CODES = new Set(['08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03', '53300', 'SQLITE_BUSY']);
-/** node-postgres says these in words only. */
-const MESSAGES = [/connection terminated/i, /timeout exceeded when trying to connect/i, /not queryable/i, /connection (is )?closed/i];
+/** node-postgres and its pool say these in words only. */
+const MESSAGES = [/^connection terminated/i, /^timeout exceeded when trying to connect/i, /not queryable/i];
 
 /**
  * The database did not answer because it is (for now) unreachable — not because the statement was wrong.
- * Such a failure is worth a retry: the api answers 503 with Retry-After, never 500. TypeORM wraps a
- * driver's error as `driverError`; both are looked at.
+ * Such a failure is worth a retry: the api answers 503 with Retry-After, never 500; the scheduler drives
+ * the work again rather than failing the lesson. The error itself is looked at, and the driver's error
+ * TypeORM wraps as `driverError` — not an error's `cause`: a Kubernetes call refused has a socket error as
+ * its cause and is not the database's.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let candidate: unknown = error, depth = 0; candidate && typeof candidate === 'object' && depth < 3; depth++) {
-    const { code, message, driverError, cause } = candidate as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
+  for (const candidate of [error, (error as { driverError?: unknown } | undefined)?.driverError]) {
+    if (!candidate || typeof candidate !== 'object') continue;
+    const { code, message } = candidate as { code?: unknown; message?: unknown };
     if (typeof code === 'string' && (SOCKET_CODES.has(code) || SERVER_CODES.has(code))) return true;
     if (typeof message === 'string' && MESSAGES.some((pattern) => pattern.test(message))) return true;
-    candidate = driverError ?? cause;
   }
   return false;
 }
