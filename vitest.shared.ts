@@ -39,13 +39,15 @@ export function projectConfig(projectDir: string, options: ProjectTestOptions = 
   // bench suite — in process, no nats-server, no PostgreSQL (test-servers.ts refuses to start one).
   // `npm run test:faults` runs the `*.faults.spec.ts` suites (Kubernetes API errors, outages, dropped
   // watches), `npm run bench` the `*.bench.spec.ts` ones (figures printed), `npm run test:conformance` the
-  // `*.conformance.spec.ts` ones (a real control plane, one per run); `npm test` everything else.
+  // `*.conformance.spec.ts` ones (a real control plane, one per run), `npm run chaos` the `*.chaos.spec.ts`
+  // ones (the long chaos run, its account printed); `npm test` everything else.
   const suite = process.env.ANTIDOTE_TEST_SUITE;
   const conformance = suite === 'conformance';
-  const faults = suite === 'faults' || suite === 'bench' || conformance;
+  const chaos = suite === 'chaos';
+  const faults = suite === 'faults' || suite === 'bench' || conformance || chaos;
   const unit = suite === 'unit';
   const name = faults || unit ? `${basename(projectDir)}-${suite}` : basename(projectDir);
-  const tiersElsewhere = faults ? [] : ['**/*.faults.spec.ts', '**/*.bench.spec.ts', '**/*.conformance.spec.ts', ...(unit ? ['**/*.integration.spec.ts', '**/*.e2e.spec.ts'] : [])];
+  const tiersElsewhere = faults ? [] : ['**/*.faults.spec.ts', '**/*.bench.spec.ts', '**/*.conformance.spec.ts', '**/*.chaos.spec.ts', ...(unit ? ['**/*.integration.spec.ts', '**/*.e2e.spec.ts'] : [])];
   return defineConfig({
     plugins: [
       swc.vite({
@@ -65,7 +67,7 @@ export function projectConfig(projectDir: string, options: ProjectTestOptions = 
       exclude: [...(options.exclude ?? ['**/node_modules/**', '**/dist/**']), ...tiersElsewhere],
       // Upper bounds only (a test that passes ends long before): on a loaded machine starting the platform
       // (antictl up, kcp) can take minutes, and a test must never fail for being slow.
-      testTimeout: suite === 'bench' ? 600_000 : conformance ? 180_000 : (options.testTimeoutMs ?? 120_000),
+      testTimeout: suite === 'bench' || chaos ? 600_000 : conformance ? 180_000 : (options.testTimeoutMs ?? 120_000),
       hookTimeout: 600_000,
       // Waits for a condition (`expect.poll`, and `vi.waitFor` through vitest.setup.ts) get a ceiling that
       // a loaded machine does not reach; they return as soon as the condition holds.
@@ -77,8 +79,8 @@ export function projectConfig(projectDir: string, options: ProjectTestOptions = 
       isolate: !unit,
       // One file at a time for benches too: a bench beside another measures the other's load, and a burst's
       // wildcard endpoint socket (kube-sim past 2,048 addresses on a port) refuses the other process's binds.
-      fileParallelism: !options.serial && !conformance && suite !== 'bench',
-      maxWorkers: options.serial || conformance || suite === 'bench' ? 1 : 2,
+      fileParallelism: !options.serial && !conformance && suite !== 'bench' && !chaos,
+      maxWorkers: options.serial || conformance || suite === 'bench' || chaos ? 1 : 2,
       reporters: ['default', ['json', { outputFile: join(root, 'reports', unit ? 'vitest-unit' : 'vitest', `${name}.json`) }]],
       passWithNoTests: faults || unit,
       globalSetup: conformance ? [join(root, 'libs', 'testing', 'src', 'kcp.global-setup.ts')] : options.postgres && !unit ? [join(root, 'libs', 'testing', 'src', 'postgres.global-setup.ts')] : [],

@@ -124,10 +124,10 @@ const scheduler = z
     /** A request older than this without progress is driven again (seconds). */
     redriveAfterSeconds: positiveSeconds.default(30),
     /**
-     * A scheduler replica's hold on a live lesson it works on, renewed every third of it by one heartbeat;
-     * another replica takes the work over within seconds of a lapse (the holder died).
+     * A scheduler replica's hold on a live lesson it works on, renewed every fifth of it by one heartbeat;
+     * another replica takes the work over within a second of a lapse (the holder died).
      */
-    claimLeaseSeconds: positiveSeconds.default(6),
+    claimLeaseSeconds: positiveSeconds.default(5),
     /**
      * The name this replica's claims carry: a scheduler restarted under the same name resumes its own work
      * at once. Default: the pod name (the host name) in a cluster; elsewhere host, pid and a random suffix

@@ -1,7 +1,6 @@
 import { type DynamicModule, Global, Inject, Injectable, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AntidoteConfig } from '@antidote/config';
-import { createDataSource } from './data-source.factory.js';
+import { createDataSource, type DatabaseConfig } from './data-source.factory.js';
 import { DataManager } from './data-manager.js';
 import { runMigrations } from './migrate.js';
 
@@ -55,7 +54,7 @@ export class DatabaseLifecycle implements OnModuleInit, OnApplicationShutdown {
 @Global()
 @Module({})
 export class DataModule {
-  static forRoot(config: Pick<AntidoteConfig, 'database'>): DynamicModule {
+  static forRoot(config: { database: DatabaseConfig }): DynamicModule {
     return {
       module: DataModule,
       providers: [

@@ -37,6 +37,17 @@ describe('a DataManager across PostgreSQL restarts', () => {
     expect(await data.liveLessons.count()).toBe(0);
   });
 
+  it('fails a statement the server is cut off in the middle of with a code that says so (ECONNRESET, or the server\'s own)', async () => {
+    const data = await open(0);
+    const running = data.dataSource.query('SELECT pg_sleep(60)').then(() => undefined, (error: unknown) => error);
+    // The statement is under way on the server before it goes.
+    await expect.poll(async () => Number((await data.dataSource.query<{ n: string }[]>("SELECT COUNT(*) AS n FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'"))[0].n)).toBe(1);
+    await postgres.restart(0, 'immediate');
+    const failure = (await running) as { code?: unknown };
+    expect(isDatabaseUnavailable(failure)).toBe(true);
+    expect(failure.code).toEqual(expect.any(String));
+  });
+
   it('holds a statement sent while the server restarts until it is back (within connectRetrySeconds), so the caller never sees the restart', async () => {
     const data = await open(600);
     expect(await data.ping()).toBe(true);

@@ -1,6 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { AntidoteConfig } from '@antidote/config';
-import { createDataSource } from './data-source.factory.js';
+import { createDataSource, type DatabaseConfig } from './data-source.factory.js';
 
 /** Applies pending migrations (each in its own transaction); returns the names applied. */
 export async function runMigrations(dataSource: DataSource): Promise<string[]> {
@@ -20,7 +19,7 @@ export async function revertAllMigrations(dataSource: DataSource): Promise<numbe
 }
 
 /** Connects, migrates, disconnects: the deploy manifests' migration Job and `antictl db migrate`. */
-export async function migrate(config: Pick<AntidoteConfig, 'database'>): Promise<string[]> {
+export async function migrate(config: { database: DatabaseConfig }): Promise<string[]> {
   const dataSource = createDataSource(config.database);
   await dataSource.initialize();
   try {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BusIdentities, EventSubjects, RequestSubjects, type BusIdentity, type LiveLessonStatusChangedEvent } from '@antidote/contracts';
 import { readCurriculum } from '@antidote/curriculum';
-import { createDataSource, DataManager, type LiveLesson } from '@antidote/data';
+import { createDataSource, DataManager, runMigrations, type LiveLesson } from '@antidote/data';
 import { liveLessonRecord } from '@antidote/lesson-objects';
 import { startKubeSim, type Faults, type KubeObject } from '@antidote/kube-sim';
 import { BusClient, connectNats } from '@antidote/messaging';
@@ -92,6 +92,8 @@ export async function startPlatformOn<N extends string>(kind: DatabaseKind, opti
   for (const name of Object.keys(options.services) as N[]) await start(name);
   const dataSource = createDataSource({ url, poolSize: 3, migrateOnStart: false });
   await dataSource.initialize();
+  // A no-op when a service migrated already; with no service in process (apps run as processes later), the schema for the curriculum.
+  await runMigrations(dataSource);
   const data = new DataManager(dataSource);
   const read = await readCurriculum(SAMPLE_CURRICULUM, { tier: 'prod', instanceId: INSTANCE });
   if (!read.curriculum) throw new Error(`sample curriculum invalid: ${read.problems.map((p) => p.message).join('; ')}`);

@@ -117,4 +117,19 @@ describe('after a NATS outage (re-reads every 600 s: only the reconnect can brin
     ]);
     await expect.poll(() => api.received[RequestSubjects.liveLessonCreate] ?? []).toContainEqual({ liveLessonId: accepted });
   });
+
+  it('tells a scheduler again about a lab asked for again before any scheduler took it up (its api may have died before telling one)', async () => {
+    const ip = '198.51.100.45';
+    const sessionId = ((await api.call('POST', '/exp/livesession', {}, { 'x-forwarded-for': ip })).body as { ID: string }).ID;
+    const ask = async () => ((await api.call('POST', '/exp/livelesson', { lessonSlug: 'linux-basics', sessionId, lessonStage: 0 }, { 'x-forwarded-for': ip })).body as { id: string }).id;
+    const id = await ask();
+    const told = () => (api.received[RequestSubjects.liveLessonCreate] ?? []).filter((request) => (request as { liveLessonId: string }).liveLessonId === id).length;
+    await expect.poll(told).toBe(1);
+    expect(await ask()).toBe(id);
+    await expect.poll(told).toBe(2);
+    // Once a scheduler has it, asking again only keeps it alive.
+    await api.data.work.claim(id, 'scheduler-0', 60_000);
+    expect(await ask()).toBe(id);
+    expect(told()).toBe(2);
+  });
 });

@@ -86,6 +86,8 @@ export class LiveLessonRequestService {
       await this.tell(RequestSubjects.liveLessonModify, { liveLessonId: existing.id, stage });
     } else {
       await this.data.liveLessons.updateLastActiveTime(existing.id);
+      // Asked again before any scheduler took it up (the api that accepted it may have died before telling one): tell one now.
+      if (existing.status === LiveLessonStatus.INITIALIZED && !existing.claimedBy) await this.tell(RequestSubjects.liveLessonCreate, { liveLessonId: existing.id });
     }
     return existing.id;
   }

@@ -20,9 +20,9 @@ function keeper(answer: (ids: readonly string[]) => Promise<Kept>) {
 const kept = (...ids: string[]): Kept => new Map(ids.map((id) => [id, { deleteRequested: false }]));
 
 describe('ClaimKeeper', () => {
-  it('renews every held claim in one call per heartbeat, every third of the lease', async () => {
+  it('renews every held claim in one call per heartbeat, every fifth of the lease', async () => {
     const { claims, calls } = keeper((ids) => Promise.resolve(kept(...ids)));
-    expect(claims.heartbeatMs).toBe(2000);
+    expect(claims.heartbeatMs).toBe(1200);
     await claims.beat();
     expect(calls).toEqual([]);
     claims.hold('one', 'create');
