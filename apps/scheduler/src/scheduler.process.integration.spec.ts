@@ -24,15 +24,14 @@ interface SchedulerProcess {
 class SchedulerProcesses {
   private readonly all: SchedulerProcess[] = [];
   private output = '';
-  private readonly configFile: string;
 
-  constructor(config: Record<string, unknown>) {
-    this.configFile = join(mkdtempSync(join(tmpdir(), 'scheduler-process-')), 'antidote-config.json');
-    writeFileSync(this.configFile, JSON.stringify({ ...config, logging: { level: 'info' } }));
-  }
+  constructor(private readonly config: Record<string, unknown>) {}
 
-  async start(): Promise<SchedulerProcess> {
-    const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ANTIDOTE_CONFIG: this.configFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+  /** Starts one; `scheduler` settings on top of the platform's (a replica name, a lease). */
+  async start(scheduler: Record<string, unknown> = {}): Promise<SchedulerProcess> {
+    const configFile = join(mkdtempSync(join(tmpdir(), 'scheduler-process-')), 'antidote-config.json');
+    writeFileSync(configFile, JSON.stringify({ ...this.config, scheduler: { ...(this.config.scheduler as object), ...scheduler }, logging: { level: 'info' } }));
+    const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ANTIDOTE_CONFIG: configFile }, stdio: ['ignore', 'pipe', 'pipe'] });
     const started: SchedulerProcess = { child, exited: new Promise((resolve) => child.once('exit', resolve)), output: '' };
     this.all.push(started);
     for (const stream of [child.stdout, child.stderr]) {
@@ -68,8 +67,9 @@ class SchedulerProcesses {
 
 /**
  * A hard kill (SIGKILL: no shutdown hook, the claim is never released) of a scheduler process in the
- * middle of a CREATE; the next scheduler process takes the live lesson over once the claim lease lapses
- * and finishes it: one namespace, the same pods, nothing orphaned.
+ * middle of a CREATE: the next scheduler process takes the live lesson over once the claim lease lapses
+ * (another replica running meanwhile, within a second of it), or at once when it is the same replica
+ * started again (its name), and finishes it: one namespace, the same pods, nothing orphaned.
  */
 describe.each(DATABASE_KINDS)('scheduler processes on kube-sim, nats-server and %s', (kind) => {
   let p: TestPlatform<'healthchecker'>;
@@ -130,5 +130,45 @@ describe.each(DATABASE_KINDS)('scheduler processes on kube-sim, nats-server and 
     const statuses = p.eventsOf(lesson.id).map((event) => event.status);
     expect(statuses.at(-1)).toBe(LiveLessonStatus.READY);
     expect(statuses).toEqual(ORDER.filter((status) => statuses.includes(status)));
+  });
+
+  /** Creates a network-automation lesson and waits until its pods exist, still Pending (mid-CREATE). */
+  const midCreate = async () => {
+    const lesson = await p.newLiveLesson('network-automation');
+    const namespace = `${INSTANCE}-${lesson.id}`;
+    expect(await p.bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: lesson.id })).toEqual({ accepted: true });
+    await expect.poll(() => p.sim.list('pods', namespace).filter((pod) => !pod.metadata.labels?.configPod).length).toBe(lesson.endpoints.length);
+    return lesson;
+  };
+  const readyOrWhy = async (id: string) => {
+    const current = await p.data.liveLessons.find(id);
+    return current?.error ? `failed: ${current.failureReason}` : current?.status;
+  };
+
+  it('another replica takes a killed one\'s work over once its lease lapses, and logs the re-drive with the lab, the reason and itself as the new owner', { timeout: 300_000 }, async () => {
+    const doomed = await schedulers.start({ replicaName: 'scheduler-a' });
+    const survivor = await schedulers.start({ replicaName: 'scheduler-b' });
+    const lesson = await midCreate();
+    await expect.poll(async () => (await p.data.liveLessons.get(lesson.id)).claimedBy).toMatch(/^scheduler-[ab]$/);
+    const holder = (await p.data.liveLessons.get(lesson.id)).claimedBy === 'scheduler-a' ? doomed : survivor;
+    const other = holder === doomed ? survivor : doomed;
+    const [dead, alive] = holder === doomed ? ['scheduler-a', 'scheduler-b'] : ['scheduler-b', 'scheduler-a'];
+    await schedulers.kill(holder, 'SIGKILL');
+    await expect.poll(() => readyOrWhy(lesson.id), { timeout: 180_000, interval: 200 }).toBe(LiveLessonStatus.READY);
+    expect(other.output).toMatch(new RegExp(`re-drive of live lesson ${lesson.id}: create \\(the claim of ${dead} lapsed at [^)]+\\), now owned by ${alive}`));
+    expect(p.sim.list('namespaces').filter((n) => n.metadata.labels?.liveLesson === lesson.id)).toHaveLength(1);
+  });
+
+  it('a replica started again under its name resumes its own claims at once, long before their lease would lapse', { timeout: 300_000 }, async () => {
+    const LEASE = { replicaName: 'scheduler-a', claimLeaseSeconds: 600 };
+    const first = await schedulers.start(LEASE);
+    const lesson = await midCreate();
+    await expect.poll(async () => (await p.data.liveLessons.get(lesson.id)).claimedBy).toBe('scheduler-a');
+    await schedulers.kill(first, 'SIGKILL');
+    const leaseEnd = (await p.data.liveLessons.get(lesson.id)).claimedUntil!;
+    const again = await schedulers.start(LEASE);
+    await expect.poll(() => readyOrWhy(lesson.id), { timeout: 180_000, interval: 200 }).toBe(LiveLessonStatus.READY);
+    expect(new Date((await p.data.liveLessons.get(lesson.id)).phaseTimes.readyAt!).getTime()).toBeLessThan(leaseEnd.getTime());
+    expect(again.output).toMatch(new RegExp(`re-drive of live lesson ${lesson.id}: create \\(claimed by this replica before it restarted\\), now owned by scheduler-a`));
   });
 });
