@@ -125,7 +125,7 @@ export const runtimeError = z
   })
   .strict();
 
-/** The `data:` of the event stream's `status` events: the first is the row's state, later ones add who and when. */
+/** The `data:` of the event stream's `status` events: the row's state; later ones add when the row changed (`at`), a deletion `deleted`. */
 export const liveLessonStatusStreamEvent = liveLessonStatusChangedEventSchema.partial({ sessionId: true, lessonSlug: true, at: true });
 export const liveLessonProgressStreamEvent = healthProgressEventSchema;
 
