@@ -1,4 +1,4 @@
-import { createDataSource, DataManager, isDatabaseUnavailable, runMigrations } from '@antidote/data';
+import { createDataSource, DataManager, isDatabaseUnavailable, runMigrations } from './index.js';
 import { startPostgres, type PostgresProcess } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
