@@ -271,12 +271,6 @@ export class LiveLessonRepository {
     return (await sqlRows(this.dataSource, 'SELECT 1 AS found FROM live_lessons WHERE id = :id', { id })).length > 0;
   }
 
-  /** Whether deletion was asked for (one narrow query: a running operation checks it as it renews its claim). */
-  async isDeletionRequested(id: string): Promise<boolean> {
-    const [row] = await sqlRows<{ requested: number | boolean }>(this.dataSource, 'SELECT delete_requested_at IS NOT NULL AS requested FROM live_lessons WHERE id = :id', { id });
-    return Number(row?.requested ?? 0) === 1;
-  }
-
   /** One UPDATE of these columns (the tables' names) and updated_at; a missing row is a NotFoundError. */
   private async update(id: string, columns: Record<string, string | number | null>): Promise<void> {
     const sql = `UPDATE live_lessons SET ${[...assignments(columns), 'updated_at = :updated_at'].join(', ')} WHERE id = :id RETURNING id`;
