@@ -17,6 +17,7 @@ it(`chaos, long: ${LEARNERS} learners over ${MINUTES} min with every kind of fau
   const { account, text } = await runChaos({ name: 'long', learners: LEARNERS, loadMs, faults, liveLessonTtlMinutes: 2 });
   console.log(text);
   expect({ lost: account.lost, failed: account.failed, stuck: account.stuck, duplicates: account.duplicates, orphans: account.orphans }).toEqual({ lost: [], failed: [], stuck: [], duplicates: [], orphans: [] });
+  expect(account.accepted).toBe(LEARNERS);
   expect(account.serverErrors).toEqual([]);
   expect(account.silentStreams).toEqual([]);
 });

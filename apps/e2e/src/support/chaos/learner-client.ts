@@ -39,7 +39,7 @@ export class LearnerClient {
   }
 
   async call<T = Record<string, unknown>>(method: string, path: string, ip: string, body?: unknown): Promise<Reply<T>> {
-    const route = `${method} ${path.replace(/\/[a-z0-9]{10}(?=\/|$|\?)/g, '/{id}').replace(/\?.*$/, '')}`;
+    const route = `${method} ${path.replace(/\?.*$/, '').replace(/(\/exp\/live(?:lesson|session)\/)[^/]+/, '$1{id}')}`;
     for (let attempt = 1; ; attempt++) {
       let response: Response;
       try {
