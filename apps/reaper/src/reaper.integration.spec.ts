@@ -41,6 +41,21 @@ describe.each(DATABASE_KINDS)('reaper on kube-sim, nats-server and %s', (kind) =
     expect(namespaces()).toContain(ns(active.id));
   }, 180_000);
 
+  it('deletes a session that holds no lab once idle for sessionIdleTTL (1 h by default, not liveSessionTTL\'s 24 h)', async () => {
+    const hour = 60 * 60_000;
+    const sessions = { idle: `idle-${kind}`, recent: `recent-${kind}` };
+    for (const id of Object.values(sessions)) await p.data.liveSessions.create({ id, sourceIp: '127.0.0.1' });
+    const withLab = await p.newLiveLesson('linux-basics');
+    await p.data.liveSessions.touch(sessions.idle, new Date(Date.now() - hour - 60_000));
+    await p.data.liveSessions.touch(sessions.recent, new Date(Date.now() - hour + 10 * 60_000));
+    await p.data.liveSessions.touch(withLab.sessionId, new Date(Date.now() - 2 * hour));
+    await expect.poll(() => actions.some((a) => a.action === 'delete-session' && a.target === sessions.idle), { timeout: 30_000 }).toBe(true);
+    expect(await p.data.liveSessions.find(sessions.idle)).toBeUndefined();
+    expect(await p.data.liveSessions.find(sessions.recent)).toBeDefined();
+    expect(await p.data.liveSessions.find(withLab.sessionId)).toBeDefined();
+    await p.data.liveLessons.delete(withLab.id);
+  });
+
   it('sweeps orphan namespaces with one paged list per pass', async () => {
     p.sim.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns('orphan0002'), labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: 'orphan0002' } } });
     p.sim.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'someone-elses', labels: { antidoteManaged: 'yes', antidoteId: 'other-instance', liveLesson: 'orphan0003' } } });

@@ -54,8 +54,9 @@ describe('loadConfig', () => {
       httpPort: 8086,
       liveSessionTTL: 1440,
       liveLessonTTL: 30,
-      // The original defaulted both limits to 0 (unlimited); ours are on by default (docs/security.md).
-      liveSessionLimit: 10,
+      // The original defaulted both limits to 0 (unlimited). Sessions held per address stay unlimited (their
+      // rate is limited instead: api.newSessionsPerAddress); labs per session are on by default (docs/security.md).
+      liveSessionLimit: 0,
       liveLessonLimit: 3,
       curriculumVersion: 'latest',
       alwaysPull: false,

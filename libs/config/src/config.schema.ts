@@ -150,6 +150,12 @@ const scheduler = z
     poolBudget: nonNegativeInt.optional(),
     /** The recent demand (claims and misses) an adaptive pool is sized from: this many seconds back. */
     poolDemandWindowSeconds: positiveSeconds.default(600),
+    /** Requests waiting for capacity once `maxLiveLessons` is reached (the waiting room); past it, 429 with Retry-After (0 = no waiting room). */
+    maxQueued: nonNegativeInt.default(500),
+    /** A waiting request nobody has asked about (page polling, event stream, keep-alive) for this long is dropped (seconds). */
+    queueAbandonSeconds: positiveSeconds.default(300),
+    /** How often each scheduler admits waiting requests into freed capacity, besides right after each deletion (seconds). */
+    admissionIntervalSeconds: positiveSeconds.default(2),
   })
   .strict();
 
@@ -306,6 +312,10 @@ const corsOrigin = z.string().refine(isOriginOrAny, 'an origin: scheme://host[:p
 /** `*`, a host name (`.example.org` or `*.example.org`: its subdomains) or an address: no scheme, port or path. */
 const allowedHost = z.string().refine((value) => value === '*' || isIP(value.replace(/^\[(.*)\]$/, '$1')) !== 0 || /^(\*?\.)?[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?$/i.test(value), 'a host name (.example.org for its subdomains), an address, or *');
 
+/** A token bucket per client address: up to `count` at once, refilled continuously over `perSeconds` (count 0 = unlimited). */
+const perAddress = (count: number, perSeconds: number) =>
+  z.object({ count: nonNegativeInt.default(count), perSeconds: positiveSeconds.default(perSeconds) }).strict().default({ count, perSeconds });
+
 const api = z
   .object({
     /** Address the api listens on: loopback unless set (the manifests set 0.0.0.0 inside the pod). */
@@ -333,8 +343,8 @@ const api = z
     headersTimeoutSeconds: z.number().int().min(1).default(10),
     /** …and the whole request (headers and body) within this long; else 408 and the connection is closed. */
     requestTimeoutSeconds: z.number().int().min(1).default(30),
-    /** Open `/exp/livelesson/{id}/events` streams per client address; past it, 429 (0 = unlimited). */
-    maxStreamsPerClient: nonNegativeInt.default(16),
+    /** Open `/exp/livelesson/{id}/events` streams per client address; past it, 429 (0 = unlimited). Sized for a classroom behind one address (30 learners, 3 labs each). */
+    maxStreamsPerClient: nonNegativeInt.default(100),
     /** Every open event stream re-reads its lab's row this often (and when NATS comes back), and sends it if it changed unseen (seconds). */
     eventResyncSeconds: positiveSeconds.default(15),
     /**
@@ -344,8 +354,12 @@ const api = z
     exposeDevicePasswords: z.boolean().default(false),
     /** Bearer token of the admin routes; empty disables them. */
     adminToken: z.string().default(''),
-    /** Requests per client per minute (0 = unlimited). */
-    rateLimitPerMinute: nonNegativeInt.default(600),
+    /** Requests per client per minute (0 = unlimited). Sized for a classroom behind one address (30 pages polling each second, and more). */
+    rateLimitPerMinute: nonNegativeInt.default(3000),
+    /** New sessions per client address (a classroom behind one NAT address: 60 per 10 min). */
+    newSessionsPerAddress: perAddress(60, 600),
+    /** New labs per client address (a stage change or keep-alive of a lab is not a new one). */
+    newLabsPerAddress: perAddress(120, 600),
     /** Largest accepted request body. */
     maxBodyBytes: z.number().int().min(256).default(64 * 1024),
     /** The learner's web UI under `/`: its folder (empty: the `@antidote/web` app beside the api); `web.enabled: false` serves none. */
@@ -437,10 +451,13 @@ export const rawConfigSchema = z
     imageOrg: z.string().min(1).default('antidotelabs'),
     grpcPort: port.default(50099),
     httpPort: port.default(8086),
+    /** Minutes without activity after which a session holding no lab is deleted (the original's key; the shorter of it and `sessionIdleTTL` applies). */
     liveSessionTTL: z.number().min(0).default(1440),
+    /** Minutes without activity after which a session holding no lab is deleted (a learner who comes back gets a new one). */
+    sessionIdleTTL: z.number().min(0).default(60),
     liveLessonTTL: z.number().min(0).default(30),
-    /** Live sessions per client address (0 = unlimited; the original's default was 0). */
-    liveSessionLimit: nonNegativeInt.default(10),
+    /** Live sessions held per client address (0 = unlimited, the original's default; `api.newSessionsPerAddress` limits their rate instead). */
+    liveSessionLimit: nonNegativeInt.default(0),
     /** Live lessons per session (0 = unlimited; the original's default was 0). */
     liveLessonLimit: nonNegativeInt.default(3),
     stats: stats.default(stats.parse({})),

@@ -1,4 +1,7 @@
 import type { DataSource } from 'typeorm';
+import { AdmissionQueueRepository } from './repositories/admission-queue.repository.js';
+import { AdmissionStatsRepository } from './repositories/admission-stats.repository.js';
+import { RateBucketRepository } from './repositories/rate-bucket.repository.js';
 import { CurriculumRepository } from './repositories/curriculum.repository.js';
 import { LessonStartRepository } from './repositories/lesson-start.repository.js';
 import { LiveLessonWorkRepository } from './repositories/live-lesson-work.repository.js';
@@ -10,8 +13,10 @@ import { WarmPoolRepository } from './repositories/warm-pool.repository.js';
 /**
  * Everything the services store, over one DataSource: `curriculum` (curriculum, collections, images,
  * lessons), `liveLessons`, `liveSessions`, `work` (claims, re-drive and expiry queries) `pools`
- * (warm-pool members and their claims), `poolSizing` (operators' pool sizes, demand per pooled lesson)
- * and `starts` (recent starts that reached READY, which start estimates are drawn from).
+ * (warm-pool members and their claims), `poolSizing` (operators' pool sizes, demand per pooled lesson),
+ * `starts` (recent starts that reached READY, which start estimates are drawn from), `admission` (the
+ * waiting room), `admissionStats` (its history, the capacity it waits for) and `rateBuckets`
+ * (per-address token buckets).
  */
 export class DataManager {
   readonly curriculum: CurriculumRepository;
@@ -21,6 +26,9 @@ export class DataManager {
   readonly pools: WarmPoolRepository;
   readonly poolSizing: WarmPoolSizingRepository;
   readonly starts: LessonStartRepository;
+  readonly admission: AdmissionQueueRepository;
+  readonly admissionStats: AdmissionStatsRepository;
+  readonly rateBuckets: RateBucketRepository;
 
   constructor(
     readonly dataSource: DataSource,
@@ -33,6 +41,9 @@ export class DataManager {
     this.pools = new WarmPoolRepository(dataSource, this.liveLessons, now);
     this.poolSizing = new WarmPoolSizingRepository(dataSource, now);
     this.starts = new LessonStartRepository(dataSource);
+    this.admission = new AdmissionQueueRepository(dataSource, now);
+    this.admissionStats = new AdmissionStatsRepository(dataSource, now);
+    this.rateBuckets = new RateBucketRepository(dataSource, now);
   }
 
   /** Readiness: the database answers a trivial query. */

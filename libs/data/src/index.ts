@@ -16,3 +16,6 @@ export { randomId, withFreshId } from './fresh-id.js';
 export { poolSessionId, WarmPoolRepository } from './repositories/warm-pool.repository.js';
 export { DEMAND_BUCKET_MS, WarmPoolSizingRepository, type PoolDemand, type PoolOverride } from './repositories/warm-pool-sizing.repository.js';
 export { KEPT_STARTS, LessonStartRepository, startOf, type LessonStart } from './repositories/lesson-start.repository.js';
+export { AdmissionQueueRepository, type AdmissionRequest, type AdmissionTicket, type DrainResult, type EnqueueResult, type QueueLimits } from './repositories/admission-queue.repository.js';
+export { AdmissionStatsRepository, type AdmissionHistory, type CapacityHolder } from './repositories/admission-stats.repository.js';
+export { RateBucketRepository, type BucketRate } from './repositories/rate-bucket.repository.js';

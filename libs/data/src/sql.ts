@@ -1,14 +1,15 @@
-import type { DataSource, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 
 /**
  * Runs one statement with `:named` parameters (`:...name` for a list) straight through the driver, past
  * the query builder and entity hydration (for the hot paths: a status read or write per event). Returns
  * the rows of a SELECT or of an `UPDATE … RETURNING`, on SQLite and PostgreSQL alike (PostgreSQL answers
  * an UPDATE with `[rows, count]`). Column names are the tables' own; values come back as the driver gives them.
+ * Inside a transaction, `manager` is the transaction's.
  */
-export async function sqlRows<T>(dataSource: DataSource, text: string, parameters: ObjectLiteral): Promise<T[]> {
+export async function sqlRows<T>(dataSource: DataSource, text: string, parameters: ObjectLiteral, manager?: EntityManager): Promise<T[]> {
   const [sql, values] = dataSource.driver.escapeQueryWithParameters(text, dataSource.options.type === 'postgres' ? parameters : boundNumbers(parameters));
-  const result = await dataSource.query<T[] | [T[], number]>(sql, values);
+  const result = await (manager ?? dataSource).query<T[] | [T[], number]>(sql, values);
   return Array.isArray(result[0]) ? result[0] : (result as T[]);
 }
 
@@ -23,9 +24,10 @@ export async function selectEntities<T extends ObjectLiteral>(
   where: string,
   parameters: ObjectLiteral,
   orderBy?: string,
+  manager?: EntityManager,
 ): Promise<T[]> {
   const metadata = dataSource.getMetadata(target);
-  const rows = await sqlRows<Record<string, unknown>>(dataSource, `${selectList(dataSource, metadata)} WHERE ${where}${orderBy ? ` ORDER BY ${orderBy}` : ''}`, parameters);
+  const rows = await sqlRows<Record<string, unknown>>(dataSource, `${selectList(dataSource, metadata)} WHERE ${where}${orderBy ? ` ORDER BY ${orderBy}` : ''}`, parameters, manager);
   const { driver } = dataSource;
   return rows.map((row) => {
     const entity: Record<string, unknown> = {};
@@ -35,8 +37,8 @@ export async function selectEntities<T extends ObjectLiteral>(
 }
 
 /** `SELECT COUNT(*) …` (`text` from FROM on): the count, a number on both databases (PostgreSQL answers a string). */
-export async function sqlCount(dataSource: DataSource, text: string, parameters: ObjectLiteral): Promise<number> {
-  const [row] = await sqlRows<{ n: number | string }>(dataSource, `SELECT COUNT(*) AS n ${text}`, parameters);
+export async function sqlCount(dataSource: DataSource, text: string, parameters: ObjectLiteral, manager?: EntityManager): Promise<number> {
+  const [row] = await sqlRows<{ n: number | string }>(dataSource, `SELECT COUNT(*) AS n ${text}`, parameters, manager);
   return Number(row?.n ?? 0);
 }
 

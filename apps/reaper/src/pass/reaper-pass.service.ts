@@ -26,9 +26,11 @@ export class ReaperPass {
     @Inject(REAPER_CLOCK) private readonly now: () => Date,
     @InjectConfig() config: AntidoteConfig,
   ) {
+    // A session holding no lab goes once idle for the shorter of the two keys (sessionIdleTTL: 1 h by default).
+    const sessionTTL = Math.min(config.liveSessionTTL, config.sessionIdleTTL);
     const policy = {
       liveLessonTTLMinutes: config.liveLessonTTL,
-      liveSessionTTLMinutes: config.liveSessionTTL,
+      liveSessionTTLMinutes: sessionTTL,
       failedLiveLessonTTLMinutes: config.gc.failedLiveLessonTTL,
       orphanGraceSeconds: config.gc.orphanGraceSeconds,
       stuckTerminatingSeconds: config.gc.stuckTerminatingSeconds,
@@ -36,7 +38,7 @@ export class ReaperPass {
       pageSize: config.gc.listPageSize,
     };
     this.planner = new PassPlanner(data, cluster, policy);
-    this.executor = new PassExecutor(data, cluster, bus, config.liveSessionTTL);
+    this.executor = new PassExecutor(data, cluster, bus, sessionTTL);
   }
 
   async run(holder: string, dryRun = false): Promise<ReaperDryRunReply> {

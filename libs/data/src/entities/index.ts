@@ -1,3 +1,4 @@
+import { AdmissionTicketEntity } from './admission-ticket.entity.js';
 import { CollectionEntity } from './collection.entity.js';
 import { CurriculumEntity } from './curriculum.entity.js';
 import { ImageEntity } from './image.entity.js';
@@ -9,6 +10,6 @@ import { LiveSessionEntity } from './live-session.entity.js';
 import { WarmPoolDemandEntity } from './warm-pool-demand.entity.js';
 import { WarmPoolOverrideEntity } from './warm-pool-override.entity.js';
 
-export { CollectionEntity, CurriculumEntity, ImageEntity, LessonEntity, LessonStartEntity, LiveEndpointEntity, LiveLessonEntity, LiveSessionEntity, WarmPoolDemandEntity, WarmPoolOverrideEntity };
+export { AdmissionTicketEntity, CollectionEntity, CurriculumEntity, ImageEntity, LessonEntity, LessonStartEntity, LiveEndpointEntity, LiveLessonEntity, LiveSessionEntity, WarmPoolDemandEntity, WarmPoolOverrideEntity };
 
-export const entities = [CurriculumEntity, CollectionEntity, ImageEntity, LessonEntity, LiveSessionEntity, LiveLessonEntity, LiveEndpointEntity, WarmPoolOverrideEntity, WarmPoolDemandEntity, LessonStartEntity];
+export const entities = [CurriculumEntity, CollectionEntity, ImageEntity, LessonEntity, LiveSessionEntity, LiveLessonEntity, LiveEndpointEntity, WarmPoolOverrideEntity, WarmPoolDemandEntity, LessonStartEntity, AdmissionTicketEntity];
