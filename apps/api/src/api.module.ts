@@ -4,6 +4,11 @@ import { DataModule } from '@antidote/data';
 import { DatabaseReadiness } from '@antidote/runtime';
 import { AdminController } from './admin/admin.controller.js';
 import { PoolAdminController } from './admin/pool-admin.controller.js';
+import { QueueAdminController } from './admin/queue-admin.controller.js';
+import { AddressRates } from './admission/address-rates.service.js';
+import { LabAdmission } from './admission/lab-admission.service.js';
+import { QueueWatcher } from './admission/queue-watcher.js';
+import { SessionLabLimit } from './admission/session-lab-limit.service.js';
 import { CurriculumController } from './curriculum/curriculum.controller.js';
 import { CurriculumStartup } from './curriculum/curriculum-startup.service.js';
 import { AdminGuard } from './http/http.guards.js';
@@ -24,8 +29,8 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [DataModule.forRoot(config)],
-      controllers: [LiveSessionController, LiveLessonController, LessonController, CurriculumController, AdminController, PoolAdminController, OpenApiController],
-      providers: [DatabaseReadiness, AdminGuard, LiveLessonRequestService, PoolClaimService, SchedulerHandoff, LiveLessonEventHub, CurriculumStartup, TerminalService],
+      controllers: [LiveSessionController, LiveLessonController, LessonController, CurriculumController, AdminController, PoolAdminController, QueueAdminController, OpenApiController],
+      providers: [DatabaseReadiness, AdminGuard, LiveLessonRequestService, PoolClaimService, SchedulerHandoff, LiveLessonEventHub, CurriculumStartup, TerminalService, AddressRates, LabAdmission, SessionLabLimit, QueueWatcher],
     };
   }
 }

@@ -3,6 +3,9 @@ import type { AntidoteConfig } from '@antidote/config';
 import { DataModule } from '@antidote/data';
 import { KubeModule } from '@antidote/kube-runtime';
 import { DatabaseReadiness } from '@antidote/runtime';
+import { Admission } from './admission/admission.service.js';
+import { AdmissionKeeper } from './admission/admission-keeper.service.js';
+import { AdmissionMetrics } from './admission/admission.metrics.js';
 import { KubeLessonCluster } from './cluster/kube-lesson.cluster.js';
 import { LESSON_CLUSTER } from './cluster/lesson-cluster.port.js';
 import { LessonInformers } from './cluster/lesson-informers.js';
@@ -53,6 +56,9 @@ export class SchedulerModule {
         PrePullKeeper,
         PoolKeeper,
         PoolBinder,
+        AdmissionMetrics,
+        Admission,
+        AdmissionKeeper,
       ],
     };
   }

@@ -6,6 +6,8 @@ import type { DataManager, LiveLesson } from '@antidote/data';
 import { liveLessonRecord } from '@antidote/lesson-objects';
 import { MetricsService } from '@antidote/runtime';
 import { FakeBus, makeCurriculum, makeImage, makeLesson, memoryDatabase } from '@antidote/testing';
+import { Admission } from '../src/admission/admission.service.js';
+import { AdmissionMetrics } from '../src/admission/admission.metrics.js';
 import { FakeLessonCluster } from '../src/cluster/lesson-cluster.fake.js';
 import { CreateLessonOperation } from '../src/lesson/create-lesson.operation.js';
 import { DeleteLessonOperation } from '../src/lesson/delete-lesson.operation.js';
@@ -65,14 +67,16 @@ export async function lessonHarness(options: { lesson?: Lesson; config?: Record<
     if (!answer.reachable) await sleep(deadlineMs ?? 0);
     return answer;
   });
-  const metrics = new SchedulerMetrics(new MetricsService('scheduler-unit'));
+  const registry = new MetricsService('scheduler-unit');
+  const metrics = new SchedulerMetrics(registry);
+  const admission = new Admission(data, new AdmissionMetrics(registry), config);
   const status = new StatusReporter(data, bus, metrics);
   const plans = new LessonPlanFactory(data, config);
   const reachability = new ReachabilityClient(bus, { attemptMs: 1000, replyMarginMs: 100, retryMs: 10 });
   const estimates = new StartEstimates(data);
-  const creates = new CreateLessonOperation(data, cluster, plans, reachability, status, estimates, config);
+  const creates = new CreateLessonOperation(data, cluster, plans, reachability, status, estimates, admission, config);
   const modifies = new ModifyLessonOperation(data, cluster, plans, status, config);
-  const deletes = new DeleteLessonOperation(data, cluster, status, config);
+  const deletes = new DeleteLessonOperation(data, cluster, status, admission, config);
   let ids = 0;
 
   return {
@@ -82,6 +86,7 @@ export async function lessonHarness(options: { lesson?: Lesson; config?: Record<
     bus,
     status,
     metrics,
+    admission,
     creates,
     modifies,
     deletes,

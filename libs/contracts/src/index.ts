@@ -11,3 +11,4 @@ export * from './readiness.js';
 export * from './reaper.js';
 export * from './subjects.js';
 export * from './pools.js';
+export * from './admission.js';

@@ -97,6 +97,8 @@ describe.each(DATABASE_KINDS)('admission queue and rate buckets on %s', (kind) =
     await db.data.liveLessons.requestDeletion(gone.id);
     clock += 60_000;
     await db.data.admission.seen([asked.id]);
+    // Its learner is there: the lab's idle clock restarts too (the reaper expires idle labs, waiting ones included).
+    expect((await db.data.liveLessons.get(asked.id)).lastActiveAt.getTime()).toBe(clock);
     const drained = await db.data.admission.drain(1, new Date(clock - 30_000));
     expect(drained).toMatchObject({ admitted: [], cancelled: [gone.id], abandoned: [quiet.id], waiting: 1 });
     expect((await db.data.admission.position(asked.id))?.position).toBe(1);
@@ -138,6 +140,18 @@ describe.each(DATABASE_KINDS)('admission queue and rate buckets on %s', (kind) =
     expect(await db.data.admissionStats.admittedNotStarted(new Date(clock - 5_000))).toEqual([next.id]);
     await db.data.liveLessons.updateStatus(next.id, LiveLessonStatus.BOOTING);
     expect(await db.data.admissionStats.admittedNotStarted(new Date(clock - 5_000))).toEqual([]);
+  });
+
+  it('leaves a waiting lab out of the re-drive until it is admitted', async () => {
+    const limits = { cap: 1, maxQueued: 10 };
+    const running = await request('a', limits);
+    const waiting = await request('b', limits);
+    clock += 60_000;
+    const due = async (): Promise<string[]> => (await db.data.work.findNeedingWork(new Date(clock), 100)).map((lesson) => lesson.id);
+    expect(await due()).toEqual([running.id]);
+    await db.data.liveLessons.delete(running.id);
+    await db.data.admission.drain(1, new Date(0));
+    expect(await due()).toEqual([waiting.id]);
   });
 
   it('takes tokens from a bucket shared by replicas, refilled continuously', async () => {

@@ -4,19 +4,23 @@ import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import type { Lesson } from '@antidote/curriculum';
 import { DataManager, DuplicateError, NotFoundError, randomId, withFreshId, type LiveLesson, type LiveLessonState } from '@antidote/data';
 import { liveLessonRecord } from '@antidote/lesson-objects';
-import { exhausted, failedPrecondition, internal, invalidArgument, notFound, unavailable } from '../http/gateway.error.js';
+import { AddressRates } from '../admission/address-rates.service.js';
+import { LabAdmission } from '../admission/lab-admission.service.js';
+import { SessionLabLimit } from '../admission/session-lab-limit.service.js';
+import { failedPrecondition, internal, invalidArgument, notFound } from '../http/gateway.error.js';
 import type { LiveLessonRequest } from './live-lesson.dto.js';
 import { PoolClaimService } from './pool-claim.service.js';
 import { SchedulerHandoff } from './scheduler-handoff.service.js';
 
 /** 16 characters of [a-z0-9]: about 82 bits. */
 const HOST_TOKEN_LENGTH = 16;
-const PROVISIONED = [LiveLessonStatus.INITIALIZED, LiveLessonStatus.BOOTING, LiveLessonStatus.CONFIGURATION, LiveLessonStatus.READY];
 
 /**
  * POST /exp/livelesson (reference §4.4): validates, then either returns the existing live lesson of this
  * session and lesson (changing its stage, or keeping it alive) or creates a new one and asks the
- * scheduler to build it. The row is written first, so a request the api accepted is never lost.
+ * scheduler to build it. The row is written first, so a request the api accepted is never lost. A new
+ * lab needs a place in its session (`liveLessonLimit`, or `replaceOldest`), a token of its address's
+ * new-lab rate, and capacity: when every lab is in use it waits in line (INITIALIZED) instead.
  */
 @Injectable()
 export class LiveLessonRequestService {
@@ -26,10 +30,14 @@ export class LiveLessonRequestService {
     @Inject(DataManager) private readonly data: DataManager,
     @Inject(SchedulerHandoff) private readonly handoff: SchedulerHandoff,
     @Inject(PoolClaimService) private readonly pools: PoolClaimService,
+    @Inject(SessionLabLimit) private readonly places: SessionLabLimit,
+    @Inject(AddressRates) private readonly rates: AddressRates,
+    @Inject(LabAdmission) private readonly admission: LabAdmission,
     @InjectConfig() private readonly config: AntidoteConfig,
   ) {}
 
-  async request(body: LiveLessonRequest): Promise<string> {
+  /** `client`: the address the request came from (rate limits, fairness of the waiting room). */
+  async request(body: LiveLessonRequest, client: string): Promise<string> {
     if (!body.sessionId) throw invalidArgument('Session ID cannot be nil', 'sessionId');
     const session = await this.data.liveSessions.find(body.sessionId);
     if (!session) throw invalidArgument(`Invalid session ID ${body.sessionId}`, 'sessionId');
@@ -42,7 +50,8 @@ export class LiveLessonRequestService {
     const existing = await this.data.liveLessons.findForSession(session.id, lesson.slug);
     if (existing && !(existing.error && !this.config.scheduler.keepFailedLessons)) return this.reuse(existing, lesson, body.lessonStage);
     if (existing) await this.data.liveLessons.delete(existing.id);
-    await this.checkSessionLimit(session.id);
+    await this.places.makeRoom(session.id, body.replaceOldest);
+    await this.rates.lab(client);
     if (await this.pools.pooled(lesson.slug)) {
       const claim = await this.pools.claim(lesson.slug, session.id);
       // A warm member is READY at stage 0: answered at once (the claim set its activity time), or moved to
@@ -50,7 +59,7 @@ export class LiveLessonRequestService {
       if (claim.kind === 'claimed') return claim.lesson.currentStage === body.lessonStage ? claim.lesson.id : this.reuse(claim.lesson, lesson, body.lessonStage);
       if (claim.kind === 'raced') return claim.liveLessonId;
     }
-    return this.create(session.id, lesson, body.lessonStage);
+    return this.create(session.id, lesson, body.lessonStage, client);
   }
 
   /**
@@ -66,15 +75,9 @@ export class LiveLessonRequestService {
       throw error;
     });
     await this.data.liveSessions.touch(sessionId).catch((error: unknown) => this.logger.warn(`could not touch session ${sessionId}: ${error instanceof Error ? error.message : String(error)}`));
+    // A lab waiting in line: its learner is still there.
+    if (lesson.status === LiveLessonStatus.INITIALIZED) await this.data.admission.seen([id]);
     return lesson;
-  }
-
-  /** The learner's own limit: warm-pool members are nobody's until claimed, so they never count here. */
-  private async checkSessionLimit(sessionId: string): Promise<void> {
-    const { liveLessonLimit } = this.config;
-    if (liveLessonLimit > 0 && (await this.data.liveLessons.idsForSession(sessionId)).length >= liveLessonLimit) {
-      throw exhausted('This session address has exceeded the maximum number of liveLessons');
-    }
   }
 
   private async reuse(existing: LiveLesson, lesson: Lesson, stage: number): Promise<string> {
@@ -86,17 +89,18 @@ export class LiveLessonRequestService {
       await this.tell(RequestSubjects.liveLessonModify, { liveLessonId: existing.id, stage });
     } else {
       await this.data.liveLessons.updateLastActiveTime(existing.id);
-      // Asked again before any scheduler took it up (the api that accepted it may have died before telling one): tell one now.
-      if (existing.status === LiveLessonStatus.INITIALIZED && !existing.claimedBy) await this.tell(RequestSubjects.liveLessonCreate, { liveLessonId: existing.id });
+      if (existing.status === LiveLessonStatus.INITIALIZED) {
+        // A keep-alive of a lab waiting in line: its learner is still there.
+        await this.data.admission.seen([existing.id]);
+        // Asked again before any scheduler took it up (the api that accepted it may have died before telling one): tell one now.
+        if (!existing.claimedBy) await this.tell(RequestSubjects.liveLessonCreate, { liveLessonId: existing.id });
+      }
     }
     return existing.id;
   }
 
-  private async create(sessionId: string, lesson: Lesson, stage: number): Promise<string> {
-    const { scheduler } = this.config;
-    if (scheduler.maxLiveLessons > 0 && (await this.data.liveLessons.count({ statuses: PROVISIONED, error: false })) >= scheduler.maxLiveLessons) {
-      throw unavailable(`Antidote is at capacity (${scheduler.maxLiveLessons} live lessons); please try again later`);
-    }
+  private async create(sessionId: string, lesson: Lesson, stage: number, client: string): Promise<string> {
+    await this.admission.refuseWhenFull();
     const { images, missing } = await this.data.curriculum.imagesOf(lesson);
     if (missing.length > 0) throw internal('Unable to initialize new livelesson');
     let created: LiveLesson;
@@ -124,6 +128,13 @@ export class LiveLessonRequestService {
       if (!winner) throw error;
       return winner.id;
     }
+    try {
+      await this.admission.enqueue({ liveLessonId: created.id, sessionId, client, lessonSlug: lesson.slug });
+    } catch (error) {
+      await this.data.liveLessons.delete(created.id);
+      throw error;
+    }
+    // Admitted or waiting, the scheduler hears of it: it builds an admitted lab, and admits waiting ones as capacity frees.
     await this.tell(RequestSubjects.liveLessonCreate, { liveLessonId: created.id });
     return created.id;
   }

@@ -7,8 +7,11 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Re
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
-import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
+import { LiveLessonStatus } from '@antidote/contracts';
 import { DataManager, liveLessonStatusOf } from '@antidote/data';
+import { LabAdmission } from '../admission/lab-admission.service.js';
+import { queueEventOf, QueueWatcher } from '../admission/queue-watcher.js';
+import { withQueue } from '../admission/session-labs.js';
 import { exhausted, failedPrecondition, GatewayError, GrpcCode, notFound } from '../http/gateway.error.js';
 import { clientOf } from '../http/client-limits.js';
 import { AdminGuard } from '../http/http.guards.js';
@@ -18,11 +21,11 @@ import { LiveLessonEventHub, type LiveLessonEvent, type StreamStatus } from './l
 import { LiveLessonRequestService } from './live-lesson-request.service.js';
 import { toExpLiveLesson, withDetails } from './live-lesson.mapper.js';
 import { PerKeySlots } from '../http/per-key-slots.js';
+import { endLab } from './end-lab.js';
 import { SchedulerHandoff } from './scheduler-handoff.service.js';
 
 const HEARTBEAT_MS = 15_000;
 const killQuerySchema = z.object({ sessionId: z.string().max(64).optional() });
-
 
 @Controller('exp/livelesson')
 export class LiveLessonController {
@@ -32,6 +35,8 @@ export class LiveLessonController {
     @Inject(SchedulerHandoff) private readonly handoff: SchedulerHandoff,
     @Inject(LiveLessonEventHub) private readonly events: LiveLessonEventHub,
     @Inject(AdminGuard) private readonly admin: AdminGuard,
+    @Inject(LabAdmission) private readonly admission: LabAdmission,
+    @Inject(QueueWatcher) private readonly queue: QueueWatcher,
     @InjectConfig() private readonly config: AntidoteConfig,
   ) {
     // 0: no cap on event streams per client.
@@ -43,8 +48,8 @@ export class LiveLessonController {
   /** Request a lab, or the id of the one that already exists for this session and lesson. */
   @Post()
   @HttpCode(200)
-  async request(@Body() body: unknown): Promise<{ id: string }> {
-    return { id: await this.requests.request(validateExp(liveLessonRequestSchema, body, 'POST /exp/livelesson')) };
+  async request(@Body() body: unknown, @Req() request: Request): Promise<{ id: string }> {
+    return { id: await this.requests.request(validateExp(liveLessonRequestSchema, body, 'POST /exp/livelesson'), clientOf(request).key) };
   }
 
   /**
@@ -68,7 +73,9 @@ export class LiveLessonController {
     // An operator (the admin token) reads the device logins and the owning session; a learner neither,
     // unless api.exposeDevicePasswords says so: the page's terminal needs no password (the api logs in).
     const admin = this.admin.isAdmin(request.headers.authorization);
-    return withDetails(lesson, toExpLiveLesson(lesson, admin || this.config.api.exposeDevicePasswords, admin));
+    // Waiting in line: its place and estimated wait beside the original's INITIALIZED (the poll also says its learner is still there).
+    const standing = lesson.status === LiveLessonStatus.INITIALIZED ? await this.admission.standing(id) : undefined;
+    return withQueue(withDetails(lesson, toExpLiveLesson(lesson, admin || this.config.api.exposeDevicePasswords, admin)), standing);
   }
 
   /**
@@ -84,18 +91,18 @@ export class LiveLessonController {
     if (!this.admin.isAdmin(request.headers.authorization) && sessionId !== lesson.sessionId) {
       throw new GatewayError(GrpcCode.PermissionDenied, 'only the live lesson\'s own session (?sessionId=) or the admin token may delete it', 'sessionId');
     }
-    await this.data.liveLessons.requestDeletion(id);
     // Recorded first: a scheduler that does not answer now gets it again, or finds it in the database.
-    await this.handoff.tell(RequestSubjects.liveLessonDelete, { liveLessonId: id, reason: 'killed through the API' });
+    await endLab(this.data, this.handoff, id, 'killed through the API');
     return { success: true };
   }
 
   /**
-   * Server-sent events: the current state, then every change, until READY, an error or deletion; with
-   * `?follow=true` past READY too (stage changes), until an error or deletion, with a `heartbeat` event
-   * instead of the comment line so a page can tell a silent api from a quiet lab. Each status is the row's;
-   * one equal to what the stream last sent is not sent again (the hub re-reads rows after a NATS outage and
-   * now and then, and says the state whether or not it changed).
+   * Server-sent events: the current state, then every change (and, while it waits in line, its place:
+   * `queue` events), until READY, an error or deletion; with `?follow=true` past READY too (stage changes),
+   * until an error or deletion, with a `heartbeat` event instead of the comment line so a page can tell a
+   * silent api from a quiet lab. Each status is the row's; one equal to what the stream last sent is not
+   * sent again (the hub re-reads rows after a NATS outage and now and then, and says the state whether or
+   * not it changed).
    */
   @Get(':id/events')
   async stream(@Param() params: unknown, @Query() query: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
@@ -113,6 +120,7 @@ export class LiveLessonController {
       stop();
       throw notFound('livelesson not found');
     }
+    const standing = lesson.status === LiveLessonStatus.INITIALIZED ? await this.admission.standing(id).catch(() => undefined) : undefined;
     const client = clientOf(request).key;
     if (!this.streams.take(client)) {
       stop();
@@ -122,11 +130,13 @@ export class LiveLessonController {
     const send = (name: string, data: unknown): void => void response.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
     const heartbeat = setInterval(() => void response.write(follow ? 'event: heartbeat\ndata: {}\n\n' : ': keep-alive\n\n'), HEARTBEAT_MS);
     let closed = false;
+    let unfollow = (): void => undefined;
     const close = (): void => {
       if (closed) return;
       closed = true;
       clearInterval(heartbeat);
       stop();
+      unfollow();
       this.streams.release(client);
       response.end();
     };
@@ -135,6 +145,11 @@ export class LiveLessonController {
     let last: Omit<StreamStatus, 'at'> = liveLessonStatusOf(lesson);
     send('status', last);
     if (isFinal(lesson.status, lesson.error, follow)) return close();
+    if (standing) {
+      const current = queueEventOf(standing, id);
+      send('queue', current);
+      unfollow = this.queue.follow(id, current, (event) => send('queue', event));
+    }
     forward = (item) => {
       if (item.kind === 'progress') return send('progress', item.event);
       if (item.kind === 'deleted') {

@@ -11,6 +11,12 @@ export const liveLessonRequestSchema = z.object({
     .union([z.number().int().min(0).max(10_000), z.string().regex(/^\d{1,5}$/).transform(Number)])
     .nullish()
     .transform((value) => value ?? 0),
+  /** Ours: past `liveLessonLimit`, end the session's least recently used lab and start this one (one call). */
+  replaceOldest: z
+    .boolean()
+    .nullish()
+    .transform((value) => value ?? false)
+    .describe("Ours: past the session's lab limit, end its least recently used lab and start this one"),
 });
 /** `POST /exp/livesession` takes an empty body (the original's `google.protobuf.Empty`); fields are ignored. */
 export const sessionRequestSchema = z.object({});

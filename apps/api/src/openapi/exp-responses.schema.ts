@@ -34,6 +34,41 @@ export const expLiveLesson = z
     PhaseTimes: phaseTimesSchema.describe('Ours: when each phase was entered'),
     EstimatedReadyAt: z.string().describe('Ours: when the start is expected to reach READY, from recent starts of its images (ISO time; empty until estimated)'),
     EstimatedSecondsLeft: int.describe('Ours: seconds from this answer until EstimatedReadyAt (0 once READY or failed, or past the estimate)'),
+    QueuePosition: int.optional().describe('Ours (GET /exp/livelesson/{id}): its place in line while every lab is in use (1 = next; 0 = not waiting). Status stays INITIALIZED meanwhile'),
+    EstimatedWaitSeconds: int.optional().describe('Ours: while it waits, the estimated seconds until it starts being built (absent when it cannot be estimated)'),
+  })
+  .strict();
+/** `GET /exp/livesession/{id}/livelessons` ("my labs"): the session's labs, most recently used first. */
+export const expSessionLiveLesson = z
+  .object({
+    ID: z.string(),
+    LessonSlug: z.string(),
+    LessonName: z.string(),
+    CurrentStage: int,
+    Status: liveLessonStatusSchema,
+    Error: z.boolean(),
+    FailureReason: z.string(),
+    Ending: z.boolean().describe('its deletion is under way'),
+    CreatedTime: z.string(),
+    LastActiveTime: z.string(),
+    ExpiresAt: z.string().describe('when it is removed unless used again (ISO time); empty in a persistent session'),
+    QueuePosition: int.describe('its place in line (0 = not waiting)'),
+    EstimatedWaitSeconds: int.optional(),
+  })
+  .strict();
+export const expSessionLiveLessons = z.object({ LiveLessons: z.array(expSessionLiveLesson) }).strict();
+/** `GET /exp/admin/queue` (`antictl queue`). */
+export const expQueue = z
+  .object({
+    capacity: z.object({ max: int, holding: int }).strict(),
+    maxQueued: int,
+    waiting: int,
+    lastHour: z.object({ admittedFromQueue: int, waitP50Seconds: int.optional(), waitP95Seconds: int.optional(), abandoned: int }).strict(),
+    line: z.array(
+      z
+        .object({ position: int, liveLessonId: z.string(), lessonSlug: z.string(), client: z.string(), waitingSeconds: int, estimatedWaitSeconds: int.optional(), lastSeenSecondsAgo: int })
+        .strict(),
+    ),
   })
   .strict();
 export const expLiveLessonId = z.object({ id: z.string() }).strict();
@@ -121,13 +156,33 @@ export const runtimeError = z
     error: z.string(),
     code: int.describe('the gRPC status code'),
     message: z.string(),
-    details: z.array(z.object({ field: z.string() }).strict()).describe('the request field at fault, when there is one'),
+    details: z
+      .array(
+        z.union([
+          z.object({ field: z.string() }).strict(),
+          z
+            .object({
+              reason: z.enum(['LIVE_LESSON_LIMIT', 'LIVE_SESSION_LIMIT', 'NEW_SESSION_RATE', 'NEW_LAB_RATE', 'QUEUE_FULL']),
+              learnerMessage: z.string().describe('what happened and what to do next, in the learner\'s words'),
+              retryAfterSeconds: int.optional(),
+              limit: int.optional(),
+              oldestLiveLessonId: z.string().optional().describe('LIVE_LESSON_LIMIT: the lab to end (least recently used); or send the request again with replaceOldest'),
+              oldestLessonSlug: z.string().optional(),
+            })
+            .strict(),
+        ]),
+      )
+      .describe('the request field at fault, or (429) why the request was not taken now and what to do'),
   })
   .strict();
 
 /** The `data:` of the event stream's `status` events: the row's state; later ones add when the row changed (`at`), a deletion `deleted`. */
 export const liveLessonStatusStreamEvent = liveLessonStatusChangedEventSchema.partial({ sessionId: true, lessonSlug: true, at: true });
 export const liveLessonProgressStreamEvent = healthProgressEventSchema;
+/** The `data:` of `queue` events: a waiting lab's place (1 = next; 0 once it left the line) and estimated seconds until it starts. */
+export const liveLessonQueueStreamEvent = z
+  .object({ liveLessonId: z.string(), position: int, waiting: int, estimatedWaitSeconds: int.optional(), at: z.string() })
+  .strict();
 
 export const healthz = z.object({ status: z.literal('ok') }).strict();
 export const readyz = z

@@ -61,6 +61,8 @@ describe('the OpenAPI document and its UI, against the running api', () => {
     const { id } = (await check(exp.expLiveLessonId, 'POST', '/exp/livelesson', { lessonSlug: 'network-automation', sessionId: session.ID, lessonStage: 0 })) as { id: string };
     await check(exp.expLiveLesson, 'GET', `/exp/livelesson/${id}`);
     await check(exp.liveLessonStatusStreamEvent, 'POST', `/exp/livelesson/${id}/keepalive`, { sessionId: session.ID });
+    await check(exp.expSessionLiveLessons, 'GET', `/exp/livesession/${session.ID}/livelessons`);
+    await check(exp.expQueue, 'GET', '/exp/admin/queue', undefined, ADMIN);
     await check(exp.expLessons, 'GET', '/exp/lesson');
     await check(exp.expLessons, 'GET', '/exp/lesson?Category=tools');
     await check(exp.expLesson, 'GET', '/exp/lesson/network-automation');

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { OpsController } from '@antidote/runtime';
 import { AdminController } from '../admin/admin.controller.js';
 import { PoolAdminController } from '../admin/pool-admin.controller.js';
+import { QueueAdminController } from '../admin/queue-admin.controller.js';
 import { CurriculumController } from '../curriculum/curriculum.controller.js';
 import { LessonController } from '../lessons/lesson.controller.js';
 import { LiveLessonController } from '../live-lessons/live-lesson.controller.js';
@@ -30,7 +31,7 @@ function servedRoutes(controllers: Type[]): string[] {
 
 describe('the OpenAPI route table', () => {
   it('lists exactly the routes the controllers serve (the docs UI aside)', () => {
-    const served = servedRoutes([LiveSessionController, LiveLessonController, LessonController, CurriculumController, AdminController, PoolAdminController, OpenApiController, OpsController]);
+    const served = servedRoutes([LiveSessionController, LiveLessonController, LessonController, CurriculumController, AdminController, PoolAdminController, QueueAdminController, OpenApiController, OpsController]);
     const documented = API_ROUTES.map((route) => `${route.method.toUpperCase()} ${route.path}`).sort();
     expect(served.filter((route) => !route.includes('/exp/docs'))).toEqual(documented);
     expect(served).toContain('GET /exp/docs/{file}');

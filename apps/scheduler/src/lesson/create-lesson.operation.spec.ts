@@ -86,6 +86,27 @@ describe('CreateLessonOperation', () => {
     expect(h.cluster.calls).toEqual([]);
   });
 
+  it('leaves a lab waiting in line INITIALIZED, creating nothing; builds it once a freed slot admits it', async () => {
+    await h.close();
+    h = await lessonHarness({ config: { scheduler: { maxLiveLessons: 1 } } });
+    const queue = async (id: string) => {
+      const lesson = await h.data.liveLessons.get(id);
+      return h.data.admission.enqueue({ liveLessonId: id, sessionId: lesson.sessionId, client: '127.0.0.9', lessonSlug: lesson.lessonSlug }, { cap: 1, maxQueued: 10 });
+    };
+    const first = await h.newLiveLesson();
+    expect(await queue(first.id)).toEqual({ kind: 'admitted' });
+    const second = await h.newLiveLesson();
+    expect(await queue(second.id)).toEqual({ kind: 'waiting', position: 1 });
+    await run(first.id);
+    await run(second.id);
+    expect(await h.data.liveLessons.get(second.id)).toMatchObject({ status: INITIALIZED, error: false });
+    expect(h.cluster.calls.filter((call) => call.includes(second.id))).toEqual([]);
+    await h.data.liveLessons.delete(first.id);
+    await run(second.id);
+    expect(await h.data.liveLessons.get(second.id)).toMatchObject({ status: READY, error: false });
+    expect(statuses(second.id)).toEqual([BOOTING, CONFIGURATION, READY]);
+  });
+
   it('fails clearly when the lesson left the curriculum', async () => {
     const lesson = await h.newLiveLesson();
     await h.data.curriculum.replaceCurriculum(makeCurriculum({ lessons: [twoHostLesson({ slug: 'another-lesson' })] }));

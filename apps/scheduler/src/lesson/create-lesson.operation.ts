@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { endpointUp, LiveLessonStatus } from '@antidote/contracts';
 import { DataManager, withEndpointHosts, type LiveLesson } from '@antidote/data';
+import { Admission } from '../admission/admission.service.js';
 import { LESSON_CLUSTER, type LessonCluster, type LessonPlan } from '../cluster/lesson-cluster.port.js';
 import { LessonFailure, reasonOf } from './lesson-failure.error.js';
 import { LessonPlanFactory } from './lesson-plan.factory.js';
@@ -11,11 +12,10 @@ import { StartEstimates, type StartShape } from './start-estimates.js';
 import { StatusReporter } from './status-reporter.js';
 import { allUp, unreachableReason } from './unreachable-reason.js';
 
-const PROVISIONED = [LiveLessonStatus.BOOTING, LiveLessonStatus.CONFIGURATION, LiveLessonStatus.READY];
-
 /**
- * CREATE, from the row the api wrote to READY: objects → BOOTING → pods Running (watch) → reachable
- * (healthchecker) → CONFIGURATION → configuration jobs → readyDelay → READY. Idempotent: run again on
+ * CREATE, from the row the api wrote to READY: admission → objects → BOOTING → pods Running (watch) →
+ * reachable (healthchecker) → CONFIGURATION → configuration jobs → readyDelay → READY. A lab waiting in
+ * the admission queue is left as it is (INITIALIZED): its create runs again once it is admitted. Idempotent: run again on
  * a half-done live lesson (redelivery, restart, another replica's crash) it adopts what exists and
  * carries on; status never moves backwards. BOOTING and CONFIGURATION carry when the start is expected
  * READY (from recent starts of its images and lesson), and a start that reached READY is kept for them.
@@ -31,12 +31,14 @@ export class CreateLessonOperation {
     @Inject(ReachabilityClient) private readonly reachability: ReachabilityClient,
     @Inject(StatusReporter) private readonly status: StatusReporter,
     @Inject(StartEstimates) private readonly estimates: StartEstimates,
+    @Inject(Admission) private readonly admission: Admission,
     @InjectConfig() private readonly config: AntidoteConfig,
   ) {}
 
   /** Runs the create; `onPlan` learns the namespace before anything is created (for cleanup on failure). */
   async run(initial: LiveLesson, signal: AbortSignal, onPlan: (plan: LessonPlan) => void): Promise<void> {
-    if (initial.status === LiveLessonStatus.INITIALIZED) await this.admit();
+    // The cluster-wide cap (`scheduler.maxLiveLessons`): the authoritative check, in the queue's fair order.
+    if (initial.status === LiveLessonStatus.INITIALIZED && !(await this.admission.admit(initial))) return;
     const built = await this.plans.build(initial);
     onPlan(built);
     const hosts = await this.cluster.provision(built, signal);
@@ -57,16 +59,6 @@ export class CreateLessonOperation {
     const ready = await this.status.advance(lesson, LiveLessonStatus.READY);
     this.logger.log(`live lesson ${initial.id} (${initial.lessonSlug}) is READY`);
     await this.estimates.record(initial.id, initial.lessonSlug, ready.phaseTimes);
-  }
-
-  /** The cluster-wide cap on live lessons (the api checks it too; this is the authoritative check). */
-  private async admit(): Promise<void> {
-    const cap = this.config.scheduler.maxLiveLessons;
-    if (cap <= 0) return;
-    const provisioned = await this.data.liveLessons.count({ statuses: PROVISIONED, error: false });
-    if (provisioned >= cap) {
-      throw new LessonFailure(`Antidote is at capacity (${cap} live lessons); please try again later`, true);
-    }
   }
 
   private async waitReachable(plan: LessonPlan, signal: AbortSignal): Promise<void> {

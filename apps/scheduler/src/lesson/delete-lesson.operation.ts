@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { DataManager, type LiveLesson } from '@antidote/data';
 import { namespaceName } from '@antidote/lesson-objects';
+import { Admission } from '../admission/admission.service.js';
 import { LESSON_CLUSTER, type LessonCluster } from '../cluster/lesson-cluster.port.js';
 import { StatusReporter } from './status-reporter.js';
 
@@ -18,6 +19,7 @@ export class DeleteLessonOperation {
     @Inject(DataManager) private readonly data: DataManager,
     @Inject(LESSON_CLUSTER) private readonly cluster: LessonCluster,
     @Inject(StatusReporter) private readonly status: StatusReporter,
+    @Inject(Admission) private readonly admission: Admission,
     @InjectConfig() private readonly config: AntidoteConfig,
   ) {}
 
@@ -27,6 +29,8 @@ export class DeleteLessonOperation {
     await this.data.liveLessons.delete(lesson.id);
     this.status.deleted(lesson);
     this.logger.log(`live lesson ${lesson.id} deleted (${reason})`);
+    // Its capacity is free: the next in line is admitted now, not at the next admission round.
+    await this.admission.capacityFreed().catch((error: unknown) => this.logger.warn(`admission pass after deleting ${lesson.id} failed: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   /** Tears down a failed live lesson's namespace but keeps its record (with the reason) for the api and the reaper. */

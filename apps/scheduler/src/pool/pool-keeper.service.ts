@@ -12,8 +12,6 @@ import { planPools, type PoolPlan, type PoolTarget } from './pool-plan.js';
 import { PoolSizer } from './pool-sizer.js';
 import { isStaleMember } from './stale-member.js';
 
-/** What holds capacity (`scheduler.maxLiveLessons`): the api's count, pool members included. */
-const HOLDING_CAPACITY = [LiveLessonStatus.INITIALIZED, LiveLessonStatus.BOOTING, LiveLessonStatus.CONFIGURATION, LiveLessonStatus.READY];
 /** As the api's: public hostnames carry a random token, not the live lesson id. */
 const HOST_TOKEN_LENGTH = 16;
 
@@ -95,7 +93,8 @@ export class PoolKeeper implements OnApplicationBootstrap, OnApplicationShutdown
       members: members.map((member) => ({ ...member, deleting: member.deleteRequestedAt !== undefined, stale: this.isStale(member, lessons.get(member.lessonSlug)) })),
       lessons: new Set(lessons.keys()),
       now,
-      capacity: { cap: this.config.scheduler.maxLiveLessons, used: await this.data.liveLessons.count({ statuses: HOLDING_CAPACITY, error: false }) },
+      // What holds capacity (`scheduler.maxLiveLessons`), pool members included, and who waits for it.
+      capacity: { cap: this.config.scheduler.maxLiveLessons, used: await this.data.admission.holding(), waiting: await this.data.admission.waitingCount() },
     });
     for (const { id, lessonSlug, reason } of plan.retire) {
       if (!(await this.data.pools.retire(id))) continue;

@@ -14,7 +14,7 @@ function m(lessonSlug: string, ageSeconds: number, overrides: Partial<PoolMember
 interface Case {
   pools: Record<string, PoolTarget>;
   members: PoolMemberFacts[];
-  capacity?: { cap: number; used: number };
+  capacity?: { cap: number; used: number; waiting?: number };
   expected: { create: PoolPlan['create']; retire: [string, string][] };
 }
 
@@ -72,6 +72,19 @@ const cases: [string, Case][] = [
   ],
   ['at capacity nothing is built', { pools: { alpha: { size: 3, maxAge: 600 } }, members: [], capacity: { cap: 5, used: 7 }, expected: { create: [], retire: [] } }],
   ['cap 0 means unlimited', { pools: { alpha: { size: 3, maxAge: 600 } }, members: [], capacity: { cap: 0, used: 10_000 }, expected: { create: [{ lessonSlug: 'alpha', count: 3 }], retire: [] } }],
+  [
+    'learners waiting in line come first: nothing is built, idle READY members (oldest first) make room for them',
+    {
+      pools: { alpha: { size: 2, maxAge: 600 }, beta: { size: 2, maxAge: 600 } },
+      members: [m('alpha', 50, { id: 'a-old' }), m('alpha', 10, { id: 'a-new' }), m('beta', 30, { id: 'b-mid' }), m('beta', 60, { id: 'b-booting', status: LiveLessonStatus.BOOTING })],
+      capacity: { cap: 10, used: 10, waiting: 2 },
+      expected: { create: [], retire: [['a-old', 'learners-waiting'], ['b-mid', 'learners-waiting']] },
+    },
+  ],
+  [
+    'learners waiting while capacity is free (before the next admission pass): no member is retired, none built',
+    { pools: { alpha: { size: 2, maxAge: 600 } }, members: [m('alpha', 50)], capacity: { cap: 10, used: 7, waiting: 2 }, expected: { create: [], retire: [] } },
+  ],
 ];
 
 describe('planPools', () => {

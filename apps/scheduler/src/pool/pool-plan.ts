@@ -20,7 +20,7 @@ export interface PoolMemberFacts {
   stale: boolean;
 }
 
-export type RetireReason = 'unconfigured' | 'failed' | 'stale' | 'max-age' | 'surplus';
+export type RetireReason = 'unconfigured' | 'failed' | 'stale' | 'max-age' | 'surplus' | 'learners-waiting';
 
 export interface PoolPlanInput {
   pools: Readonly<Record<string, PoolTarget>>;
@@ -28,8 +28,12 @@ export interface PoolPlanInput {
   /** Slugs the curriculum has: a pool of a lesson it does not have builds nothing. */
   lessons: ReadonlySet<string>;
   now: Date;
-  /** `scheduler.maxLiveLessons` (0 = unlimited) and the live lessons holding capacity now, pool members included. */
-  capacity: { cap: number; used: number };
+  /**
+   * `scheduler.maxLiveLessons` (0 = unlimited), the live lessons holding capacity now (pool members
+   * included) and the learners waiting in the admission queue (learners first: while anyone waits, no
+   * member is built and idle READY members are retired to make room).
+   */
+  capacity: { cap: number; used: number; waiting?: number };
 }
 
 export interface PoolPlan {
@@ -67,6 +71,11 @@ export function planPools(input: PoolPlanInput): PoolPlan {
     else healthy.set(member.lessonSlug, [...(healthy.get(member.lessonSlug) ?? []), member]);
   }
   let budget = input.capacity.cap > 0 ? Math.max(0, input.capacity.cap - input.capacity.used) : Number.POSITIVE_INFINITY;
+  const waiting = input.capacity.waiting ?? 0;
+  if (waiting > 0) {
+    retire.push(...makeRoom(healthy, waiting - budget));
+    budget = 0;
+  }
   const create: PoolPlan['create'] = [];
   for (const [lessonSlug, target] of Object.entries(input.pools)) {
     if (!input.lessons.has(lessonSlug)) continue;
@@ -77,4 +86,11 @@ export function planPools(input: PoolPlanInput): PoolPlan {
     budget -= count;
   }
   return { create, retire };
+}
+
+/** Retires up to `count` idle READY members, the oldest first, taking them out of `healthy`: learners in line need their capacity. */
+function makeRoom(healthy: Map<string, PoolMemberFacts[]>, count: number): PoolPlan['retire'] {
+  const idle = [...healthy.values()].flat().filter((member) => member.status === LiveLessonStatus.READY).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()).slice(0, Math.max(0, count));
+  for (const member of idle) healthy.set(member.lessonSlug, (healthy.get(member.lessonSlug) ?? []).filter((kept) => kept !== member));
+  return idle.map((member) => ({ id: member.id, lessonSlug: member.lessonSlug, reason: 'learners-waiting' }));
 }

@@ -35,6 +35,8 @@ export interface QueueLimits {
 
 export const WAITING = 'admitted_at IS NULL AND ended_at IS NULL';
 const ORDER = 'round ASC, seq ASC';
+/** A waiting lab's presence is written at most this often. */
+const SEEN_EVERY_MS = 5000;
 /**
  * Live lessons that hold capacity: not failed, and being built or built (past INITIALIZED), a warm-pool
  * member, or admitted from the queue. A learner's row the api has written but not yet queued holds none.
@@ -138,13 +140,21 @@ export class AdmissionQueueRepository {
     return sqlCount(this.dataSource, `FROM admission_tickets WHERE ${WAITING}`, {});
   }
 
-  /** Someone asked about these waiting labs now (polling, an event stream, a keep-alive): they are not abandoned. */
+  /**
+   * Someone asked about these waiting labs now (polling, an event stream, a keep-alive): they are not
+   * abandoned, and their learner is active (the lab's idle clock restarts). Written at most every
+   * `SEEN_EVERY_MS` per lab, so a page polling each second costs a write every few seconds.
+   */
   async seen(liveLessonIds: readonly string[]): Promise<void> {
     if (liveLessonIds.length === 0) return;
-    await sqlRows(this.dataSource, `UPDATE admission_tickets SET last_seen_at = :now WHERE live_lesson_id IN (:...ids) AND ${WAITING} RETURNING live_lesson_id`, {
-      now: this.now().getTime(),
-      ids: liveLessonIds,
-    });
+    const now = this.now().getTime();
+    const seen = await sqlRows<{ live_lesson_id: string }>(
+      this.dataSource,
+      `UPDATE admission_tickets SET last_seen_at = :now WHERE live_lesson_id IN (:...ids) AND ${WAITING} AND last_seen_at < :stale RETURNING live_lesson_id`,
+      { now, stale: now - SEEN_EVERY_MS, ids: liveLessonIds },
+    );
+    if (seen.length === 0) return;
+    await sqlRows(this.dataSource, 'UPDATE live_lessons SET last_active_at = :now WHERE id IN (:...ids) RETURNING id', { now, ids: seen.map((row) => row.live_lesson_id) });
   }
 
   /** Live lessons holding capacity (`HOLDING`), `exclude` aside. */

@@ -54,6 +54,8 @@ export class LiveLessonWorkRepository {
    * never started, or interrupted) — and that `owner` may take at once: those whose holder's lease lapsed
    * (it died, or handed them back), those `owner` itself held before a restart, and, with
    * `unclaimedBefore`, those nobody claimed that are untouched since then (a request no message reached).
+   * A lab waiting in the admission queue needs no work until it is admitted (the scheduler's admission
+   * pass starts it).
    */
   async findNeedingWork(options: { owner: string; unclaimedBefore?: Date; limit: number }): Promise<LiveLesson[]> {
     const takeable = ['(ll.claimed_by IS NOT NULL AND ll.claimed_until < :now)', 'll.claimed_by = :owner'];
@@ -63,6 +65,7 @@ export class LiveLessonWorkRepository {
       .select('ll.id', 'id')
       .where(`(${takeable.join(' OR ')})`, { now: this.now().getTime(), owner: options.owner, unclaimedBefore: options.unclaimedBefore?.getTime() ?? 0 })
       .andWhere('(ll.delete_requested_at IS NOT NULL OR (ll.error = 0 AND ll.status <> :ready))', { ready: LiveLessonStatus.READY })
+      .andWhere('(ll.delete_requested_at IS NOT NULL OR NOT EXISTS (SELECT 1 FROM admission_tickets t WHERE t.live_lesson_id = ll.id AND t.admitted_at IS NULL AND t.ended_at IS NULL))')
       .orderBy('ll.updated_at', 'ASC')
       .limit(options.limit)
       .getRawMany<{ id: string }>();

@@ -1,0 +1,43 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectConfig, type AntidoteConfig } from '@antidote/config';
+import { DataManager, type LiveLesson } from '@antidote/data';
+import { endLab } from '../live-lessons/end-lab.js';
+import { SchedulerHandoff } from '../live-lessons/scheduler-handoff.service.js';
+import { liveLessonLimit } from './admission.errors.js';
+
+/** Least recently used first (then the oldest). */
+const leastRecentlyUsed = (a: LiveLesson, b: LiveLesson): number => a.lastActiveAt.getTime() - b.lastActiveAt.getTime() || a.createdAt.getTime() - b.createdAt.getTime();
+
+/**
+ * `liveLessonLimit` labs per session. Labs being deleted or failed hold no place. Past the limit the
+ * answer is `LIVE_LESSON_LIMIT` naming the lab to end (the one used least recently), so a page can offer
+ * "end it and start this one"; the same request with `replaceOldest: true` does both in one call.
+ */
+@Injectable()
+export class SessionLabLimit {
+  constructor(
+    @Inject(DataManager) private readonly data: DataManager,
+    @Inject(SchedulerHandoff) private readonly handoff: SchedulerHandoff,
+    @InjectConfig() private readonly config: AntidoteConfig,
+  ) {}
+
+  /** The session's labs that hold one of its places, least recently used first. */
+  async placesTaken(sessionId: string): Promise<LiveLesson[]> {
+    return (await this.data.liveLessons.list({ sessionId })).filter((lab) => !lab.deleteRequestedAt && !lab.error).sort(leastRecentlyUsed);
+  }
+
+  /** Room for one more lab: there is, or `replaceOldest` ends what is in the way, or 429 names the lab to end. */
+  async makeRoom(sessionId: string, replaceOldest: boolean): Promise<void> {
+    const limit = this.config.liveLessonLimit;
+    if (limit <= 0) return;
+    const labs = await this.placesTaken(sessionId);
+    const inTheWay = labs.slice(0, labs.length - limit + 1);
+    if (inTheWay.length === 0) return;
+    if (!replaceOldest) {
+      const [oldest] = inTheWay;
+      const lessonName = (await this.data.curriculum.findLesson(oldest.lessonSlug))?.name ?? oldest.lessonSlug;
+      throw liveLessonLimit(limit, { id: oldest.id, lessonSlug: oldest.lessonSlug, lessonName });
+    }
+    for (const lab of inTheWay) await endLab(this.data, this.handoff, lab.id, 'replaced by a new lab of its session');
+  }
+}
