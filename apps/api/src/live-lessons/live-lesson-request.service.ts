@@ -82,6 +82,8 @@ export class LiveLessonRequestService {
 
   private async reuse(existing: LiveLesson, lesson: Lesson, stage: number): Promise<string> {
     if (existing.error) throw failedPrecondition('Sorry, this lesson is having some problems. Please try again later');
+    // Ended (replaced, killed, expired) but not gone yet: its id would vanish under the learner.
+    if (existing.deleteRequestedAt) throw failedPrecondition('This lab is being ended; ask again in a few seconds to start a new one');
     if (existing.currentStage !== stage) {
       const guide = lesson.stages[stage];
       const changed = await this.data.liveLessons.changeStage(existing.id, stage, { guideType: guide.guideType, guideContents: guide.guideContents });
