@@ -1,5 +1,5 @@
 import { CliErrorCodes } from '@antidote/contracts/error-codes';
-import type { PoolResize, PoolSummary } from '@antidote/contracts';
+import type { PoolResize, PoolSummary, QueueSummary } from '@antidote/contracts';
 import { CliError } from './output.js';
 
 export interface ExpEndpoint {
@@ -97,6 +97,12 @@ export class ApiClient {
   resetPool(slug: string): Promise<{ success: boolean }> {
     this.needAdmin('resetting a warm pool');
     return this.call('DELETE', `/exp/admin/pools/${encodeURIComponent(slug)}`);
+  }
+
+  /** The waiting room (admin route). */
+  queue(): Promise<QueueSummary> {
+    this.needAdmin('showing the waiting room');
+    return this.call('GET', '/exp/admin/queue');
   }
 
   private needAdmin(what: string): void {

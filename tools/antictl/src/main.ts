@@ -3,6 +3,7 @@ import { curriculumCommand } from './commands/curriculum.command.js';
 import { lessonCommand } from './commands/lesson.command.js';
 import { natsConfigCommand } from './commands/nats-config.command.js';
 import { poolCommand } from './commands/pool.command.js';
+import { queueCommand } from './commands/queue.command.js';
 import { reapCommand } from './commands/reap.command.js';
 import { upCommand } from './commands/up.command.js';
 import { CliError, describeFailure, Output } from './output.js';
@@ -25,6 +26,7 @@ lessonCommand(program, output);
 curriculumCommand(program, output);
 reapCommand(program, output);
 poolCommand(program, output);
+queueCommand(program, output);
 natsConfigCommand(program, output);
 
 /** `commander.unknownCommand` → USAGE code `UNKNOWN_COMMAND`, with commander's message. */
