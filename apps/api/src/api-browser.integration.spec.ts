@@ -105,7 +105,7 @@ describe('api for browsers (antidote-web): bodies, CORS, nulls, unknown fields, 
       ['antidoteinfo', 'expAntidoteInfo', await get('/exp/antidoteinfo')],
       ['livesession', 'expLiveSession', (await post('/exp/livesession', '{}')).body],
       ['livelesson', 'expLiveLessonId', { id }],
-      ['livelesson', 'expLiveLesson', await get(`/exp/livelesson/${id}`), ['FailureReason', 'PhaseTimes', 'EstimatedReadyAt', 'EstimatedSecondsLeft']],
+      ['livelesson', 'expLiveLesson', await get(`/exp/livelesson/${id}`), ['FailureReason', 'PhaseTimes', 'EstimatedReadyAt', 'EstimatedSecondsLeft', 'QueuePosition']],
     ];
     for (const [file, definition, body, extras] of checks) expect(shapeProblems(file, definition, body, extras), `${definition} ${JSON.stringify(body).slice(0, 200)}`).toEqual([]);
     // A collection without lessons has no Lessons key, as the original answered: antidote-web shows "Coming Soon!" only then.

@@ -18,7 +18,7 @@ const PROFILED = Number(process.env.BENCH_PLATFORM_PROFILED_LESSONS ?? 50);
 /** Every app's CPU sampled each millisecond, written as `<app>.<pid>.cpuprofile` into $CPU_PROFILE_DIR when it exits. */
 const PROFILER_PRELOAD = join(ROOT, 'tools', 'scripts', 'cpu-profile-preload.mjs');
 /** No per-client rate and no cluster cap: the benchmark measures the platform, not its limits. */
-const UNLIMITED = { scheduler: { maxLiveLessons: 0 }, api: { rateLimitPerMinute: 0, maxInFlightRequests: 0 } };
+const UNLIMITED = { scheduler: { maxLiveLessons: 0 }, api: { rateLimitPerMinute: 0, maxInFlightRequests: 0, newSessionsPerAddress: { count: 0 }, newLabsPerAddress: { count: 0 } } };
 /** The monotonic clock in µs, as CPU profiles time their samples (the same clock in every process). */
 const clockMicros = () => Number(process.hrtime.bigint() / 1000n);
 const { slug: SLUG, ...LESSON } = NETWORK_AUTOMATION;

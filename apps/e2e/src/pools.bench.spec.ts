@@ -83,7 +83,7 @@ it.each(DATABASE_KINDS)('times warm-pool hits, misses and no pool, and adaptive 
     config: {
       database: { url },
       scheduler: { maxLiveLessons: 0, poolBudget: 4 * ADAPTIVE.max, poolIntervalSeconds: 1, poolDemandWindowSeconds: DEMAND_WINDOW_SECONDS },
-      api: { rateLimitPerMinute: 0, maxInFlightRequests: 0 },
+      api: { rateLimitPerMinute: 0, maxInFlightRequests: 0, newSessionsPerAddress: { count: 0 }, newLabsPerAddress: { count: 0 } },
       // The scenario lesson's pool is set by `antictl pool resize`; the other three are adaptive from the start.
       warmPools: Object.fromEntries(LESSONS.slice(1).map((slug) => [slug, ADAPTIVE])),
     },

@@ -80,7 +80,7 @@ async function reaperPass(platform: UpPlatform): Promise<Step['reaperPass']> {
 it(`holds ${LEVELS.at(-1)} live lessons READY, in steps of ${LEVELS.join(' / ')}`, { timeout: 3_600_000 }, async () => {
   // Every learner at once: no per-client rate and no cluster cap; lessons live for the whole run.
   const platform = await antictlUp({
-    config: { liveLessonTTL: 240, scheduler: { maxLiveLessons: 0 }, api: { rateLimitPerMinute: 0, maxInFlightRequests: 0 } },
+    config: { liveLessonTTL: 240, scheduler: { maxLiveLessons: 0 }, api: { rateLimitPerMinute: 0, maxInFlightRequests: 0, newSessionsPerAddress: { count: 0 }, newLabsPerAddress: { count: 0 } } },
     flags: ['--restart'],
   });
   try {

@@ -175,6 +175,8 @@ describe('the waiting room with maxLiveLessons 5: two replicas of the api and th
     for (const service of ['scheduler', 'scheduler', 'api', 'api'] as const) await p.start(service);
     expect(await waitingIds()).toEqual(lineBefore);
     for (const [i, id] of lineBefore.entries()) expect((await call(apis()[i % 2], 'GET', `/exp/livelesson/${id}`, undefined, clientOf.get(id))).body).toMatchObject({ Status: 'INITIALIZED', QueuePosition: i + 1 });
+    // Labs have ended: their lifetimes give the line an estimate.
+    await expect.poll(async () => (await call(apis()[0], 'GET', `/exp/livelesson/${lineBefore[0]}`, undefined, clientOf.get(lineBefore[0]))).body.EstimatedWaitSeconds, { timeout: 30_000 }).toEqual(expect.any(Number));
 
     while (ready.size < 20) await endOneReadyLab();
     polling = false;

@@ -98,23 +98,27 @@ export class LabAdmission {
   private async waits(count: number): Promise<(number | undefined)[]> {
     const now = Date.now();
     if (this.schedule && now - this.schedule.at < ESTIMATE_TTL_MS && this.schedule.waits.length >= count) return this.schedule.waits;
-    const [holders, history] = await Promise.all([this.data.admissionStats.holders(), this.data.admissionStats.history(new Date(now - HISTORY_MS), HISTORY_SAMPLES)]);
-    const waits = estimateWaits({
-      now,
-      cap: this.config.scheduler.maxLiveLessons,
-      holders: holders.map((holder) => ({ since: holder.since.getTime(), expiresAt: this.expiryOf(holder, now) })),
-      lifetimes: history.lifetimes.map((seconds) => seconds * 1000),
-      fallbackLifetime: this.config.liveLessonTTL * 60_000,
-      positions: Math.max(count, 1),
-    });
+    const waits = await estimateLine(this.data, this.config, now, Math.max(count, 1));
     this.schedule = { at: now, waits };
     return waits;
   }
+}
 
-  /** The latest a lab can end: idle expiry (`liveLessonTTL` after its last activity), never in a persistent session. */
-  private expiryOf(holder: CapacityHolder, now: number): number {
-    if (holder.deleting || holder.pool) return now + SOON_MS;
-    if (holder.persistent) return Number.POSITIVE_INFINITY;
-    return holder.lastActiveAt.getTime() + this.config.liveLessonTTL * 60_000;
-  }
+/** The latest a lab can end: idle expiry (`liveLessonTTL` after its last activity), never in a persistent session. */
+function expiryOf(holder: CapacityHolder, now: number, ttlMinutes: number): number {
+  if (holder.deleting || holder.pool) return now + SOON_MS;
+  if (holder.persistent) return Number.POSITIVE_INFINITY;
+  return holder.lastActiveAt.getTime() + ttlMinutes * 60_000;
+}
+
+/** Estimated waits of positions 1..positions at `now`: the labs holding capacity, the recent lifetimes, `estimateWaits`. */
+export async function estimateLine(data: DataManager, config: Pick<AntidoteConfig, 'liveLessonTTL' | 'scheduler'>, now: number, positions: number): Promise<(number | undefined)[]> {
+  const [holders, history] = await Promise.all([data.admissionStats.holders(), data.admissionStats.history(new Date(now - HISTORY_MS), HISTORY_SAMPLES)]);
+  return estimateWaits({
+    now,
+    cap: config.scheduler.maxLiveLessons,
+    holders: holders.map((holder) => ({ since: holder.since.getTime(), expiresAt: expiryOf(holder, now, config.liveLessonTTL) })),
+    lifetimes: history.lifetimes.map((seconds) => seconds * 1000),
+    positions,
+  });
 }

@@ -5,7 +5,7 @@ const S = 1000;
 const NOW = 1_000_000 * S;
 const NEVER = Number.POSITIVE_INFINITY;
 const holder = (ageSeconds: number, expiresInSeconds = 1800) => ({ since: NOW - ageSeconds * S, expiresAt: NOW + expiresInSeconds * S });
-const base = { now: NOW, lifetimes: [] as number[], fallbackLifetime: 1800 * S };
+const base = { now: NOW, lifetimes: [] as number[] };
 
 describe('predictedEnd', () => {
   const lifetimes = [60, 60, 120, 600].map((seconds) => seconds * S);
@@ -41,11 +41,16 @@ describe('estimateWaits', () => {
     expect(estimateWaits({ ...base, cap: 2, holders, lifetimes: [60 * S], positions: 5 })).toEqual([10, 40, 70, 100, 130]);
   });
 
-  it('uses the expiry and the fallback lifetime before any lab has ended', () => {
-    expect(estimateWaits({ ...base, cap: 1, holders: [holder(5, 600)], positions: 2 })).toEqual([600, 2400]);
+  it('says nothing beyond free capacity before any lab has ended (expiry alone is no estimate)', () => {
+    expect(estimateWaits({ ...base, cap: 2, holders: [holder(5, 600)], positions: 3 })).toEqual([0, undefined, undefined]);
+  });
+
+  it('caps a prediction with the lab\'s expiry once there is history', () => {
+    expect(estimateWaits({ ...base, cap: 1, holders: [holder(5, 20)], lifetimes: [600 * S], positions: 2 })).toEqual([20, 620]);
   });
 
   it('cannot say when only labs that never expire hold the capacity', () => {
-    expect(estimateWaits({ ...base, cap: 1, holders: [{ since: NOW, expiresAt: NEVER }], positions: 2 })).toEqual([undefined, undefined]);
+    expect(estimateWaits({ ...base, cap: 1, holders: [{ since: NOW, expiresAt: NEVER }], lifetimes: [60 * S], positions: 2 })).toEqual([60, 120]);
+    expect(estimateWaits({ ...base, cap: 1, holders: [{ since: NOW - 120 * S, expiresAt: NEVER }], lifetimes: [60 * S], positions: 2 })).toEqual([undefined, undefined]);
   });
 });

@@ -11,8 +11,6 @@ export interface WaitEstimateInput {
   holders: readonly HolderTimes[];
   /** Recent lifetimes of labs (admission to their end), in milliseconds. */
   lifetimes: readonly number[];
-  /** A new lab's lifetime when there is no history: the longest an idle lab lives (`liveLessonTTL`). */
-  fallbackLifetime: number;
   /** Waiting positions to estimate (1 = next). */
   positions: number;
 }
@@ -67,14 +65,16 @@ export function predictedEnd(holder: HolderTimes, now: number, sortedLifetimes: 
 /**
  * Seconds until each waiting position is admitted: the running labs' predicted ends in order, each freed
  * slot taken by the next in line, whose lab then lives the recent median lifetime and frees its slot in
- * turn. Free capacity now is 0 s (the next admission pass). Positions that no predicted end reaches (every
- * lab in a persistent session) are undefined.
+ * turn. Free capacity now is 0 s (the next admission pass). Without any history (no lab has ended lately)
+ * nothing is estimated beyond free capacity — expiry alone would say "half an hour" for a line that moves
+ * in a minute — and positions that no predicted end reaches (every lab in a persistent session) are
+ * undefined too.
  */
 export function estimateWaits(input: WaitEstimateInput): (number | undefined)[] {
   const { now, cap, positions } = input;
   if (cap <= 0) return Array<number>(positions).fill(0);
   const sorted = [...input.lifetimes].sort((a, b) => a - b);
-  const lifetime = sorted.length > 0 ? median(sorted) : input.fallbackLifetime;
+  const lifetime = sorted.length > 0 ? median(sorted) : Number.POSITIVE_INFINITY;
   const heap = new TimeHeap();
   for (const holder of input.holders) {
     const end = predictedEnd(holder, now, sorted);
@@ -89,7 +89,7 @@ export function estimateWaits(input: WaitEstimateInput): (number | undefined)[] 
       continue;
     }
     const at = heap.pop();
-    if (at === undefined) {
+    if (at === undefined || sorted.length === 0) {
       waits.push(undefined);
       continue;
     }

@@ -63,6 +63,12 @@ export class AdmissionQueueRepository {
 
   /** Admits the request at once when capacity is free and nobody waits; otherwise puts it in line, or answers `full`. */
   async enqueue(request: AdmissionRequest, limits: QueueLimits): Promise<EnqueueResult> {
+    if (limits.cap <= 0) {
+      // No cap: nobody ever waits, so no order to keep and no lock to take (a burst of requests is not serialised).
+      const now = this.now().getTime();
+      await this.insert(undefined, request, { round: 0, seq: 0, now, admittedAt: now });
+      return { kind: 'admitted' };
+    }
     return inTransaction(this.dataSource, async (manager) => {
       const seq = await this.lock(manager);
       const waiting = await sqlCount(this.dataSource, `FROM admission_tickets WHERE ${WAITING}`, {}, manager);
@@ -181,7 +187,7 @@ export class AdmissionQueueRepository {
     return { head: Number(row?.head ?? 0), ...(row?.last === null || row?.last === undefined ? {} : { last: Number(row.last) }) };
   }
 
-  private async insert(manager: EntityManager, request: AdmissionRequest, at: { round: number; seq: number; now: number; admittedAt: number | null }): Promise<void> {
+  private async insert(manager: EntityManager | undefined, request: AdmissionRequest, at: { round: number; seq: number; now: number; admittedAt: number | null }): Promise<void> {
     await sqlRows(
       this.dataSource,
       `INSERT INTO admission_tickets (live_lesson_id, session_id, client, lesson_slug, round, seq, enqueued_at, last_seen_at, admitted_at)
