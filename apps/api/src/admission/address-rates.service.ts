@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { DataManager } from '@antidote/data';
 import { MetricsService } from '@antidote/runtime';
-import { newLabRate, newSessionRate } from './admission.errors.js';
+import { newRate } from './admission.errors.js';
 
 /** Buckets untouched this long (or their window, if longer) are forgotten: each is full again by then. */
 const FORGET_AFTER_MS = 24 * 60 * 60_000;
@@ -28,25 +28,16 @@ export class AddressRates {
     this.refused = metrics.counter({ name: 'antidote_admission_rate_limited_total', help: 'New sessions and labs refused by the per-address rate limits', labelNames: ['kind'] });
   }
 
-  /** Takes a new-session token for `client`, or throws 429 with Retry-After. */
-  async session(client: string): Promise<void> {
-    const rate = this.config.api.newSessionsPerAddress;
-    const wait = await this.take(`session:${client}`, rate);
+  /** Takes a token of `client`'s bucket of new sessions or labs, or throws 429 with Retry-After. */
+  async take(kind: 'session' | 'lab', client: string): Promise<void> {
+    const rate = kind === 'session' ? this.config.api.newSessionsPerAddress : this.config.api.newLabsPerAddress;
+    const wait = await this.bucket(`${kind}:${client}`, rate);
     if (wait === 0) return;
-    this.refused.inc({ kind: 'session' });
-    throw newSessionRate(rate.count, rate.perSeconds, wait);
+    this.refused.inc({ kind });
+    throw newRate(kind, rate.count, rate.perSeconds, wait);
   }
 
-  /** Takes a new-lab token for `client`, or throws 429 with Retry-After. */
-  async lab(client: string): Promise<void> {
-    const rate = this.config.api.newLabsPerAddress;
-    const wait = await this.take(`lab:${client}`, rate);
-    if (wait === 0) return;
-    this.refused.inc({ kind: 'lab' });
-    throw newLabRate(rate.count, rate.perSeconds, wait);
-  }
-
-  private async take(bucket: string, rate: { count: number; perSeconds: number }): Promise<number> {
+  private async bucket(bucket: string, rate: { count: number; perSeconds: number }): Promise<number> {
     if (rate.count <= 0) return 0;
     const now = Date.now();
     if (now - this.forgotAt > FORGET_EVERY_MS) {

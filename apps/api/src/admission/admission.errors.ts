@@ -61,19 +61,17 @@ export function liveSessionLimit(limit: number): AdmissionError {
   });
 }
 
-export function newSessionRate(count: number, perSeconds: number, retryAfterSeconds: number): AdmissionError {
-  return new AdmissionError(`Too many new sessions from this address (at most ${count} every ${perSeconds} s); try again in ${retryAfterSeconds} s`, {
-    reason: AdmissionReasons.newSessionRate,
-    learnerMessage: `Many people on your network have just started sessions. Please wait about ${inAbout(retryAfterSeconds)}, then reload the page.`,
-    retryAfterSeconds,
-    limit: count,
-  });
-}
+const RATES = {
+  session: { reason: AdmissionReasons.newSessionRate, what: 'sessions', learner: 'Many people on your network have just started sessions. Please wait about %, then reload the page.' },
+  lab: { reason: AdmissionReasons.newLabRate, what: 'labs', learner: 'Many labs have just been started from your network. Please wait about %, then start yours again.' },
+} as const;
 
-export function newLabRate(count: number, perSeconds: number, retryAfterSeconds: number): AdmissionError {
-  return new AdmissionError(`Too many new labs from this address (at most ${count} every ${perSeconds} s); try again in ${retryAfterSeconds} s`, {
-    reason: AdmissionReasons.newLabRate,
-    learnerMessage: `Many labs have just been started from your network. Please wait about ${inAbout(retryAfterSeconds)}, then start yours again.`,
+/** Past an address's token bucket of new sessions or labs. */
+export function newRate(kind: keyof typeof RATES, count: number, perSeconds: number, retryAfterSeconds: number): AdmissionError {
+  const rate = RATES[kind];
+  return new AdmissionError(`Too many new ${rate.what} from this address (at most ${count} every ${perSeconds} s); try again in ${retryAfterSeconds} s`, {
+    reason: rate.reason,
+    learnerMessage: rate.learner.replace('%', inAbout(retryAfterSeconds)),
     retryAfterSeconds,
     limit: count,
   });

@@ -51,7 +51,7 @@ export class LiveLessonRequestService {
     if (existing && !(existing.error && !this.config.scheduler.keepFailedLessons)) return this.reuse(existing, lesson, body.lessonStage);
     if (existing) await this.data.liveLessons.delete(existing.id);
     await this.places.makeRoom(session.id, body.replaceOldest);
-    await this.rates.lab(client);
+    await this.rates.take('lab', client);
     if (await this.pools.pooled(lesson.slug)) {
       const claim = await this.pools.claim(lesson.slug, session.id);
       // A warm member is READY at stage 0: answered at once (the claim set its activity time), or moved to

@@ -32,7 +32,7 @@ export class LiveSessionController {
     const limit = this.config.liveSessionLimit;
     if (limit > 0 && (await this.data.liveSessions.countForIp(sourceIp)) >= limit) throw liveSessionLimit(limit);
     if (this.config.devMode) return toExpLiveSession(await this.devSession(sourceIp));
-    await this.rates.session(sourceIp);
+    await this.rates.take('session', sourceIp);
     const session = await withFreshId(
       (id) => this.data.liveSessions.create({ id, sourceIp }),
       () => internal('Unable to generate session ID'),
