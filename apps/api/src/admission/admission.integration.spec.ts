@@ -101,7 +101,7 @@ describe('the waiting room at the api (stand-in scheduler: the test admits as th
   let api: ApiFixture;
   const CAP = 1;
   beforeAll(async () => {
-    api = await startApi('sqlite', { scheduler: { maxLiveLessons: CAP, maxQueued: 2 }, api: { rateLimitPerMinute: 0 } });
+    api = await startApi('sqlite', { liveLessonLimit: 1, scheduler: { maxLiveLessons: CAP, maxQueued: 2 }, api: { rateLimitPerMinute: 0 } });
   });
   afterAll(() => api?.stop());
 
@@ -156,5 +156,16 @@ describe('the waiting room at the api (stand-in scheduler: the test admits as th
     expect(events[3].data).toMatchObject({ status: 'READY' });
     // The one behind it moved up.
     expect((await api.data.admission.waiting()).length).toBe(1);
+  });
+
+  it('ends nothing for a replaceOldest that a full line would refuse anyway', async () => {
+    const address = '127.0.6.9';
+    const sessionId = ((await api.call('POST', '/exp/livesession', {}, from(address))).body as { ID: string }).ID;
+    const { id } = (await api.call('POST', '/exp/livelesson', { lessonSlug: 'linux-basics', sessionId }, from(address))).body as { id: string };
+    expect(await api.data.admission.waitingCount()).toBe(2);
+    const refused = await api.call('POST', '/exp/livelesson', { lessonSlug: 'web-services', sessionId, replaceOldest: true }, from(address));
+    expect(refused.status).toBe(429);
+    expect(detailOf(refused.body).reason).toBe('QUEUE_FULL');
+    expect((await api.data.liveLessons.get(id)).deleteRequestedAt).toBeUndefined();
   });
 });

@@ -26,18 +26,23 @@ export class SessionLabLimit {
     return (await this.data.liveLessons.list({ sessionId })).filter((lab) => !lab.deleteRequestedAt && !lab.error).sort(leastRecentlyUsed);
   }
 
-  /** Room for one more lab: there is, or `replaceOldest` ends what is in the way, or 429 names the lab to end. */
-  async makeRoom(sessionId: string, replaceOldest: boolean): Promise<void> {
+  /**
+   * The labs in the way of one more: none when there is room; past the limit, with `replaceOldest`, the
+   * least recently used (to `end`), else 429 naming it. Changes nothing.
+   */
+  async inTheWay(sessionId: string, replaceOldest: boolean): Promise<LiveLesson[]> {
     const limit = this.config.liveLessonLimit;
-    if (limit <= 0) return;
+    if (limit <= 0) return [];
     const labs = await this.placesTaken(sessionId);
     const inTheWay = labs.slice(0, labs.length - limit + 1);
-    if (inTheWay.length === 0) return;
-    if (!replaceOldest) {
-      const [oldest] = inTheWay;
-      const lessonName = (await this.data.curriculum.findLesson(oldest.lessonSlug))?.name ?? oldest.lessonSlug;
-      throw liveLessonLimit(limit, { id: oldest.id, lessonSlug: oldest.lessonSlug, lessonName });
-    }
-    for (const lab of inTheWay) await endLab(this.data, this.handoff, lab.id, 'replaced by a new lab of its session');
+    if (inTheWay.length === 0 || replaceOldest) return inTheWay;
+    const [oldest] = inTheWay;
+    const lessonName = (await this.data.curriculum.findLesson(oldest.lessonSlug))?.name ?? oldest.lessonSlug;
+    throw liveLessonLimit(limit, { id: oldest.id, lessonSlug: oldest.lessonSlug, lessonName });
+  }
+
+  /** Ends labs to make room for a new one of their session. */
+  async end(labs: readonly LiveLesson[]): Promise<void> {
+    for (const lab of labs) await endLab(this.data, this.handoff, lab.id, 'replaced by a new lab of its session');
   }
 }

@@ -50,8 +50,13 @@ export class LiveLessonRequestService {
     const existing = await this.data.liveLessons.findForSession(session.id, lesson.slug);
     if (existing && !(existing.error && !this.config.scheduler.keepFailedLessons)) return this.reuse(existing, lesson, body.lessonStage);
     if (existing) await this.data.liveLessons.delete(existing.id);
-    await this.places.makeRoom(session.id, body.replaceOldest);
+    const inTheWay = await this.places.inTheWay(session.id, body.replaceOldest);
     await this.rates.take('lab', client);
+    if (inTheWay.length > 0) {
+      // Nothing is ended for a request that would be refused anyway.
+      await this.admission.refuseWhenFull();
+      await this.places.end(inTheWay);
+    }
     if (await this.pools.pooled(lesson.slug)) {
       const claim = await this.pools.claim(lesson.slug, session.id);
       // A warm member is READY at stage 0: answered at once (the claim set its activity time), or moved to
