@@ -8,7 +8,9 @@ import { apiService } from '../api.definition.js';
 type Services = 'healthchecker' | 'scheduler' | 'api';
 const ADMIN_TOKEN = 'admission-admin-token';
 const LONG = 300_000;
-const SCHEDULER = { redriveIntervalSeconds: 1, redriveAfterSeconds: 1, claimLeaseSeconds: 5, admissionIntervalSeconds: 1 };
+const SCHEDULER = { redriveIntervalSeconds: 1, redriveAfterSeconds: 1, claimLeaseSeconds: 15, admissionIntervalSeconds: 1 };
+/** Generous on a loaded machine: a lab waits rather than failing on a timeout. */
+const TIMEOUTS = { podRunningSeconds: 120, reachabilitySeconds: 120, configJobSeconds: 120, namespaceDeleteSeconds: 60 };
 
 interface Answer {
   status: number;
@@ -21,6 +23,8 @@ async function call(base: string, method: string, path: string, body?: unknown, 
     method,
     headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    // A request the api does not answer is a failure with its name, not a test that hangs.
+    signal: AbortSignal.timeout(30_000),
   });
   const text = await response.text();
   return { status: response.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown>, headers: response.headers };
@@ -52,7 +56,7 @@ async function followToReady(base: () => string, id: string, address: string, ev
 const platform = (overrides: Record<string, unknown>) =>
   startTestPlatform('postgres', {
     services: { healthchecker: healthcheckerService, scheduler: schedulerService, api: apiService },
-    overrides: { httpPort: 0, api: { host: '127.0.0.1', adminToken: ADMIN_TOKEN }, ...overrides },
+    overrides: { httpPort: 0, api: { host: '127.0.0.1', adminToken: ADMIN_TOKEN }, timeouts: TIMEOUTS, ...overrides },
   });
 
 describe('a classroom behind one address, default limits (api, scheduler, healthchecker; PostgreSQL, kube-sim)', () => {
@@ -129,17 +133,25 @@ describe('the waiting room with maxLiveLessons 5: two replicas of the api and th
 
     // Learners poll their places (through either api) while labs end one at a time.
     const places = new Map<string, number[]>(line.map((id) => [id, []]));
-    let polling = true;
-    const poll = (async () => {
-      while (polling) {
-        for (const [i, id] of [...places.keys()].entries()) {
-          const bases = apis();
-          const answer = bases.length ? await call(bases[i % bases.length], 'GET', `/exp/livelesson/${id}`, undefined, clientOf.get(id)).catch(() => undefined) : undefined;
-          if (answer?.status === 200) places.get(id)!.push(Number(answer.body.QueuePosition));
+    /** Polls until the returned stop is called (and has waited for the round under way). */
+    const startPolling = (): (() => Promise<void>) => {
+      let polling = true;
+      const loop = (async () => {
+        while (polling) {
+          for (const [i, id] of [...places.keys()].entries()) {
+            const bases = apis();
+            const answer = await call(bases[i % bases.length], 'GET', `/exp/livelesson/${id}`, undefined, clientOf.get(id)).catch(() => undefined);
+            if (answer?.status === 200) places.get(id)!.push(Number(answer.body.QueuePosition));
+          }
+          await new Promise((resolve) => setTimeout(resolve, 200));
         }
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    })();
+      })();
+      return async () => {
+        polling = false;
+        await loop;
+      };
+    };
+    let stopPolling = startPolling();
 
     const admittedOrder: string[] = [];
     const ready = new Set<string>();
@@ -149,7 +161,11 @@ describe('the waiting room with maxLiveLessons 5: two replicas of the api and th
         .poll(
           async () => {
             readyNow = [];
-            for (const id of ids) if (!ready.has(id) && (await p.data.liveLessons.find(id))?.status === LiveLessonStatus.READY) readyNow.push(id);
+            for (const id of ids) {
+              const lab = ready.has(id) ? undefined : await p.data.liveLessons.find(id);
+              if (lab?.error) throw new Error(`${id} failed: ${lab.failureReason}`);
+              if (lab?.status === LiveLessonStatus.READY) readyNow.push(id);
+            }
             return readyNow.length;
           },
           { timeout: 120_000, interval: 200 },
@@ -166,21 +182,30 @@ describe('the waiting room with maxLiveLessons 5: two replicas of the api and th
       admittedOrder.push(before[0]);
     };
 
-    for (let i = 0; i < 6; i++) await endOneReadyLab();
-    // Everything restarts mid-queue: every api and scheduler replica goes, then two of each come back.
-    const lineBefore = await waitingIds();
-    expect(lineBefore).toHaveLength(9);
-    await p.stopService('api');
-    await p.stopService('scheduler');
-    for (const service of ['scheduler', 'scheduler', 'api', 'api'] as const) await p.start(service);
-    expect(await waitingIds()).toEqual(lineBefore);
-    for (const [i, id] of lineBefore.entries()) expect((await call(apis()[i % 2], 'GET', `/exp/livelesson/${id}`, undefined, clientOf.get(id))).body).toMatchObject({ Status: 'INITIALIZED', QueuePosition: i + 1 });
-    // Labs have ended: their lifetimes give the line an estimate.
-    await expect.poll(async () => (await call(apis()[0], 'GET', `/exp/livelesson/${lineBefore[0]}`, undefined, clientOf.get(lineBefore[0]))).body.EstimatedWaitSeconds, { timeout: 30_000 }).toEqual(expect.any(Number));
+    /** Six labs end; then every api and scheduler replica goes and two of each come back, mid-queue; then the rest end. */
+    const drainWithRestart = async (): Promise<void> => {
+      for (let i = 0; i < 6; i++) await endOneReadyLab();
+      // Everything restarts mid-queue: every api and scheduler replica goes, then two of each come back.
+      const lineBefore = await waitingIds();
+      expect(lineBefore).toHaveLength(9);
+      // The pages pause meanwhile: a client that keeps reusing its keep-alive connection would hold an api's HTTP server open.
+      await stopPolling();
+      await p.stopService('api');
+      await p.stopService('scheduler');
+      for (const service of ['scheduler', 'scheduler', 'api', 'api'] as const) await p.start(service);
+      stopPolling = startPolling();
+      expect(await waitingIds()).toEqual(lineBefore);
+      for (const [i, id] of lineBefore.entries()) expect((await call(apis()[i % 2], 'GET', `/exp/livelesson/${id}`, undefined, clientOf.get(id))).body).toMatchObject({ Status: 'INITIALIZED', QueuePosition: i + 1 });
+      // Labs have ended: their lifetimes give the line an estimate.
+      await expect.poll(async () => (await call(apis()[0], 'GET', `/exp/livelesson/${lineBefore[0]}`, undefined, clientOf.get(lineBefore[0]))).body.EstimatedWaitSeconds, { timeout: 30_000 }).toEqual(expect.any(Number));
+      while (ready.size < 20) await endOneReadyLab();
+    };
 
-    while (ready.size < 20) await endOneReadyLab();
-    polling = false;
-    await poll;
+    try {
+      await drainWithRestart();
+    } finally {
+      await stopPolling();
+    }
 
     expect(admittedOrder.map((id) => clientOf.get(id))).toEqual(line.map((id) => clientOf.get(id)));
     for (const [id, seen] of places) {

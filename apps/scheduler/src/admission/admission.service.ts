@@ -54,7 +54,8 @@ export class Admission {
     if (!ticket) return this.admitUnqueued(lesson.id);
     if (ticket.admittedAt) return true;
     if (ticket.endedAt) return false;
-    await this.drain();
+    // A pass that fails (the database busy or away) leaves the lab waiting, never failed: the next round admits it.
+    await this.drain().catch((error: unknown) => this.logger.warn(`admission pass for ${lesson.id} failed: ${error instanceof Error ? error.message : String(error)}`));
     return (await this.data.admission.find(lesson.id))?.admittedAt != null;
   }
 

@@ -107,6 +107,19 @@ describe('CreateLessonOperation', () => {
     expect(statuses(second.id)).toEqual([BOOTING, CONFIGURATION, READY]);
   });
 
+  it('leaves a waiting lab waiting, not failed, when the admission pass fails (the database busy or away)', async () => {
+    await h.close();
+    h = await lessonHarness({ config: { scheduler: { maxLiveLessons: 1 } } });
+    const first = await h.newLiveLesson();
+    const second = await h.newLiveLesson();
+    for (const lesson of [first, second]) await h.data.admission.enqueue({ liveLessonId: lesson.id, sessionId: lesson.sessionId, client: '127.0.0.9', lessonSlug: lesson.lessonSlug }, { cap: 1, maxQueued: 10 });
+    await h.data.liveLessons.delete(first.id);
+    h.data.admission.drain = () => Promise.reject(new Error('connection terminated'));
+    await run(second.id);
+    expect(await h.data.liveLessons.get(second.id)).toMatchObject({ status: INITIALIZED, error: false });
+    expect(h.cluster.calls).toEqual([]);
+  });
+
   it('fails clearly when the lesson left the curriculum', async () => {
     const lesson = await h.newLiveLesson();
     await h.data.curriculum.replaceCurriculum(makeCurriculum({ lessons: [twoHostLesson({ slug: 'another-lesson' })] }));
