@@ -147,7 +147,7 @@ describe.each(DATABASE_KINDS)('admission queue and rate buckets on %s', (kind) =
     const running = await request('a', limits);
     const waiting = await request('b', limits);
     clock += 60_000;
-    const due = async (): Promise<string[]> => (await db.data.work.findNeedingWork(new Date(clock), 100)).map((lesson) => lesson.id);
+    const due = async (): Promise<string[]> => (await db.data.work.findNeedingWork({ owner: 'nobody', unclaimedBefore: new Date(clock), limit: 100 })).map((lesson) => lesson.id);
     expect(await due()).toEqual([running.id]);
     await db.data.liveLessons.delete(running.id);
     await db.data.admission.drain(1, new Date(0));
