@@ -115,7 +115,8 @@ describe('api for browsers (antidote-web): bodies, CORS, nulls, unknown fields, 
     expect(empty).not.toHaveProperty('Lessons');
     const listed = ((await get('/exp/collection')) as { collections: Record<string, unknown>[] }).collections;
     expect(listed.find((collection) => collection.Slug === 'coming-soon')).not.toHaveProperty('Lessons');
-    expect(listed.find((collection) => collection.Slug === 'getting-started')?.Lessons).toHaveLength(2);
+    // The sample curriculum's getting-started lessons: linux-basics, network-automation, host-networking.
+    expect(listed.find((collection) => collection.Slug === 'getting-started')?.Lessons).toHaveLength(3);
     expect(await get('/exp/lesson?Category=nosuchcategory')).toEqual({ lessons: [] });
     expect(await get('/exp/lesson/linux-basics/prereqs')).toEqual({ prereqs: [] });
     expect(await get('/exp/lesson/network-automation/prereqs')).toEqual({ prereqs: ['linux-basics'] });

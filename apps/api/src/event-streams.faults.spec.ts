@@ -94,7 +94,7 @@ describe('event streams across a NATS outage around READY (api, scheduler, healt
       .poll(async () => {
         const rows = await statuses();
         return rows.every((row) => row?.status === LiveLessonStatus.CONFIGURATION || row?.status === LiveLessonStatus.READY) && rows.some((row) => row?.status === LiveLessonStatus.CONFIGURATION);
-      }, { timeout: 120_000, interval: 100 })
+      }, { timeout: 240_000, interval: 100 })
       .toBe(true);
     const configuringAtOutage = (await statuses()).filter((row) => row?.status === LiveLessonStatus.CONFIGURATION).length;
     let back = 0;
@@ -109,7 +109,8 @@ describe('event streams across a NATS outage around READY (api, scheduler, healt
     console.log(`event streams after a NATS outage: ${LABS} labs, ${configuringAtOutage} turned READY while NATS was down; every stream ended READY, the last ${Math.max(...converged)} ms after NATS was back`);
     expect(followers.map((follower) => follower.statuses.at(-1))).toEqual(Array(LABS).fill(LiveLessonStatus.READY));
     expect(configuringAtOutage).toBeGreaterThan(0);
-    // The target is 5 s; the margin is for a loaded CI machine, not for a mechanism that waits for a timer.
-    expect(Math.max(...converged)).toBeLessThan(20_000);
-  }, 400_000);
+    // The target is 5 s (printed above); the margin is for a loaded CI machine. What is asserted is the
+    // mechanism: the periodic re-read is 600 s away, so only the reconnect paths end the streams this soon.
+    expect(Math.max(...converged)).toBeLessThan(60_000);
+  }, 600_000);
 });

@@ -8,9 +8,9 @@ import { deleteNamespace, expClient, setSimFaults } from './support/exp-client.j
 import { contrastProblems, focusRingProblems, recordPages, wholeInViewport, type PageLog } from './support/lab-browser.js';
 import { launchChromium, type ScreenOptions } from './support/web-browser.js';
 
-const LONG = 300_000;
+const LONG = 600_000;
 /** Ceiling of a locator wait: they end as soon as the condition holds. */
-const WAIT = { timeout: 120_000 };
+const WAIT = { timeout: 240_000 };
 const ADMIN = 'web-lesson-admin';
 const INSTANCE = 'antidote-lesson';
 const SLUG = 'host-networking';

@@ -7,9 +7,9 @@ import { antictlUp, ROOT, type UpPlatform } from './support/antictl-up.js';
 import { expClient, namespaceStatus } from './support/exp-client.js';
 import { launchChromium } from './support/web-browser.js';
 
-const LONG = 300_000;
+const LONG = 600_000;
 /** Ceiling of a locator wait: they end as soon as the condition holds. */
-const WAIT = { timeout: 120_000 };
+const WAIT = { timeout: 240_000 };
 const INSTANCE = 'antidote-web';
 const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
 

@@ -27,11 +27,11 @@ describe.each(DATABASE_KINDS)('reaper on kube-sim, nats-server and %s', (kind) =
 
   const namespaces = () => p.sim.list('namespaces').map((n) => n.metadata.name);
 
-  it('expires an idle live lesson end to end through the scheduler, and keeps an active one', async () => {
+  it('expires an idle live lesson end to end through the scheduler, and keeps an active one', { timeout: 300_000 }, async () => {
     const idle = await p.newLiveLesson('linux-basics');
     const active = await p.newLiveLesson('linux-basics');
     for (const lesson of [idle, active]) await p.bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: lesson.id });
-    for (const lesson of [idle, active]) await expect.poll(async () => (await p.data.liveLessons.find(lesson.id))?.status, { timeout: 60_000 }).toBe(LiveLessonStatus.READY);
+    for (const lesson of [idle, active]) await expect.poll(async () => (await p.data.liveLessons.find(lesson.id))?.status, { timeout: 180_000 }).toBe(LiveLessonStatus.READY);
     await p.data.liveLessons.updateLastActiveTime(idle.id, new Date(Date.now() - 31 * 60_000));
     // The reaper publishes its action after the scheduler was asked: wait for the event, not only for its effect.
     await expect.poll(() => actions.some((a) => a.action === 'expire-live-lesson' && a.target === idle.id && !a.dryRun)).toBe(true);
