@@ -1,8 +1,13 @@
-/** The `/exp` API of this origin. Errors carry the API's message; an api that cannot be reached is an `Unreachable`. */
+/**
+ * The `/exp` API of this origin. Errors carry the API's message, its `details[0]` (`detail`: a refusal's
+ * reason and learner's words) and `Retry-After` in seconds; an api that cannot be reached is an `Unreachable`.
+ */
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, detail, retryAfterSeconds) {
     super(message);
     this.status = status;
+    this.detail = detail;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -32,7 +37,11 @@ async function call(method, path, body) {
   } catch {
     parsed = { message: text };
   }
-  if (!response.ok) throw new ApiError(response.status, parsed.message || `${method} ${path} answered ${response.status}`);
+  if (!response.ok) {
+    const retryAfter = Number.parseInt(response.headers.get('retry-after') ?? '', 10);
+    const detail = Array.isArray(parsed.details) && parsed.details[0] && typeof parsed.details[0] === 'object' ? parsed.details[0] : undefined;
+    throw new ApiError(response.status, parsed.message || `${method} ${path} answered ${response.status}`, detail, Number.isFinite(retryAfter) ? retryAfter : detail?.retryAfterSeconds);
+  }
   return parsed;
 }
 
@@ -43,8 +52,11 @@ export const api = {
   lesson: (slug) => call('GET', `/exp/lesson/${id(slug)}`),
   collections: () => call('GET', '/exp/collection').then((body) => body.collections ?? []),
   session: (sessionId) => call('GET', `/exp/livesession/${id(sessionId)}`),
+  /** "My labs": the session's labs, most recently used first. */
+  sessionLabs: (sessionId) => call('GET', `/exp/livesession/${id(sessionId)}/livelessons`).then((body) => body.LiveLessons ?? []),
   newSession: () => call('POST', '/exp/livesession', {}),
-  requestLab: (lessonSlug, sessionId, lessonStage) => call('POST', '/exp/livelesson', { lessonSlug, sessionId, lessonStage }),
+  /** `replaceOldest`: past the session's limit of labs, end the one used least recently to make room. */
+  requestLab: (lessonSlug, sessionId, lessonStage, replaceOldest = false) => call('POST', '/exp/livelesson', { lessonSlug, sessionId, lessonStage, ...(replaceOldest ? { replaceOldest } : {}) }),
   liveLesson: (labId) => call('GET', `/exp/livelesson/${id(labId)}`),
   /** Renews an existing lab and answers its state; 404 (ApiError) once it is gone. Never creates one. */
   renew: (labId, sessionId) => call('POST', `/exp/livelesson/${id(labId)}/keepalive`, { sessionId }),

@@ -1,4 +1,4 @@
-import { h } from './dom.js';
+import { confirmDialog, h } from './dom.js';
 import { mediaButtons } from './media.js';
 import { splitter } from './split.js';
 
@@ -9,19 +9,7 @@ const PANES = [
 ];
 
 /** "End this lab?" before it is ended: its devices, and what was done in them, go. */
-function confirmEnd(onEnd) {
-  const box = h('dialog', { class: 'confirm', 'aria-labelledby': 'confirm-title' },
-    h('h2', { id: 'confirm-title' }, 'End this lab?'),
-    h('p', {}, 'Its devices are removed, and what you did in them is not kept.'),
-    h('div', { class: 'dialog-actions' },
-      h('button', { type: 'button', class: 'danger', onclick: () => (box.close(), onEnd()) }, 'End the lab'),
-      h('button', { type: 'button', autofocus: true, onclick: () => box.close() }, 'Keep working'),
-    ),
-  );
-  box.addEventListener('close', () => box.remove());
-  document.body.append(box);
-  box.showModal();
-}
+const confirmEnd = (onEnd) => confirmDialog({ title: 'End this lab?', text: 'Its devices are removed, and what you did in them is not kept.', confirm: 'End the lab', cancel: 'Keep working', onConfirm: onEnd });
 
 /**
  * The lab page's frame. Wide screens: a header strip (lesson, the lab's state, stages, tools), then the
@@ -46,6 +34,7 @@ export function labLayout(lesson, { onStage, onEnd, onRetry }) {
   const wideButton = h('button', { type: 'button', class: 'wide-button', 'aria-pressed': 'false', onclick: () => toggle('wide', wideButton) }, 'Hide guide');
   const noticeText = h('span');
   const notice = h('div', { class: 'lab-notice', role: 'alert', hidden: true }, noticeText, h('button', { type: 'button', onclick: () => onRetry() }, 'Retry now'));
+  const banner = h('div', { class: 'lab-banner' });
   const guideSlot = h('section', { class: 'pane pane-guide', id: 'pane-guide', tabindex: -1, 'aria-label': 'Guide' });
   const terminalSlot = h('div', { class: 'terminal-slot' });
   const labPane = h('section', { class: 'pane pane-lab', id: 'pane-lab', 'aria-label': 'Lab' }, details, terminalSlot);
@@ -66,6 +55,7 @@ export function labLayout(lesson, { onStage, onEnd, onRetry }) {
       h('div', { class: 'lab-actions' }, detailsButton, mediaButtons(lesson), wideButton, h('button', { type: 'button', class: 'danger end-lab', onclick: () => confirmEnd(onEnd) }, 'End lab')),
     ),
     notice,
+    banner,
     paneSwitch,
     panes,
     outcome,
@@ -76,6 +66,8 @@ export function labLayout(lesson, { onStage, onEnd, onRetry }) {
     guideSlot,
     terminalSlot,
     details,
+    /** Under the strip, on every screen and pane (the waiting room). */
+    banner,
     showPane,
     /** `starting` (progress and topology beside the guide), `ready` (folded into the strip), `over`. */
     setPhase: (phase) => void (root.dataset.phase = phase),

@@ -9,7 +9,8 @@ const SILENCE_MS = 40_000;
  * (stage changes, failure, deletion), the keep-alive that renews it (never creating one) and tells when it
  * is gone, and the api's reachability: a dropped or silent stream makes the page ask the api at once, then
  * again with back-off (1 s … 30 s) while it cannot be reached. Calls `on.status(status)`,
- * `on.progress(event)`, `on.gone()`, `on.unreachable(retryInMs, reason)` and `on.reachable()`.
+ * `on.queue({ position, estimatedWaitSeconds? })` (its place while it waits in line), `on.progress(event)`,
+ * `on.gone()`, `on.unreachable(retryInMs, reason)` and `on.reachable()`.
  */
 export function watchLab(labId, sessionId, timings, on) {
   let source;
@@ -39,6 +40,11 @@ export function watchLab(labId, sessionId, timings, on) {
     source.addEventListener('progress', (event) => {
       heard();
       on.progress(JSON.parse(event.data));
+    });
+    // While the lab waits in line: its place, when it changes (position 0 once it leaves the line).
+    source.addEventListener('queue', (event) => {
+      heard();
+      on.queue(JSON.parse(event.data));
     });
     source.addEventListener('heartbeat', heard);
     source.addEventListener('error', () => {
@@ -71,6 +77,8 @@ export function watchLab(labId, sessionId, timings, on) {
         if (failures) reachable();
         if (status.error) stop();
         on.status(status);
+        // Waiting in line without the stream (refused, or dropped): its place comes with the lab itself.
+        if (!stopped && status.status === 'INITIALIZED' && source?.readyState !== EventSource.OPEN) await askPlace();
       } catch (error) {
         if (stopped) return;
         if (error instanceof ApiError && error.status === 404) {
@@ -84,6 +92,11 @@ export function watchLab(labId, sessionId, timings, on) {
         retry = setTimeout(() => void probe(), wait);
       }
     })().finally(() => (probing = undefined)));
+
+  const askPlace = async () => {
+    const live = await api.liveLesson(labId);
+    if (!stopped) on.queue({ position: live.QueuePosition ?? 0, estimatedWaitSeconds: live.EstimatedWaitSeconds });
+  };
 
   // While a retry is due, it alone asks: neither the silence check nor the keep-alive adds requests.
   const alive = keepAlive(() => !failures && void probe(), { everyMs: timings.keepAliveMs, hiddenGraceMs: timings.hiddenGraceMs });

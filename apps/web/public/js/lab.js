@@ -3,13 +3,16 @@ import { announce, h, show, toast } from './dom.js';
 import { guideView } from './guide.js';
 import { labLayout } from './lab-layout.js';
 import { outcomeView } from './lab-outcome.js';
+import { refusedView } from './lab-refused.js';
 import { watchLab } from './lab-watch.js';
 import { videoButton } from './media.js';
+import { myLabs } from './my-labs.js';
 import { progressView, stateOf } from './progress.js';
 import { ensureSession, findOrRequestLab, requestLab, storedLab } from './session.js';
 import { tabsSync } from './tabs-sync.js';
 import { terminalsView } from './terminal-tabs.js';
 import { topologyView } from './topology.js';
+import { waitingRoomView, waitingState } from './waiting-room.js';
 
 /** xterm's stylesheet, on the lab page only (the catalogue loads none of xterm). */
 const loadTerminalStyles = () => document.head.append(h('link', { rel: 'stylesheet', href: new URL('../vendor/xterm.css', import.meta.url).href }));
@@ -36,8 +39,10 @@ export async function renderLab(slug, requestedStage) {
 
   const progress = progressView();
   const topology = topologyView(lesson);
+  const waitingRoom = waitingRoomView();
   const layout = labLayout(lesson, { onStage: (stage) => void changeStage(stage, 'push'), onEnd: () => void endLab(), onRetry: () => watch?.probe() });
   layout.details.append(progress.element, topology.element);
+  layout.banner.append(waitingRoom.element);
   const sync = tabsSync(slug, onMessage);
 
   const setUrl = (how) => {
@@ -83,7 +88,9 @@ export async function renderLab(slug, requestedStage) {
     if (status.deleted) return finish('gone');
     if (status.error) return finish(lab.ready ? 'broken' : 'failed', status.failureReason || 'no reason was recorded');
     progress.update(status);
-    layout.setState(...stateOf(status));
+    if (status.status !== 'INITIALIZED') waitingRoom.update({ position: 0 });
+    const place = waitingRoom.position();
+    layout.setState(...(place ? [waitingState(place), 'busy'] : stateOf(status)));
     if (status.stage !== lab.stage) {
       lab.stage = status.stage;
       setUrl('replace');
@@ -100,6 +107,14 @@ export async function renderLab(slug, requestedStage) {
     }
     // The guide is read once the lab's first state is known (a failed lab has none to give).
     if (lab.guideFor !== lab.stage) void loadGuide();
+  }
+
+  /** Its place in line while every lab is in use; leaving the line, it starts being built. */
+  function onQueue(event) {
+    if (lab.over) return;
+    const waited = waitingRoom.position() > 0;
+    if (waitingRoom.update(event)) layout.setState(waitingState(waitingRoom.position()), 'busy');
+    else if (waited) layout.setState('Starting…', 'busy');
   }
 
   async function changeStage(target, how) {
@@ -125,7 +140,7 @@ export async function renderLab(slug, requestedStage) {
   function onMessage(message) {
     if (message.kind === 'started' && (lab.over || message.id !== lab.id)) return location.reload();
     if (message.id !== lab.id || lab.over) return;
-    if (message.kind === 'ended') finish('endedElsewhere');
+    if (message.kind === 'ended') finish(message.here ? 'endedHere' : 'endedElsewhere');
     if (message.kind === 'stage' && valid(message.stage) && message.stage !== lab.stage) {
       lab.stage = message.stage;
       setUrl('replace');
@@ -157,6 +172,8 @@ export async function renderLab(slug, requestedStage) {
     terminals?.close();
     storedLab.forget(slug, lab.id);
     layout.setNotice(undefined);
+    waitingRoom.update({ position: 0 });
+    void myLabs.refresh();
     const failed = kind === 'failed' || kind === 'broken';
     layout.setState(failed ? 'Failed' : 'Ended', 'over');
     layout.showOutcome(outcomeView(kind, { lesson, raw, onStartAgain: startAgain }));
@@ -164,11 +181,20 @@ export async function renderLab(slug, requestedStage) {
   }
 
   async function startAgain() {
-    const answer = await requestLab(slug, lab.stage, sessionId);
-    storedLab.set(slug, answer.id);
-    sync.post({ kind: 'started', id: answer.id });
+    const answer = await requestLab(slug, lab.stage, sessionId).catch(async (error) => {
+      if (!(error instanceof ApiError && error.detail)) throw error;
+      layout.showOutcome(await refused(error));
+    });
+    if (answer) adopt(answer.id);
+  }
+
+  /** A new lab of this lesson, requested here: this page and the lesson's other tabs show it. */
+  function adopt(id) {
+    storedLab.set(slug, id);
+    sync.post({ kind: 'started', id });
     location.reload();
   }
+  const refused = (error) => refusedView(error, { lesson, slug, stage: lab.stage, sessionId, onStarted: adopt });
 
   /** Resumed where it is (or moved to the stage the URL names), else a new lab, which the other tabs adopt. */
   async function resumeOrRequest() {
@@ -183,13 +209,14 @@ export async function renderLab(slug, requestedStage) {
     await resumeOrRequest();
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    // Refused (a limit, the platform at capacity, a lesson with problems): said in words, and "Start again".
-    return show(h('div', { class: 'lab-outcome' }, outcomeView('refused', { lesson, raw: error.message, onStartAgain: async () => location.reload() })));
+    // Refused (a limit, the platform at capacity, a lesson with problems): said in words, with what to do next.
+    return show(h('div', { class: 'lab-outcome' }, await refused(error)));
   }
+  void myLabs.refresh();
   show(layout.element);
   setUrl('replace');
   layout.setStage(lab.stage, true);
-  watch = watchLab(lab.id, sessionId, timings, { status: onStatus, progress: (event) => (progress.progress(event), topology.reachable(event.endpoint)), gone: () => finish('gone'), unreachable: (ms, reason) => (layout.setNotice(`Cannot reach the platform (${reason}). Trying again in ${Math.round(ms / 1000)} s.`), layout.setState('No connection', 'bad')), reachable: () => layout.setNotice(undefined) });
+  watch = watchLab(lab.id, sessionId, timings, { status: onStatus, queue: onQueue, progress: (event) => (progress.progress(event), topology.reachable(event.endpoint)), gone: () => finish('gone'), unreachable: (ms, reason) => (layout.setNotice(`Cannot reach the platform (${reason}). Trying again in ${Math.round(ms / 1000)} s.`), layout.setState('No connection', 'bad')), reachable: () => layout.setNotice(undefined) });
   window.addEventListener('popstate', () => {
     const stage = Number.parseInt(new URL(location.href).searchParams.get('lessonStage') ?? '', 10);
     if (valid(stage) && stage !== lab.stage) void changeStage(stage, 'pop');

@@ -1,4 +1,5 @@
 import { h, show } from './dom.js';
+import { myLabs } from './my-labs.js';
 
 /**
  * Routes: `/` the catalogue, `/labs/?lessonSlug=S[&lessonStage=N]` a lab (the URL shape antidote-web used).
@@ -18,4 +19,5 @@ async function route() {
   return renderCatalogue();
 }
 
+myLabs.mount(document.querySelector('header.top'));
 route().catch((error) => show(h('h1', {}, 'Something went wrong'), h('p', { role: 'alert' }, error instanceof Error ? error.message : String(error)), h('p', {}, h('a', { href: '/' }, 'Back to the lessons'))));

@@ -23,10 +23,16 @@ export async function renewSession() {
   return session.ID;
 }
 
-/** Requests the lab (or its stage change); an expired session is replaced once. */
-export async function requestLab(slug, stage, sessionId) {
+/** This browser's session id, if it has one (nothing is created). */
+export const storedSessionId = () => localStorage.getItem(KEY) ?? undefined;
+
+/**
+ * Requests the lab (or its stage change); an expired session is replaced once. `replaceOldest`: past the
+ * session's limit, the lab used least recently is ended to make room.
+ */
+export async function requestLab(slug, stage, sessionId, replaceOldest = false) {
   try {
-    return { sessionId, id: (await api.requestLab(slug, sessionId, stage)).id };
+    return { sessionId, id: (await api.requestLab(slug, sessionId, stage, replaceOldest)).id };
   } catch (error) {
     if (!(error instanceof ApiError) || !/Invalid session ID/.test(error.message)) throw error;
     const fresh = await renewSession();
