@@ -7,12 +7,12 @@ import { refusedView } from './lab-refused.js';
 import { watchLab } from './lab-watch.js';
 import { videoButton } from './media.js';
 import { myLabs } from './my-labs.js';
-import { progressView, stateOf } from './progress.js';
+import { progressView } from './progress.js';
 import { ensureSession, findOrRequestLab, requestLab, storedLab } from './session.js';
 import { tabsSync } from './tabs-sync.js';
 import { terminalsView } from './terminal-tabs.js';
 import { topologyView } from './topology.js';
-import { waitingRoomView, waitingState } from './waiting-room.js';
+import { waitingRoom } from './waiting-room.js';
 
 /** xterm's stylesheet, on the lab page only (the catalogue loads none of xterm). */
 const loadTerminalStyles = () => document.head.append(h('link', { rel: 'stylesheet', href: new URL('../vendor/xterm.css', import.meta.url).href }));
@@ -39,10 +39,9 @@ export async function renderLab(slug, requestedStage) {
 
   const progress = progressView();
   const topology = topologyView(lesson);
-  const waitingRoom = waitingRoomView();
   const layout = labLayout(lesson, { onStage: (stage) => void changeStage(stage, 'push'), onEnd: () => void endLab(), onRetry: () => watch?.probe() });
   layout.details.append(progress.element, topology.element);
-  layout.banner.append(waitingRoom.element);
+  const line = waitingRoom(layout);
   const sync = tabsSync(slug, onMessage);
 
   const setUrl = (how) => {
@@ -88,9 +87,7 @@ export async function renderLab(slug, requestedStage) {
     if (status.deleted) return finish('gone');
     if (status.error) return finish(lab.ready ? 'broken' : 'failed', status.failureReason || 'no reason was recorded');
     progress.update(status);
-    if (status.status !== 'INITIALIZED') waitingRoom.update({ position: 0 });
-    const place = waitingRoom.position();
-    layout.setState(...(place ? [waitingState(place), 'busy'] : stateOf(status)));
+    layout.setState(...line.stateOf(status));
     if (status.stage !== lab.stage) {
       lab.stage = status.stage;
       setUrl('replace');
@@ -107,14 +104,6 @@ export async function renderLab(slug, requestedStage) {
     }
     // The guide is read once the lab's first state is known (a failed lab has none to give).
     if (lab.guideFor !== lab.stage) void loadGuide();
-  }
-
-  /** Its place in line while every lab is in use; leaving the line, it starts being built. */
-  function onQueue(event) {
-    if (lab.over) return;
-    const waited = waitingRoom.position() > 0;
-    if (waitingRoom.update(event)) layout.setState(waitingState(waitingRoom.position()), 'busy');
-    else if (waited) layout.setState('Starting…', 'busy');
   }
 
   async function changeStage(target, how) {
@@ -172,7 +161,7 @@ export async function renderLab(slug, requestedStage) {
     terminals?.close();
     storedLab.forget(slug, lab.id);
     layout.setNotice(undefined);
-    waitingRoom.update({ position: 0 });
+    line.leave();
     void myLabs.refresh();
     const failed = kind === 'failed' || kind === 'broken';
     layout.setState(failed ? 'Failed' : 'Ended', 'over');
@@ -180,12 +169,15 @@ export async function renderLab(slug, requestedStage) {
     announce(failed ? 'The lab failed' : 'The lab has ended');
   }
 
-  async function startAgain() {
-    const answer = await requestLab(slug, lab.stage, sessionId).catch(async (error) => {
-      if (!(error instanceof ApiError && error.detail)) throw error;
-      layout.showOutcome(await refused(error));
-    });
-    if (answer) adopt(answer.id);
+  /** A new lab at the same stage; refused (a limit, a full line), the refusal with what to do next. */
+  function startAgain() {
+    return requestLab(slug, lab.stage, sessionId).then(
+      (answer) => adopt(answer.id),
+      async (error) => {
+        if (!(error instanceof ApiError && error.detail)) throw error;
+        layout.showOutcome(await refused(error));
+      },
+    );
   }
 
   /** A new lab of this lesson, requested here: this page and the lesson's other tabs show it. */
@@ -216,7 +208,7 @@ export async function renderLab(slug, requestedStage) {
   show(layout.element);
   setUrl('replace');
   layout.setStage(lab.stage, true);
-  watch = watchLab(lab.id, sessionId, timings, { status: onStatus, queue: onQueue, progress: (event) => (progress.progress(event), topology.reachable(event.endpoint)), gone: () => finish('gone'), unreachable: (ms, reason) => (layout.setNotice(`Cannot reach the platform (${reason}). Trying again in ${Math.round(ms / 1000)} s.`), layout.setState('No connection', 'bad')), reachable: () => layout.setNotice(undefined) });
+  watch = watchLab(lab.id, sessionId, timings, { status: onStatus, queue: (event) => lab.over || line.queue(event), progress: (event) => (progress.progress(event), topology.reachable(event.endpoint)), gone: () => finish('gone'), unreachable: (ms, reason) => (layout.setNotice(`Cannot reach the platform (${reason}). Trying again in ${Math.round(ms / 1000)} s.`), layout.setState('No connection', 'bad')), reachable: () => layout.setNotice(undefined) });
   window.addEventListener('popstate', () => {
     const stage = Number.parseInt(new URL(location.href).searchParams.get('lessonStage') ?? '', 10);
     if (valid(stage) && stage !== lab.stage) void changeStage(stage, 'pop');
