@@ -174,7 +174,7 @@ export async function renderLab(slug, requestedStage) {
     return requestLab(slug, lab.stage, sessionId).then(
       (answer) => adopt(answer.id),
       async (error) => {
-        if (!(error instanceof ApiError && error.detail)) throw error;
+        if (!(error instanceof ApiError && error.detail?.reason)) throw error;
         layout.showOutcome(await refused(error));
       },
     );
