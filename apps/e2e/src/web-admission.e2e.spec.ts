@@ -171,7 +171,7 @@ describe('admission in the learner\'s web app: the waiting room, my labs, the la
     await badge.focus();
     await tab.keyboard.press('Enter');
     const items = tab.locator('dialog.my-labs li.my-lab');
-    await expect.poll(() => items.evaluateAll((all) => all.map((item) => item.getAttribute('data-slug'))), WAIT).toEqual(['network-automation', 'web-services', 'host-networking']);
+    await expect.poll(() => items.evaluateAll((all: { getAttribute(name: string): string | null }[]) => all.map((item) => item.getAttribute('data-slug'))), WAIT).toEqual(['network-automation', 'web-services', 'host-networking']);
     await items.first().filter({ hasText: /Network Automation\s*Stage 1 · Ready · last used (just now|\d+ min ago) · ends at .+ if unused/ }).waitFor(WAIT);
     await tab.screenshot({ path: join(SCREENSHOTS, 'my-labs.png') });
 
