@@ -114,7 +114,7 @@ function createMyLabs() {
     if (panel?.open) return;
     list = h('ul', { class: 'my-labs-list', 'aria-live': 'polite' });
     panel = h('dialog', { class: 'my-labs', 'aria-labelledby': 'my-labs-title' },
-      h('div', { class: 'dialog-head' }, h('h2', { id: 'my-labs-title', tabindex: -1 }, 'My labs'), h('button', { type: 'button', onclick: () => panel.close() }, 'Close')),
+      h('div', { class: 'dialog-head' }, h('h2', { id: 'my-labs-title', tabindex: -1 }, 'My labs'), h('button', { type: 'button', autofocus: true, onclick: () => panel.close() }, 'Close')),
       h('p', { class: 'muted' }, 'The labs you have running. Ending one you no longer use makes room for another.'),
       list,
     );
