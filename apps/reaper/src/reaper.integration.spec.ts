@@ -39,7 +39,7 @@ describe.each(DATABASE_KINDS)('reaper on kube-sim, nats-server and %s', (kind) =
     expect(namespaces()).not.toContain(ns(idle.id));
     expect(await p.data.liveLessons.find(active.id)).toMatchObject({ status: LiveLessonStatus.READY });
     expect(namespaces()).toContain(ns(active.id));
-  }, 180_000);
+  });
 
   it('deletes a session that holds no lab once idle for sessionIdleTTL (1 h by default, not liveSessionTTL\'s 24 h)', async () => {
     const hour = 60 * 60_000;
