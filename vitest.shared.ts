@@ -83,7 +83,8 @@ export function projectConfig(projectDir: string, options: ProjectTestOptions = 
       maxWorkers: options.serial || conformance || suite === 'bench' || chaos ? 1 : 2,
       reporters: ['default', ['json', { outputFile: join(root, 'reports', unit ? 'vitest-unit' : 'vitest', `${name}.json`) }]],
       passWithNoTests: faults || unit,
-      globalSetup: conformance ? [join(root, 'libs', 'testing', 'src', 'kcp.global-setup.ts')] : options.postgres && !unit ? [join(root, 'libs', 'testing', 'src', 'postgres.global-setup.ts')] : [],
+      // The control plane, then its kubelets (kube-sim's nodes); torn down in reverse.
+      globalSetup: conformance ? [join(root, 'libs', 'testing', 'src', 'kcp.global-setup.ts'), join(root, 'tools', 'kube-sim', 'test', 'sim-nodes.global-setup.ts')] : options.postgres && !unit ? [join(root, 'libs', 'testing', 'src', 'postgres.global-setup.ts')] : [],
     },
   });
 }

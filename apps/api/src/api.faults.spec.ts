@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LiveLessonStatus } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
 import { schedulerService } from '@antidote/scheduler';
+import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { startPostgres, startTestPlatform, type PostgresProcess, type TestPlatform } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FaultLedger, type ScenarioOutcome } from '../test/fault-ledger.js';
@@ -18,12 +19,13 @@ type Services = 'healthchecker' | 'scheduler' | 'api';
  */
 describe('a request the api accepted is never lost (api, scheduler, healthchecker; nats-server, PostgreSQL, kube-sim)', () => {
   let postgres: PostgresProcess;
-  let p: TestPlatform<Services>;
+  let p: TestPlatform<Services, KubeSim>;
   let ledger: FaultLedger;
 
   beforeAll(async () => {
     postgres = await startPostgres();
     p = await startTestPlatform('postgres', {
+      cluster: startKubeSim,
       services: { healthchecker: healthcheckerService, scheduler: schedulerService, api: apiService },
       databaseUrl: await postgres.createDatabase('faults'),
       overrides: {

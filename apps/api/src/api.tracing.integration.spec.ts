@@ -2,6 +2,7 @@ import { LiveLessonStatus } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
 import { memorySpans } from '@antidote/runtime';
 import { schedulerService } from '@antidote/scheduler';
+import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { startTestPlatform, type TestPlatform } from '@antidote/testing';
 import { SpanKind } from '@opentelemetry/api';
 import type { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
@@ -14,7 +15,7 @@ import { apiService } from './api.definition.js';
  * id, each parented on the span before it, collected by the in-memory exporter (`tracing.exporter: memory`).
  */
 describe('tracing: one trace from the api through the scheduler to the healthchecker', () => {
-  let p: TestPlatform<'healthchecker' | 'scheduler' | 'api'>;
+  let p: TestPlatform<'healthchecker' | 'scheduler' | 'api', KubeSim>;
   let api = '';
   let memorySpanExporter: InMemorySpanExporter;
 
@@ -22,6 +23,7 @@ describe('tracing: one trace from the api through the scheduler to the healthche
     memorySpanExporter = await memorySpans();
     memorySpanExporter.reset();
     p = await startTestPlatform('sqlite', {
+      cluster: startKubeSim,
       services: { healthchecker: healthcheckerService, scheduler: schedulerService, api: apiService },
       overrides: { tracing: { exporter: 'memory' }, httpPort: 0, api: { host: '127.0.0.1' } },
     });

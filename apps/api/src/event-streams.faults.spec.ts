@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { LiveLessonStatus } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
 import { schedulerService } from '@antidote/scheduler';
+import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { startTestPlatform, type TestPlatform } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiService } from './api.definition.js';
@@ -51,11 +52,12 @@ function follow(api: string, id: string, ip: string): Follower {
  * re-publication of what it could not send; the periodic re-read is set far out so it cannot be what helps.
  */
 describe('event streams across a NATS outage around READY (api, scheduler, healthchecker; nats-server, PostgreSQL, kube-sim)', () => {
-  let p: TestPlatform<Services>;
+  let p: TestPlatform<Services, KubeSim>;
   const followers: Follower[] = [];
 
   beforeAll(async () => {
     p = await startTestPlatform('postgres', {
+      cluster: startKubeSim,
       services: { healthchecker: healthcheckerService, scheduler: schedulerService, api: apiService },
       // Configuration jobs take 10 s: long after every lab has passed its reachability wait (which needs NATS).
       faults: { podStartDelayMs: 200, jobRunDelayMs: 10_000 },

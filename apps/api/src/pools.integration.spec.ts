@@ -1,11 +1,12 @@
 import { LiveLessonStatus } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
 import { schedulerService } from '@antidote/scheduler';
+import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { DATABASE_KINDS, INSTANCE, startTestPlatform, type TestPlatform } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiService } from './api.definition.js';
 
-type Platform = TestPlatform<'healthchecker' | 'scheduler' | 'api'>;
+type Platform = TestPlatform<'healthchecker' | 'scheduler' | 'api', KubeSim>;
 const POOLED = 'linux-basics';
 const OTHER = 'network-automation';
 const SIZE = 2;
@@ -22,6 +23,7 @@ describe.each(DATABASE_KINDS)('warm pools through the api on kube-sim, nats-serv
 
   beforeAll(async () => {
     p = await startTestPlatform(kind, {
+      cluster: startKubeSim,
       services: { healthchecker: healthcheckerService, scheduler: schedulerService, api: apiService },
       overrides: {
         httpPort: 0,

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LiveLessonStatus } from '@antidote/contracts';
 import type { LiveLesson } from '@antidote/data';
 import { LABEL, MANAGED, namespaceName } from '@antidote/lesson-objects';
+import type { KubeSim } from '@antidote/kube-sim';
 import { INSTANCE, type TestPlatform } from '@antidote/testing';
 
 const SLUGS = ['network-automation', 'linux-basics', 'web-services'];
@@ -33,7 +34,7 @@ export class FaultLedger {
   private scenario = { sent: 0, accepted: [] as string[], namespaceCreates: 0 };
 
   constructor(
-    private readonly platform: Pick<TestPlatform, 'data' | 'sim'>,
+    private readonly platform: Pick<TestPlatform<string, KubeSim>, 'data' | 'sim'>,
     private readonly apiUrl: string,
   ) {}
 

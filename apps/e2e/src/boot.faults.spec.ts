@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import { schedulerService } from '@antidote/scheduler';
+import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { startTestPlatform, type TestPlatform } from '@antidote/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROOT } from './support/antictl-up.js';
@@ -53,12 +54,13 @@ function healthcheckerProcess(config: Record<string, unknown>) {
  * before the fault is not probed again after it (kube-sim's count of connections to it once ready).
  */
 describe('a long boot through faults (kube-sim boot profiles, nats-server, SQLite, the healthchecker a process)', () => {
-  let p: TestPlatform<'scheduler'>;
+  let p: TestPlatform<'scheduler', KubeSim>;
   let healthchecker: ReturnType<typeof healthcheckerProcess>;
 
   beforeAll(async () => {
     if (!existsSync(HEALTHCHECKER)) throw new Error(`${HEALTHCHECKER} is missing: build first (npx tsc -b tsconfig.build.json)`);
     p = await startTestPlatform('sqlite', {
+      cluster: startKubeSim,
       services: { scheduler: schedulerService },
       faults: { podStartDelayMs: 200, jobRunDelayMs: 200, bootProfiles: PROFILES },
       overrides: {

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { KubeApi } from '@antidote/testing';
+import { KubeApi } from '@antidote/kube-sim';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANTICTL_BIN, antictlUp, type UpPlatform } from './support/antictl-up.js';

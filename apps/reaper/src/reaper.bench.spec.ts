@@ -1,4 +1,5 @@
 import { RequestSubjects } from '@antidote/contracts';
+import { startKubeSim } from '@antidote/kube-sim';
 import { INSTANCE, makeNewLiveLesson, startTestPlatform } from '@antidote/testing';
 import { expect, it } from 'vitest';
 import { reaperService } from './reaper.definition.js';
@@ -7,7 +8,7 @@ const NAMESPACES = Number(process.env.BENCH_NAMESPACES ?? 5000);
 
 /** A reaper pass over 5,000 managed namespaces (half of them orphans): duration and Kubernetes calls. */
 it(`plans a pass over ${NAMESPACES} managed namespaces and prints the figures`, async () => {
-  const p = await startTestPlatform('sqlite', { services: { reaper: reaperService }, overrides: { gc: { intervalSeconds: 3600, orphanGraceSeconds: 1, listPageSize: 500 } } });
+  const p = await startTestPlatform('sqlite', {cluster: startKubeSim,  services: { reaper: reaperService }, overrides: { gc: { intervalSeconds: 3600, orphanGraceSeconds: 1, listPageSize: 500 } } });
   try {
     for (let i = 0; i < NAMESPACES; i++) {
       const id = `bench${String(i).padStart(5, '0')}`;

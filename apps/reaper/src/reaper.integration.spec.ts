@@ -1,6 +1,7 @@
 import { EventSubjects, LiveLessonStatus, RequestSubjects, type ReaperActionEvent, type ReaperPassEvent } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
 import { schedulerService } from '@antidote/scheduler';
+import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { DATABASE_KINDS, INSTANCE, startTestPlatform, type TestPlatform } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reaperService } from './reaper.definition.js';
@@ -10,12 +11,13 @@ const ns = (id: string) => `${INSTANCE}-${id}`;
 const LEASE = `${INSTANCE}-reaper`;
 
 describe.each(DATABASE_KINDS)('reaper on kube-sim, nats-server and %s', (kind) => {
-  let p: TestPlatform<'healthchecker' | 'scheduler' | 'reaper'>;
+  let p: TestPlatform<'healthchecker' | 'scheduler' | 'reaper', KubeSim>;
   const actions: ReaperActionEvent[] = [];
   const passes: ReaperPassEvent[] = [];
 
   beforeAll(async () => {
     p = await startTestPlatform(kind, {
+      cluster: startKubeSim,
       services: { healthchecker: healthcheckerService, scheduler: schedulerService, reaper: reaperService },
       faults: { stuckNamespaces: [`${INSTANCE}-stuck*`] },
       overrides: { liveLessonTTL: 30, gc: { intervalSeconds: 1, orphanGraceSeconds: 1, stuckTerminatingSeconds: 1, leaseDurationSeconds: 2 } },
@@ -105,11 +107,12 @@ describe.each(DATABASE_KINDS)('reaper on kube-sim, nats-server and %s', (kind) =
  * reaper starts, so no real pass runs and nobody writes the Lease until the test lets it lapse.
  */
 describe.each(DATABASE_KINDS)('reaper dry run on kube-sim, nats-server and %s', (kind) => {
-  let p: TestPlatform<'reaper'>;
+  let p: TestPlatform<'reaper', KubeSim>;
   const held = { holderIdentity: 'someone-else', leaseDurationSeconds: 3600, acquireTime: microTime(new Date()), renewTime: microTime(new Date()), leaseTransitions: 0 };
 
   beforeAll(async () => {
     p = await startTestPlatform(kind, {
+      cluster: startKubeSim,
       services: { reaper: reaperService },
       objects: [{ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: LEASE, namespace: 'prod' }, spec: held }],
       overrides: { gc: { intervalSeconds: 1, orphanGraceSeconds: 0, leaseDurationSeconds: 2 } },

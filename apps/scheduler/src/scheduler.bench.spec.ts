@@ -1,5 +1,6 @@
 import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
+import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { DATABASE_KINDS, distribution, NETWORK_AUTOMATION, referenceKubeCalls, startTestPlatform, writeBenchReport, writeHistogramSvg, type DatabaseKind, type Distribution, type TestPlatform } from '@antidote/testing';
 import { expect, it } from 'vitest';
 import { schedulerService } from './scheduler.definition.js';
@@ -20,7 +21,7 @@ interface Run {
 }
 
 /** Requests `count` live lessons at once and waits for every READY (or error) status event. */
-async function burst(p: TestPlatform<'healthchecker' | 'scheduler'>, count: number): Promise<Run> {
+async function burst(p: TestPlatform<'healthchecker' | 'scheduler', KubeSim>, count: number): Promise<Run> {
   const lessons = await Promise.all(Array.from({ length: count }, () => p.newLiveLesson(SLUG)));
   p.sim.counters.reset();
   const cpu = process.cpuUsage();
@@ -57,6 +58,7 @@ const SLOW_TIMEOUTS = { podRunningSeconds: 120, reachabilitySeconds: 60, configJ
 const platform = (kind: DatabaseKind, podStartDelayMs: number, jobRunDelayMs: number) =>
   // No cluster cap (scheduler.maxLiveLessons): the benchmark takes BENCH_LESSONS at once, whatever the number.
   startTestPlatform(kind, {
+    cluster: startKubeSim,
     services: { healthchecker: healthcheckerService, scheduler: schedulerService },
     faults: { podStartDelayMs, jobRunDelayMs },
     overrides: { scheduler: { redriveIntervalSeconds: 1, redriveAfterSeconds: 1, claimLeaseSeconds: 5, maxLiveLessons: 0 }, ...(podStartDelayMs >= 20_000 ? { timeouts: SLOW_TIMEOUTS } : {}) },

@@ -1,15 +1,17 @@
 import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
+import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { startTestPlatform, type TestPlatform } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schedulerService } from './scheduler.definition.js';
 
 /** The scheduler when Kubernetes misbehaves: errors, latency, an outage, dropped and expired watches. */
 describe('scheduler under Kubernetes faults (kube-sim, nats-server, SQLite)', () => {
-  let p: TestPlatform<'healthchecker' | 'scheduler'>;
+  let p: TestPlatform<'healthchecker' | 'scheduler', KubeSim>;
 
   beforeAll(async () => {
     p = await startTestPlatform('sqlite', {
+      cluster: startKubeSim,
       services: { healthchecker: healthcheckerService, scheduler: schedulerService },
       faults: { podStartDelayMs: 300, jobRunDelayMs: 200 },
     });

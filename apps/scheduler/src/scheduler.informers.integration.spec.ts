@@ -1,11 +1,12 @@
 import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
 import { KubeClient } from '@antidote/kube';
+import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { INSTANCE, startTestPlatform, type TestPlatform } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schedulerService } from './scheduler.definition.js';
 
-type Platform = TestPlatform<'healthchecker' | 'scheduler'>;
+type Platform = TestPlatform<'healthchecker' | 'scheduler', KubeSim>;
 const ns = (id: string) => `${INSTANCE}-${id}`;
 
 /** The calls made meanwhile, by `verb resource code`, from kube-sim's counters. */
@@ -26,7 +27,7 @@ describe('scheduler on shared informers (kube-sim, nats-server, SQLite)', () => 
   beforeAll(async () => {
     // The namespace's ServiceAccount comes 200 ms after the namespace (a controller's work, as on a real
     // cluster): the pods wait for it in the cache, so no create is refused for its absence.
-    p = await startTestPlatform('sqlite', { services: { healthchecker: healthcheckerService, scheduler: schedulerService }, faults: { serviceAccountDelayMs: 200 } });
+    p = await startTestPlatform('sqlite', {cluster: startKubeSim,  services: { healthchecker: healthcheckerService, scheduler: schedulerService }, faults: { serviceAccountDelayMs: 200 } });
   });
   afterAll(() => p?.stop());
 

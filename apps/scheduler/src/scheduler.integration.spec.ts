@@ -1,12 +1,13 @@
 import { DELETION_NOT_REQUESTED, LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
+import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { DATABASE_KINDS, INSTANCE, startTestPlatform, type TestPlatform } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LessonScheduler } from './lesson-scheduler.service.js';
 import { schedulerService } from './scheduler.definition.js';
 
 const ns = (id: string) => `${INSTANCE}-${id}`;
-type Platform = TestPlatform<'healthchecker' | 'scheduler'>;
+type Platform = TestPlatform<'healthchecker' | 'scheduler', KubeSim>;
 const services = { healthchecker: healthcheckerService, scheduler: schedulerService };
 
 /** Polls the live lesson row until `predicate` holds; on timeout the error shows the last state. */
@@ -24,7 +25,7 @@ describe.each(DATABASE_KINDS)('scheduler on kube-sim, nats-server and %s', (kind
   let p: Platform;
 
   beforeAll(async () => {
-    p = await startTestPlatform(kind, { services });
+    p = await startTestPlatform(kind, {cluster: startKubeSim,  services });
   });
   afterAll(() => p?.stop());
 
@@ -189,7 +190,7 @@ describe.each(DATABASE_KINDS)('scheduler with a 3 s reachability deadline on %s'
   let p: Platform;
 
   beforeAll(async () => {
-    p = await startTestPlatform(kind, { services, overrides: { timeouts: { podRunningSeconds: 20, reachabilitySeconds: 3, configJobSeconds: 20, namespaceDeleteSeconds: 20 } } });
+    p = await startTestPlatform(kind, {cluster: startKubeSim,  services, overrides: { timeouts: { podRunningSeconds: 20, reachabilitySeconds: 3, configJobSeconds: 20, namespaceDeleteSeconds: 20 } } });
   });
   afterAll(() => p?.stop());
 

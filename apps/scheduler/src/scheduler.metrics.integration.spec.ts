@@ -1,5 +1,6 @@
 import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
+import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { startTestPlatform, type TestPlatform } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schedulerService } from './scheduler.definition.js';
@@ -17,11 +18,11 @@ function sample(text: string, name: string, labels: Record<string, string>): num
  * verb/resource/code, and NATS request latency and errors at both ends of every request.
  */
 describe('metrics of a live lesson, scraped from /metrics', () => {
-  let p: TestPlatform<'healthchecker' | 'scheduler'>;
+  let p: TestPlatform<'healthchecker' | 'scheduler', KubeSim>;
   const scrape = async (service: 'healthchecker' | 'scheduler') => (await fetch(`${p.running(service)[0].url}/metrics`)).text();
 
   beforeAll(async () => {
-    p = await startTestPlatform('sqlite', { services: { healthchecker: healthcheckerService, scheduler: schedulerService } });
+    p = await startTestPlatform('sqlite', {cluster: startKubeSim,  services: { healthchecker: healthcheckerService, scheduler: schedulerService } });
   });
   afterAll(() => p?.stop());
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
+import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { DATABASE_KINDS, INSTANCE, startTestPlatform, type TestPlatform } from '@antidote/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -72,12 +73,13 @@ class SchedulerProcesses {
  * started again (its name), and finishes it: one namespace, the same pods, nothing orphaned.
  */
 describe.each(DATABASE_KINDS)('scheduler processes on kube-sim, nats-server and %s', (kind) => {
-  let p: TestPlatform<'healthchecker'>;
+  let p: TestPlatform<'healthchecker', KubeSim>;
   let schedulers: SchedulerProcesses;
 
   beforeAll(async () => {
     if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npx tsc -b tsconfig.build.json)`);
     p = await startTestPlatform(kind, {
+      cluster: startKubeSim,
       services: { healthchecker: healthcheckerService },
       // Pods stay Pending long enough that the kill lands mid-CREATE however loaded the machine is.
       faults: { podStartDelayMs: 15_000 },

@@ -1,10 +1,11 @@
 import { LiveLessonStatus, RequestSubjects, type ReadinessCheck } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
+import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { DATABASE_KINDS, INSTANCE, startTestPlatform, type TestPlatform } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schedulerService } from './scheduler.definition.js';
 
-type Platform = TestPlatform<'healthchecker' | 'scheduler'>;
+type Platform = TestPlatform<'healthchecker' | 'scheduler', KubeSim>;
 const services = { healthchecker: healthcheckerService, scheduler: schedulerService };
 const ns = (id: string) => `${INSTANCE}-${id}`;
 /** What kube-sim's vqfx shell answers to `show version` once booted (`Model: kube-sim`); while booting, an error line. */
@@ -13,6 +14,7 @@ const showVersion: ReadinessCheck = { type: 'ssh', command: 'show version', matc
 /** A platform whose vqfx image declares the readiness check (whatever the sample curriculum says), and a way to create lessons. */
 async function platform(kind: (typeof DATABASE_KINDS)[number], reachabilitySeconds: number) {
   const p: Platform = await startTestPlatform(kind, {
+    cluster: startKubeSim,
     services,
     overrides: { timeouts: { podRunningSeconds: 60, reachabilitySeconds, configJobSeconds: 60, namespaceDeleteSeconds: 60 } },
   });

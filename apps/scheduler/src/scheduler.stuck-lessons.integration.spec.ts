@@ -1,10 +1,11 @@
 import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
+import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { INSTANCE, startTestPlatform, type TestPlatform } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schedulerService } from './scheduler.definition.js';
 
-type Platform = TestPlatform<'healthchecker' | 'scheduler'>;
+type Platform = TestPlatform<'healthchecker' | 'scheduler', KubeSim>;
 const services = { healthchecker: healthcheckerService, scheduler: schedulerService };
 const OPERATIONS = 2;
 const ns = (id: string) => `${INSTANCE}-${id}`;
@@ -19,6 +20,7 @@ describe('lessons that never become reachable', () => {
 
   beforeAll(async () => {
     p = await startTestPlatform('sqlite', {
+      cluster: startKubeSim,
       services,
       // vqfx2 (network-automation only) never answers; linux-basics has no vqfx2.
       faults: { unreachable: ['vqfx2'] },

@@ -1,6 +1,6 @@
 import { RequestSubjects } from '@antidote/contracts';
 import { readCurriculum } from '@antidote/curriculum';
-import type { KubeObject } from '@antidote/kube-sim';
+import { type KubeObject, startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { INSTANCE, SAMPLE_CURRICULUM, startTestPlatform, type TestPlatform } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schedulerService } from './scheduler.definition.js';
@@ -18,10 +18,10 @@ describe.each([
   ['nothing allowed (the default)', [], false],
   ['vqfx allowed', ['vqfx'], true],
 ] as const)('a trusted image in the database, %s', (_case, trustedImages, privileged) => {
-  let p: TestPlatform<'scheduler'>;
+  let p: TestPlatform<'scheduler', KubeSim>;
 
   beforeAll(async () => {
-    p = await startTestPlatform('sqlite', { services: { scheduler: schedulerService }, overrides: { pods: { trustedImages } } });
+    p = await startTestPlatform('sqlite', {cluster: startKubeSim,  services: { scheduler: schedulerService }, overrides: { pods: { trustedImages } } });
     const { curriculum } = await readCurriculum(SAMPLE_CURRICULUM, { tier: 'prod', instanceId: INSTANCE });
     await p.data.curriculum.replaceCurriculum({ ...curriculum!, images: curriculum!.images.map((image) => (image.slug === 'vqfx' ? { ...image, flavor: 'trusted' as const } : image)) });
   });

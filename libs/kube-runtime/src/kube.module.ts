@@ -3,7 +3,7 @@ import type { AntidoteConfig } from '@antidote/config';
 import { ensureNadCrd } from '@antidote/crd';
 import { APP_LOGGER, MetricsService, ReadinessRegistry, type AppLogger } from '@antidote/runtime';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KubeClient } from '@antidote/kube';
+import { KubeClient, kubeCrdClient } from '@antidote/kube';
 import { OWNER_LABEL } from '@antidote/lesson-objects';
 
 export interface KubeModuleOptions {
@@ -51,7 +51,7 @@ class KubeReadiness implements OnModuleInit, OnApplicationBootstrap, OnApplicati
     for (let attempt = 1; !signal.aborted; attempt++) {
       try {
         await this.kube.list('Namespace', '', { limit: 1 }, signal);
-        if (this.options.ensureNadCrd) await ensureNadCrd(this.kube, { signal });
+        if (this.options.ensureNadCrd) await ensureNadCrd(kubeCrdClient(this.kube), { signal });
         this.ready = true;
         this.logger.log(`Kubernetes API reachable${this.options.ensureNadCrd ? ', NetworkAttachmentDefinition CRD served' : ''}`);
         return;

@@ -1,6 +1,7 @@
-import { KubeApi, type KubeObject } from '@antidote/kube-sim';
 import type { ServiceDefinition } from '@antidote/runtime';
+import type { ClusterObject } from './cluster.port.js';
 import { conformanceCluster, type ConformanceCluster } from './kcp.js';
+import { kubeRest } from './kube-rest.js';
 import { startPlatformOn } from './test-platform.js';
 
 /** Config for a real control plane: the lease where the deployment keeps it, deadlines for a real cluster. */
@@ -21,12 +22,12 @@ export async function startClusterPlatform<N extends string>(options: { services
   if (!cluster) throw new Error('no conformance cluster: run through `npm run test:conformance`');
   const overrides = { ...CLUSTER_OVERRIDES, ...options.overrides, gc: { ...CLUSTER_OVERRIDES.gc, ...(options.overrides?.gc as object | undefined) } };
   const platform = await startPlatformOn('sqlite', { services: options.services, overrides }, (service) => kubeconfigOf(cluster, service));
-  const kube = KubeApi.fromFile(cluster.admin);
+  const kube = kubeRest(cluster.admin);
   return {
     ...platform,
     kube,
     /** Objects of a core (`/api/v1`) or group (`/apis/<group>/<version>`) collection, in a namespace or all. */
-    async list(api: string, plural: string, namespace?: string): Promise<KubeObject[]> {
+    async list(api: string, plural: string, namespace?: string): Promise<ClusterObject[]> {
       const response = await kube.must('GET', `${api}${namespace ? `/namespaces/${namespace}` : ''}/${plural}`);
       return response.body.items ?? [];
     },

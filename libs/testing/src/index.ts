@@ -7,7 +7,9 @@ export { FakeBus } from './fake-bus.js';
 export type { DatabaseKind, TestDatabase } from './test-database.js';
 export { makeCollection, makeCurriculum, makeEndpoint, makeImage, makeLesson, makeLiveEndpoint, makeNewLiveLesson } from './model-fixtures.js';
 export { INSTANCE, startPlatformOn, startTestPlatform } from './test-platform.js';
-export type { ClusterPlatform, TestPlatform, TestPlatformOptions } from './test-platform.js';
+export type { ClusterPlatform, PlatformOptions, TestPlatform, TestPlatformOptions } from './test-platform.js';
+export type { ClusterObject, ClusterSimulator, KubeRest, KubeRestReply, PlatformFaults, SimulatedCluster } from './cluster.port.js';
+export { kubeRest } from './kube-rest.js';
 export { BENCH_DIR, distribution, machine, NETWORK_AUTOMATION, referenceKubeCalls, writeBenchReport, writeHistogramSvg } from './bench-report.js';
 export type { Distribution, ReferenceLessonShape } from './bench-report.js';
 export { callTree, flameGraphSvg, frameName, packageOf, selfByPackage, writeFlameGraph } from './flame-graph.js';
@@ -20,5 +22,3 @@ export { HOSTILE_CURRICULA, SAMPLE_CURRICULUM, TEST_CURRICULUM_LIMITS, writeHost
 export type { HostileCurriculum } from './hostile-curricula.js';
 export { metricSample, metricsOf } from './metrics.js';
 export { startHangUpServer } from './hang-up-server.js';
-/** Calls to a Kubernetes API (kube-sim's included) with a kubeconfig's TLS settings and token. */
-export { KubeApi } from '@antidote/kube-sim';

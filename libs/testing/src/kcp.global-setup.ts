@@ -1,15 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
-import { startSimNodes } from '@antidote/kube-sim';
+import { join } from 'node:path';
 import { CLUSTER_ENV, KCP_ENV, KCP_KUBECONFIG_ENV, kcpDir, prepareCluster, startKcp } from './kcp.js';
 
 /**
  * Vitest global setup of the conformance suites: a real control plane for the whole run (the one
- * test-conformance.sh started, or one of its own), prepared as the platform deploys it, with kube-sim's
- * nodes acting as its kubelets. Without kcp the suites skip — except in CI (env CI), where that fails.
+ * test-conformance.sh started, or one of its own), prepared as the platform deploys it; the next global
+ * setup (tools/kube-sim/test/sim-nodes.global-setup.ts) gives it kube-sim's nodes as its kubelets.
+ * Without kcp the suites skip — except in CI (env CI), where that fails.
  */
-export default async function setup(project: { config: { root: string } }): Promise<() => Promise<void>> {
+export default async function setup(): Promise<() => Promise<void>> {
   let kubeconfig = process.env[KCP_KUBECONFIG_ENV];
   let stopKcp = () => Promise.resolve();
   const dir = kubeconfig ? undefined : kcpDir();
@@ -27,11 +27,9 @@ export default async function setup(project: { config: { root: string } }): Prom
   }
   const admin = kubeconfig!;
   const cluster = await prepareCluster(admin, join(work, 'kubeconfigs'));
-  const nodes = await startSimNodes({ kubeconfig: admin, prefix: `kube-sim-${basename(project.config.root)}`, faults: { podStartDelayMs: 50, jobRunDelayMs: 50 }, log: (message) => process.stderr.write(`kube-sim nodes: ${message}\n`) });
   process.env[CLUSTER_ENV] = JSON.stringify(cluster);
   return async () => {
     delete process.env[CLUSTER_ENV];
-    await nodes.stop();
     await stopKcp();
     rmSync(work, { recursive: true, force: true });
   };

@@ -2,8 +2,8 @@ import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { KubeApi } from '@antidote/kube-sim';
 import { parse, parseAllDocuments, stringify } from 'yaml';
+import { kubeRest } from './kube-rest.js';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
@@ -64,7 +64,7 @@ const pathOf = (object: Manifest): string => {
  * `kata` RuntimeClass (the RuntimeClass admission plugin refuses pods naming one that does not exist).
  */
 export async function prepareCluster(adminKubeconfig: string, workDir: string): Promise<ConformanceCluster> {
-  const api = KubeApi.fromFile(adminKubeconfig);
+  const api = kubeRest(adminKubeconfig);
   const rendered = execFileSync('kubectl', ['kustomize', join(ROOT, 'deploy', 'k8s', 'base')], { encoding: 'utf8' });
   const manifests = parseAllDocuments(rendered).map((doc) => doc.toJS() as Manifest).filter((object) => RBAC_KINDS.has(object.kind));
   // What a cluster that runs lessons has: the RuntimeClass of untrusted endpoints (config podResources.untrustedRuntimeClass).

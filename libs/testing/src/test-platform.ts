@@ -5,9 +5,9 @@ import { BusIdentities, EventSubjects, RequestSubjects, type BusIdentity, type L
 import { readCurriculum } from '@antidote/curriculum';
 import { createDataSource, DataManager, runMigrations, type LiveLesson } from '@antidote/data';
 import { liveLessonRecord } from '@antidote/lesson-objects';
-import { startKubeSim, type Faults, type KubeObject } from '@antidote/kube-sim';
 import { BusClient, connectNats } from '@antidote/messaging';
 import { startService, type RunningService, type ServiceDefinition } from '@antidote/runtime';
+import type { ClusterObject, ClusterSimulator, PlatformFaults, SimulatedCluster } from './cluster.port.js';
 import { SAMPLE_CURRICULUM, TEST_CURRICULUM_LIMITS } from './hostile-curricula.js';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { testDatabaseUrl, type DatabaseKind } from './test-database.js';
@@ -15,28 +15,33 @@ import { testNats } from './test-servers.js';
 
 export const INSTANCE = 'antidote-it';
 
-export interface TestPlatformOptions<N extends string> {
+export interface PlatformOptions<N extends string> {
   /** The services to run, started in this order; more can be started by name later. */
   services: Record<N, ServiceDefinition>;
-  faults?: Partial<Faults>;
-  /** Objects kube-sim holds before any service starts (e.g. a Lease another replica holds). */
-  objects?: KubeObject[];
   /** Config on top of the test defaults (short timeouts, silent logs, free ports). */
   overrides?: Record<string, unknown>;
   /** A database of the test's own (e.g. on a PostgreSQL it restarts) instead of a fresh one of `kind`. */
   databaseUrl?: string;
 }
 
+export interface TestPlatformOptions<N extends string, S extends SimulatedCluster, F extends PlatformFaults> extends PlatformOptions<N> {
+  /** The simulated cluster the services run on: `startKubeSim` of `@antidote/kube-sim`. */
+  cluster: ClusterSimulator<S, F>;
+  faults?: Partial<NoInfer<F>>;
+  /** Objects the cluster holds before any service starts (e.g. a Lease another replica holds). */
+  objects?: ClusterObject[];
+}
+
 /**
- * Services as they run for real, in process: a nats-server, kube-sim (with the TLS secret to copy), a
+ * Services as they run for real, in process: a nats-server, a simulated cluster (with the TLS secret to copy), a
  * database of the given kind holding the sample curriculum, and the given services on them; plus a bus
  * client, a DataManager and the status events, for the test to act as the api does.
  */
-export async function startTestPlatform<N extends string>(kind: DatabaseKind, options: TestPlatformOptions<N>) {
+export async function startTestPlatform<N extends string, S extends SimulatedCluster, F extends PlatformFaults>(kind: DatabaseKind, options: TestPlatformOptions<N, S, F>) {
   const kubeconfig = join(mkdtempSync(join(tmpdir(), 'sched-')), 'kubeconfig');
-  const sim = await startKubeSim({
+  const sim = await options.cluster({
     kubeconfigPath: kubeconfig,
-    faults: { podStartDelayMs: 50, jobRunDelayMs: 50, ...options.faults },
+    faults: Object.assign({ podStartDelayMs: 50, jobRunDelayMs: 50 }, options.faults),
     objects: [
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'prod' } },
       { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'tls-certificate', namespace: 'prod' }, type: 'kubernetes.io/tls', data: { 'tls.crt': 'Y3J0', 'tls.key': 'a2V5' } },
@@ -51,7 +56,7 @@ export async function startTestPlatform<N extends string>(kind: DatabaseKind, op
  * The same platform on a cluster reached through a kubeconfig per service (e.g. a real control plane,
  * each app with its own ServiceAccount token).
  */
-export async function startPlatformOn<N extends string>(kind: DatabaseKind, options: Omit<TestPlatformOptions<N>, 'faults'>, kubeconfigOf: (service: N) => string) {
+export async function startPlatformOn<N extends string>(kind: DatabaseKind, options: PlatformOptions<N>, kubeconfigOf: (service: N) => string) {
   const { overrides = {} } = options;
   const nats = await testNats();
   const url = options.databaseUrl ?? (await testDatabaseUrl(kind)).url;
@@ -143,5 +148,5 @@ export async function startPlatformOn<N extends string>(kind: DatabaseKind, opti
   };
 }
 
-export type TestPlatform<N extends string = string> = Awaited<ReturnType<typeof startTestPlatform<N>>>;
+export type TestPlatform<N extends string = string, S extends SimulatedCluster = SimulatedCluster> = Awaited<ReturnType<typeof startTestPlatform<N, S, PlatformFaults>>>;
 export type ClusterPlatform<N extends string = string> = Awaited<ReturnType<typeof startPlatformOn<N>>>;

@@ -1,6 +1,7 @@
 import { LiveLessonStatus } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
 import { schedulerService } from '@antidote/scheduler';
+import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { startTestPlatform, type TestPlatform } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiService } from '../api.definition.js';
@@ -55,12 +56,13 @@ async function followToReady(base: () => string, id: string, address: string, ev
 
 const platform = (overrides: Record<string, unknown>) =>
   startTestPlatform('postgres', {
+    cluster: startKubeSim,
     services: { healthchecker: healthcheckerService, scheduler: schedulerService, api: apiService },
     overrides: { httpPort: 0, api: { host: '127.0.0.1', adminToken: ADMIN_TOKEN }, timeouts: TIMEOUTS, ...overrides },
   });
 
 describe('a classroom behind one address, default limits (api, scheduler, healthchecker; PostgreSQL, kube-sim)', () => {
-  let p: TestPlatform<Services>;
+  let p: TestPlatform<Services, KubeSim>;
   beforeAll(async () => {
     p = await platform({ scheduler: SCHEDULER });
   });
@@ -97,7 +99,7 @@ describe('a classroom behind one address, default limits (api, scheduler, health
 });
 
 describe('the waiting room with maxLiveLessons 5: two replicas of the api and the scheduler, restarted mid-queue (PostgreSQL)', () => {
-  let p: TestPlatform<Services>;
+  let p: TestPlatform<Services, KubeSim>;
   const CLIENTS = ['127.0.9.1', '127.0.9.2', '127.0.9.3', '127.0.9.4'];
   beforeAll(async () => {
     p = await platform({ scheduler: { ...SCHEDULER, maxLiveLessons: 5, maxQueued: 15 } });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { BusIdentity } from '@antidote/contracts';
-import { KubeApi } from '@antidote/testing';
+import { KubeApi } from '@antidote/kube-sim';
 
 export const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
 export const ANTICTL_BIN = join(ROOT, 'tools', 'antictl', 'bin', 'antictl.js');

@@ -1,4 +1,4 @@
-import type { KubeApi } from '@antidote/testing';
+import type { KubeApi } from '@antidote/kube-sim';
 import { expect } from 'vitest';
 
 export interface ExpResponse<T = Record<string, unknown>> {

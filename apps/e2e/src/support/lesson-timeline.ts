@@ -1,6 +1,6 @@
 import type { LabStart } from './lab-start.js';
 import type { SimEndpoint, SimRequest } from './exp-client.js';
-import type { KubeApi } from '@antidote/testing';
+import type { KubeApi } from '@antidote/kube-sim';
 
 /** One step of a lesson's start, ms after its request. */
 export interface TimelineStep {

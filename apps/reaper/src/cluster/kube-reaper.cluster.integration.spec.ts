@@ -1,4 +1,4 @@
-import { KubeClient } from '@antidote/kube';
+import { KubeClient, waitForNamespaceGone, waitForServiceAccount } from '@antidote/kube';
 import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +24,7 @@ describe('KubeReaperCluster on a stuck namespace', () => {
   it('clears the blocking objects first and finalizes the namespace only once nothing is left in it', async () => {
     const ns = 'stuck-one';
     await kube.create('Namespace', '', { metadata: { name: ns } });
+    await waitForServiceAccount(kube, ns, 'default', { timeoutMs: 60_000 });
     await kube.create('Pod', ns, pod('first'));
     await kube.create('Pod', ns, pod('second'));
     await kube.delete('Namespace', '', ns);
@@ -36,7 +37,7 @@ describe('KubeReaperCluster on a stuck namespace', () => {
     expect(sim.list('pods', ns).map((object) => object.metadata.name)).toEqual([second.name]);
 
     expect(await cluster.removeFinalizers(ns, [second])).toEqual({ namespaceFinalized: true, remaining: 0 });
-    await kube.waitForNamespaceGone(ns, { timeoutMs: 60_000 });
+    await waitForNamespaceGone(kube, ns, { timeoutMs: 60_000 });
     expect(sim.list('pods', ns)).toEqual([]);
   });
 });

@@ -14,7 +14,7 @@ import {
   type LessonObjectSet,
   type LessonObjectsInput,
 } from '@antidote/lesson-objects';
-import { KubeClient } from '@antidote/kube';
+import { KubeClient, waitForJobsComplete, waitForPodsRunning, waitForServiceAccount } from '@antidote/kube';
 import type { V1Job, V1Namespace, V1Pod, V1Secret } from '@kubernetes/client-node';
 import { LessonFailure } from '../lesson/lesson-failure.error.js';
 import type { LessonCluster, LessonPlan, ManagedNamespace } from './lesson-cluster.port.js';
@@ -54,8 +54,9 @@ export class KubeLessonCluster implements LessonCluster {
       ...objects.networkAttachments.map((nad) => this.kube.create('NetworkAttachmentDefinition', ns, nad, signal)),
     ]);
     // Admission refuses a pod until its namespace's ServiceAccount exists: wait for it in the cache (no call).
+    // The one guard against that race: the client does not retry a create refused for it.
     const accountWait = { timeoutMs: this.config.timeouts.podRunningSeconds * 1000, signal, informer: this.informers.serviceAccounts, guard: this.namespaceGuard(ns) };
-    await this.kube.waitForServiceAccount(ns, POD_SERVICE_ACCOUNT, accountWait).catch((error: unknown) => {
+    await waitForServiceAccount(this.kube, ns, POD_SERVICE_ACCOUNT, accountWait).catch((error: unknown) => {
       throw new LessonFailure(`The namespace's ServiceAccount never appeared, so no pod can start: ${(error as Error).message}`);
     });
     for (const { pod } of objects.endpoints) await this.kube.create('Pod', ns, pod, signal);
@@ -75,7 +76,7 @@ export class KubeLessonCluster implements LessonCluster {
     // The names the pod builder gives (one pod per endpoint), without building the objects again.
     const names = plan.liveLesson.endpoints.map(podNameOf);
     const options = { timeoutMs, signal, informer: this.informers.pods, guard: this.namespaceGuard(plan.namespace) };
-    await this.kube.waitForPodsRunning(plan.namespace, names, options).catch((error: unknown) => {
+    await waitForPodsRunning(this.kube, plan.namespace, names, options).catch((error: unknown) => {
       throw new LessonFailure(`Timeout or failure waiting for LiveEndpoints to start: ${(error as Error).message}`);
     });
   }
@@ -101,7 +102,7 @@ export class KubeLessonCluster implements LessonCluster {
     await this.kube.create('Secret', ns, credentials, signal);
     await Promise.all(jobs.map((job) => this.kube.create('Job', ns, job, signal)));
     const options = { timeoutMs: timeouts.jobsMs, signal, informer: this.informers.jobs, guard: this.namespaceGuard(ns) };
-    await this.kube.waitForJobsComplete(ns, jobs.map((job) => job.metadata?.name ?? ''), options).catch((error: unknown) => {
+    await waitForJobsComplete(this.kube, ns, jobs.map((job) => job.metadata?.name ?? ''), options).catch((error: unknown) => {
       throw new LessonFailure(`Configuration of stage ${stage} failed: ${(error as Error).message}`);
     });
   }

@@ -1,10 +1,11 @@
 import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
+import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { DATABASE_KINDS, INSTANCE, metricSample, metricsOf, startTestPlatform, type TestPlatform } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schedulerService } from '../scheduler.definition.js';
 
-type Platform = TestPlatform<'healthchecker' | 'scheduler'>;
+type Platform = TestPlatform<'healthchecker' | 'scheduler', KubeSim>;
 const ns = (id: string) => `${INSTANCE}-${id}`;
 const LESSON = 'linux-basics';
 /** A second pool whose members are never recycled by age: only a curriculum change replaces them. */
@@ -24,6 +25,7 @@ describe.each(DATABASE_KINDS)('warm pools in the scheduler on kube-sim, nats-ser
 
   beforeAll(async () => {
     p = await startTestPlatform(kind, {
+      cluster: startKubeSim,
       services: { healthchecker: healthcheckerService, scheduler: schedulerService },
       overrides: {
         scheduler: { redriveIntervalSeconds: 1, redriveAfterSeconds: 1, claimLeaseSeconds: 5, poolIntervalSeconds: 1 },

@@ -1,6 +1,7 @@
 import { loadavg } from 'node:os';
 import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
+import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { INSTANCE, NETWORK_AUTOMATION, startTestPlatform, writeBenchReport, type TestPlatform } from '@antidote/testing';
 import type { V1DaemonSet } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
@@ -13,11 +14,12 @@ const { slug: SLUG } = NETWORK_AUTOMATION;
 const DEADLINE_SECONDS = Math.ceil((8 * PULL_MS) / 1000) + 60;
 const WAIT = { timeout: DEADLINE_SECONDS * 2000, interval: 100 };
 
-type Platform = TestPlatform<'healthchecker' | 'scheduler'>;
+type Platform = TestPlatform<'healthchecker' | 'scheduler', KubeSim>;
 
 /** Scheduler + healthchecker on a kube-sim of one node whose image cache starts empty. */
 const platform = (prePull: boolean): Promise<Platform> =>
   startTestPlatform('sqlite', {
+    cluster: startKubeSim,
     services: { healthchecker: healthcheckerService, scheduler: schedulerService },
     faults: { imagePullDelayMs: PULL_MS },
     overrides: {

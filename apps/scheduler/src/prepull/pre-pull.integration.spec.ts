@@ -1,4 +1,5 @@
 import { readCurriculum } from '@antidote/curriculum';
+import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { INSTANCE, makeImage, metricSample as sample, metricsOf, SAMPLE_CURRICULUM, startTestPlatform, type TestPlatform } from '@antidote/testing';
 import type { V1DaemonSet } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,13 +14,13 @@ const NAME = `antidote-prepull-${INSTANCE}`;
  * changed later, as `antictl curriculum import` does.
  */
 describe('pre-pull DaemonSet', () => {
-  let p: TestPlatform<'scheduler'>;
+  let p: TestPlatform<'scheduler', KubeSim>;
   const daemonSets = () => p.sim.list('daemonsets', 'prod') as unknown as V1DaemonSet[];
   const pulled = (set: V1DaemonSet | undefined) => (set?.spec?.template.spec?.initContainers ?? []).slice(1).map((container) => container.image);
   const kubeCalls = (key: string) => p.sim.counters.snapshot().byKey[key] ?? 0;
 
   beforeAll(async () => {
-    p = await startTestPlatform('sqlite', { services: { scheduler: schedulerService }, overrides: { scheduler: { prePull: { enabled: true, resyncSeconds: 1 } } } });
+    p = await startTestPlatform('sqlite', {cluster: startKubeSim,  services: { scheduler: schedulerService }, overrides: { scheduler: { prePull: { enabled: true, resyncSeconds: 1 } } } });
   });
   afterAll(() => p?.stop());
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig, triangleLesson } from '../../test/lesson-fixture.js';
-import { KubeClient } from '@antidote/kube';
+import { KubeClient, kubeCrdClient, waitForServiceAccount } from '@antidote/kube';
 import { OWNER_LABEL } from '../naming/labels.js';
 import { buildConfigObjects, buildLessonObjects } from './lesson-objects.js';
 
@@ -22,12 +22,13 @@ describe('lesson objects through client-node against kube-sim', () => {
     const kubeconfigPath = join(mkdtempSync(join(tmpdir(), 'kube-objects-')), 'kubeconfig');
     sim = await startKubeSim({ kubeconfigPath });
     kube = KubeClient.fromConfig({ ...config.kubernetes, inCluster: false, kubeconfigPath }, { timeoutMs: 30_000, retries: 2, ownerLabel: OWNER_LABEL });
-    await ensureNadCrd(kube);
+    await ensureNadCrd(kubeCrdClient(kube));
   });
   afterAll(() => sim?.stop());
 
   const createAll = async () => {
     await kube.create('Namespace', '', set.namespace);
+    await waitForServiceAccount(kube, ns, 'default', { timeoutMs: 60_000 });
     for (const policy of set.networkPolicies) await kube.create('NetworkPolicy', ns, policy);
     await kube.create('ResourceQuota', ns, set.resourceQuota!);
     await kube.create('LimitRange', ns, set.limitRange!);

@@ -1,3 +1,4 @@
+import { startKubeSim, type Faults, type KubeSim } from '@antidote/kube-sim';
 import { freePort, startPostgres, startTestPlatform, type PostgresProcess, type TestPlatform } from '@antidote/testing';
 import { APP_KINDS, replicaOf, type AppKind, type AppReplica, type NotedLine } from './app-processes.js';
 
@@ -17,10 +18,11 @@ const CLUSTER_DELAYS = { podStartDelayMs: 1000, jobRunDelayMs: 1000 };
  */
 export async function startChaosPlatform(options: ChaosPlatformOptions) {
   const postgres: PostgresProcess = await startPostgres();
-  let platform: TestPlatform<never> | undefined;
+  let platform: TestPlatform<never, KubeSim> | undefined;
   const replicas: AppReplica[] = [];
   try {
-    platform = await startTestPlatform<never>('postgres', {
+    platform = await startTestPlatform<never, KubeSim, Faults>('postgres', {
+      cluster: startKubeSim,
       services: {},
       databaseUrl: await postgres.createDatabase('chaos'),
       faults: CLUSTER_DELAYS,
