@@ -39,9 +39,11 @@ const testOnlyCycles = testingDeps.map((name) => [name, '@antidote/testing']);
 
 /**
  * Tests may also use the testing lib and the tools (kube-sim); the layer order holds for them too.
- * The builders' tests send what they build through the real client, so they may use it.
+ * The builders' tests send what they build through the real client, so they may use it. The scope rules
+ * are about what an app loads when it runs: its tests run the whole platform (the scheduler and the
+ * testing lib's cluster helpers on the client included), so they do not apply to tests.
  */
-const testConstraints = runtimeConstraints.map((rule) => {
+const testConstraints = runtimeConstraints.filter((rule) => !rule.sourceTag.startsWith('scope:')).map((rule) => {
   if (rule.sourceTag === 'layer:domain') return { sourceTag: rule.sourceTag, onlyDependOnLibsWithTags: [...rule.onlyDependOnLibsWithTags, 'layer:testing', 'layer:tool'] };
   return rule.onlyDependOnLibsWithTags ? { ...rule, onlyDependOnLibsWithTags: [...new Set([...rule.onlyDependOnLibsWithTags, 'layer:testing', 'layer:tool'])] } : rule;
 });
