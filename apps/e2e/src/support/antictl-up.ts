@@ -101,6 +101,12 @@ export async function antictlUp(options: UpOptions = {}) {
       if (pids.length === 0) throw new Error(`antictl up printed no pid for ${app}:\n${output}`);
       return Number(pids.at(-1)![1]);
     },
+    /** The ops address (`/healthz`, `/metrics`) of an app's current process, as antictl up printed it. */
+    opsOf: (app: string): string => {
+      const ops = [...output.matchAll(new RegExp(`^${app}\\s+ready \\(ops (\\S+), pid \\d+\\)$`, 'gm'))];
+      if (ops.length === 0) throw new Error(`antictl up printed no ops address for ${app}:\n${output}`);
+      return ops.at(-1)![1];
+    },
     stop,
   };
 }

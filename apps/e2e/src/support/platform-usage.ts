@@ -7,7 +7,7 @@ import { untilFinal } from './time-to-ready.js';
 export const APPS = ['api', 'scheduler', 'healthchecker', 'reaper'] as const;
 export type App = (typeof APPS)[number];
 export type Usage = { rssMiB: number; peakRssMiB: number; cpuMs: number };
-type Held = { ms: number; ready: true; held: HeldLesson } | { ms: number; ready: false; why: string };
+export type Held = { ms: number; ready: true; held: HeldLesson } | { ms: number; ready: false; why: string };
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
@@ -73,26 +73,42 @@ export const kubeCalls = async (platform: UpPlatform) => (await simRequests(plat
 
 /** `count` learners at once through the /exp API (each its own address, session and live lesson), until each lesson is final. */
 export async function burst(platform: UpPlatform, slug: string, count: number, subnet: number): Promise<Run> {
+  return measuredBurst(platform, count, () => Promise.all(Array.from({ length: count }, (_, i) => learner(platform.api, slug, `10.${subnet}.${Math.floor(i / 250)}.${(i % 250) + 1}`))));
+}
+
+/**
+ * Why a request never got an answer: fetch's `TypeError: fetch failed` hides the socket's error in its
+ * cause (a reset, a refused connection), and the client's own timeout is a TimeoutError.
+ */
+export function unanswered(error: unknown): string {
+  if (error instanceof Error && error.name === 'TimeoutError') return 'socket: no answer within the client timeout (TimeoutError)';
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  if (error instanceof TypeError && error.message === 'fetch failed') return `socket: fetch failed (${cause?.code ?? cause?.message ?? 'no cause'})`;
+  return String(error);
+}
+
+/** One learner in this process, a session, a lab and its event stream until final; `ip` goes in x-forwarded-for. */
+export async function learner(api: string, slug: string, ip: string): Promise<Held> {
+  const exp = expClient(api, ip);
+  const requestedAt = Date.now();
+  try {
+    const session = await exp.newSession();
+    const id = await exp.requestLesson(session, slug, 0);
+    const outcome = await untilFinal(exp, api, ip, id, requestedAt);
+    return outcome.ready ? { ms: outcome.ms, ready: true, held: { ip, session, id } } : outcome;
+  } catch (error) {
+    return { ms: Date.now() - requestedAt, ready: false, why: unanswered(error) };
+  }
+}
+
+/** A burst of `count` learners that `drive` brings until each lesson is final, and what it cost the platform. */
+export async function measuredBurst(platform: UpPlatform, count: number, drive: () => Promise<Held[]>): Promise<Run> {
   const before = usages(platform);
   const kubeSim = kubeSimPid(platform);
   const kubeSimBefore = usageOf(kubeSim).cpuMs;
   const callsBefore = await kubeCalls(platform);
   const started = Date.now();
-  const outcomes = await Promise.all(
-    Array.from({ length: count }, async (_, i): Promise<Held> => {
-      const ip = `10.${subnet}.${Math.floor(i / 250)}.${(i % 250) + 1}`;
-      const exp = expClient(platform.api, ip);
-      const requestedAt = Date.now();
-      try {
-        const session = await exp.newSession();
-        const id = await exp.requestLesson(session, slug, 0);
-        const outcome = await untilFinal(exp, platform.api, ip, id, requestedAt);
-        return outcome.ready ? { ms: outcome.ms, ready: true, held: { ip, session, id } } : outcome;
-      } catch (error) {
-        return { ms: Date.now() - requestedAt, ready: false, why: String(error) };
-      }
-    }),
-  );
+  const outcomes = await drive();
   const seconds = (Date.now() - started) / 1000;
   const samples = outcomes.flatMap((outcome) => (outcome.ready ? [outcome.ms] : []));
   return {

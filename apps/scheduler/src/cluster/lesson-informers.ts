@@ -4,6 +4,7 @@ import { KubeClient, metadataAndStatus, type SharedInformer } from '@antidote/ku
 import { instanceObjectSelector } from '@antidote/lesson-objects';
 import { ReadinessRegistry } from '@antidote/runtime';
 import type { V1Job, V1Namespace, V1Pod, V1ServiceAccount } from '@kubernetes/client-node';
+import { jobAsWaited, podAsWaited } from './cache-shapes.js';
 
 /** The ServiceAccount a lesson's pods run as: the namespace's own, made by a controller just after the namespace. */
 export const POD_SERVICE_ACCOUNT = 'default';
@@ -38,10 +39,11 @@ export class LessonInformers implements OnModuleInit, OnApplicationShutdown {
     @InjectConfig() config: AntidoteConfig,
   ) {
     const selector = instanceObjectSelector(config.instanceId);
-    // The waits read metadata and status only: the caches keep nothing else (most of a pod is its spec).
+    // The waits read metadata and status only: the caches keep nothing else (most of a pod is its spec),
+    // and of pods and jobs, the most numerous, only what the waits read (cache-shapes.ts).
     this.namespaces = kube.informer('Namespace', selector, metadataAndStatus);
-    this.pods = kube.informer('Pod', selector, metadataAndStatus);
-    this.jobs = kube.informer('Job', selector, metadataAndStatus);
+    this.pods = kube.informer('Pod', selector, podAsWaited);
+    this.jobs = kube.informer('Job', selector, jobAsWaited);
     this.serviceAccounts = kube.informer('ServiceAccount', { fieldSelector: `metadata.name=${POD_SERVICE_ACCOUNT}` }, metadataAndStatus);
     this.namespaces.onChange((type, namespace, name) => {
       if (type !== 'DELETED' && !namespace.metadata?.deletionTimestamp) {
