@@ -9,7 +9,7 @@ const metadata = {
   uid: '8f0c1c4e-5b7a-4c11-9a36-2d0f3c8a1b22',
   resourceVersion: '4242',
   creationTimestamp: '2026-12-07T04:00:00Z',
-  labels: { antidoteManaged: 'yes', liveLesson: 'abc123', configPod: 'yes', stageId: '0', 'job-name': 'config-vqfx1-0', 'controller-uid': '8f0c1c4e' },
+  labels: { antidoteManaged: 'yes', liveLesson: 'abc123', stageId: '0', 'job-name': 'config-vqfx1-0', 'controller-uid': '8f0c1c4e' },
   annotations: { 'k8s.v1.cni.cncf.io/networks': '[{"name":"vqfx1-vqfx2-net"}]' },
   managedFields: [{ manager: 'antidote-scheduler', operation: 'Apply' }],
 };
@@ -18,7 +18,8 @@ const conditions = [
   { type: 'Initialized', status: 'True', lastTransitionTime: '2026-12-07T04:00:01Z' },
   { type: 'Ready', status: 'True', lastTransitionTime: '2026-12-07T04:00:02Z' },
 ];
-const pod = (status: V1Pod['status']): V1Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata, spec: { containers: [{ name: 'vqfx1', image: 'antidotelabs/vqfx:snap1' }] }, status });
+/** As the API server writes them (times are strings on the wire), typed as the client's models. */
+const pod = (status: object | undefined): V1Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata, spec: { containers: [{ name: 'vqfx1', image: 'antidotelabs/vqfx:snap1' }] }, status }) as unknown as V1Pod;
 
 /** Pods in every state the pod wait tells apart. */
 const PODS: Record<string, V1Pod> = {
@@ -32,7 +33,7 @@ const PODS: Record<string, V1Pod> = {
   'one container not running': pod({ phase: 'Running', containerStatuses: [{ ...container, state: { running: {} } }, { ...container, name: 'sidecar', state: { waiting: { reason: 'ContainerCreating' } } }] }),
 };
 
-const job = (status: V1Job['status']): V1Job => ({ apiVersion: 'batch/v1', kind: 'Job', metadata, spec: { template: {} }, status });
+const job = (status: object): V1Job => ({ apiVersion: 'batch/v1', kind: 'Job', metadata, spec: { template: {} }, status }) as unknown as V1Job;
 const JOBS: Record<string, V1Job> = {
   running: job({ active: 1, startTime: '2026-12-07T04:00:00Z' }),
   succeeded: job({ succeeded: 1, completionTime: 'x', conditions: [{ type: 'SuccessCriteriaMet', status: 'True' }, { type: 'Complete', status: 'True', lastTransitionTime: 'x' }] }),
@@ -49,18 +50,14 @@ describe('what the scheduler caches of a pod or a job', () => {
     expect(jobState(jobAsWaited(full))).toEqual(jobState(full));
   });
 
-  it("keeps identity and Antidote's labels, and drops the spec, annotations, the controller's labels and the status's details", () => {
+  it('keeps identity and the labels the waits read, and drops the spec, annotations, other labels and the status details', () => {
     const kept = podAsWaited(PODS.running);
-    expect(kept.metadata).toEqual({
-      name: metadata.name,
-      namespace: metadata.namespace,
-      uid: metadata.uid,
-      resourceVersion: metadata.resourceVersion,
-      creationTimestamp: metadata.creationTimestamp,
-      labels: { antidoteManaged: 'yes', liveLesson: 'abc123', configPod: 'yes', stageId: '0' },
-    });
+    expect(kept.metadata).toEqual({ name: metadata.name, namespace: metadata.namespace, resourceVersion: metadata.resourceVersion, labels: { stageId: '0' } });
     expect(kept).not.toHaveProperty('spec');
     expect(kept.status).toEqual({ phase: 'Running', containerStatuses: [{ name: 'vqfx1', state: { running: {} } }] });
+    const configPod = podAsWaited({ ...PODS.running, metadata: { ...metadata, labels: { ...metadata.labels, configPod: 'yes', jobType: 'config' } } } as unknown as V1Pod);
+    expect(configPod).toEqual({ apiVersion: 'v1', kind: 'Pod', metadata: { name: metadata.name, namespace: metadata.namespace, resourceVersion: metadata.resourceVersion, labels: { stageId: '0', configPod: 'yes', jobType: 'config' } } });
+    expect(jobAsWaited({ ...JOBS.failed, metadata: { ...metadata, deletionTimestamp: '2026-12-07T05:00:00Z' } } as unknown as V1Job).metadata).toHaveProperty('deletionTimestamp', '2026-12-07T05:00:00Z');
     expect(jobAsWaited(JOBS.succeeded).status).toEqual({ conditions: [{ type: 'SuccessCriteriaMet', status: 'True' }, { type: 'Complete', status: 'True' }] });
   });
 });

@@ -1,21 +1,21 @@
-import { metadataAndStatus } from '@antidote/kube';
 import { LABEL } from '@antidote/lesson-objects';
 import type { V1ContainerState, V1ContainerStatus, V1Job, V1JobCondition, V1ObjectMeta, V1Pod } from '@kubernetes/client-node';
 
 /**
- * What the scheduler's caches keep of each pod and job: what its waits read (`podState`, `jobState`, the
- * configuration pods of other stages), nothing else. The caches hold every lesson's objects for as long
- * as it lives — 6 pods and 3 jobs per lesson of network-automation, 90,000 objects with 10,000 lessons
- * held — so a field kept here is a field kept 90,000 times: no conditions, addresses, images, container
- * ids or times of the status, and of the labels only Antidote's own (not the Job controller's).
+ * What the scheduler's caches keep of each pod and job: what its waits read (`podState` of endpoint pods,
+ * `jobState`, the presence and stage of configuration jobs and their pods), nothing else. The caches hold
+ * every lesson's objects for as long as it lives — 6 pods and 3 jobs per lesson of network-automation,
+ * 90,000 objects with 10,000 lessons held — so a field kept here is a field kept 90,000 times: of the
+ * metadata the name, namespace, resource version, deletion time and the three labels the waits select
+ * on; of the status no conditions, addresses, images, container ids or times, and none at all of a
+ * configuration pod (its Job's conditions tell how it went).
  */
-const OUR_LABELS: ReadonlySet<string> = new Set(Object.values(LABEL));
+const READ_LABELS: readonly string[] = [LABEL.jobType, LABEL.stageId, LABEL.configPod];
 
-function ourLabels(metadata: V1ObjectMeta): V1ObjectMeta {
-  if (!metadata.labels) return metadata;
-  const labels: Record<string, string> = {};
-  for (const [key, value] of Object.entries(metadata.labels)) if (OUR_LABELS.has(key)) labels[key] = value;
-  return { ...metadata, labels };
+function metadataAsWaited({ name, namespace, resourceVersion, deletionTimestamp, labels }: V1ObjectMeta): V1ObjectMeta {
+  const kept: Record<string, string> = {};
+  for (const key of READ_LABELS) if (labels?.[key] !== undefined) kept[key] = labels[key];
+  return { name, namespace, resourceVersion, ...(deletionTimestamp ? { deletionTimestamp } : {}), labels: kept };
 }
 
 const stateAsWaited = (state: V1ContainerState): V1ContainerState => {
@@ -28,13 +28,14 @@ const stateAsWaited = (state: V1ContainerState): V1ContainerState => {
 const containerAsWaited = ({ name, state, lastState }: V1ContainerStatus): V1ContainerStatus =>
   ({ name, ...(state ? { state: stateAsWaited(state) } : {}), ...(lastState?.terminated ? { lastState: stateAsWaited({ terminated: lastState.terminated }) } : {}) }) as V1ContainerStatus;
 
-/** A pod as the caches keep it: identity, our labels, phase, reason, message and each container's state. */
+/** A pod as the caches keep it: identity, the labels read, and for an endpoint pod its phase, reason, message and each container's state. */
 export function podAsWaited(pod: V1Pod): V1Pod {
-  const kept = metadataAndStatus(pod);
-  const status = pod.status;
+  const metadata = metadataAsWaited(pod.metadata ?? {});
+  const status = metadata.labels?.[LABEL.configPod] === undefined ? pod.status : undefined;
   return {
-    ...kept,
-    metadata: ourLabels(kept.metadata ?? {}),
+    ...(pod.apiVersion ? { apiVersion: pod.apiVersion } : {}),
+    ...(pod.kind ? { kind: pod.kind } : {}),
+    metadata,
     ...(status
       ? {
           status: {
@@ -49,14 +50,14 @@ export function podAsWaited(pod: V1Pod): V1Pod {
   };
 }
 
-/** A job as the caches keep it: identity, our labels, its conditions (type, status, reason, message) and failed pods. */
+/** A job as the caches keep it: identity, the labels read, its conditions (type, status, reason, message) and failed pods. */
 export function jobAsWaited(job: V1Job): V1Job {
-  const kept = metadataAndStatus(job);
   const status = job.status;
   const condition = ({ type, status: value, reason, message }: V1JobCondition): V1JobCondition => ({ type, status: value, ...(reason ? { reason } : {}), ...(message ? { message } : {}) });
   return {
-    ...kept,
-    metadata: ourLabels(kept.metadata ?? {}),
+    ...(job.apiVersion ? { apiVersion: job.apiVersion } : {}),
+    ...(job.kind ? { kind: job.kind } : {}),
+    metadata: metadataAsWaited(job.metadata ?? {}),
     ...(status ? { status: { ...(status.conditions ? { conditions: status.conditions.map(condition) } : {}), ...(status.failed !== undefined ? { failed: status.failed } : {}) } } : {}),
   };
 }
