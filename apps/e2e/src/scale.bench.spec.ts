@@ -162,7 +162,8 @@ it(`holds ${LEVELS.at(-1)} live lessons READY, in steps of ${LEVELS.join(' / ')}
         keepAlive: await keepAliveRound(platform, learners, held),
         reaperPass: await reaperPass(platform),
       });
-      console.log(`bench scale: step to ${level} done in ${run.seconds.toFixed(1)} s, ${run.failures.length} failed`);
+      // Each step as it ends (a long run on a loaded machine may be stopped before the table).
+      console.log(`bench scale: step to ${level}: ${JSON.stringify(steps.at(-1))}`);
     }
     const peak = usages(platform);
     await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
