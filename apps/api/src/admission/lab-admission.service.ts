@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { DataManager, type AdmissionRequest, type CapacityHolder, type EnqueueResult } from '@antidote/data';
 import { MetricsService } from '@antidote/runtime';
+import type { EntityManager } from 'typeorm';
 import { queueFull } from './admission.errors.js';
 import { estimateWaits } from './wait-estimate.js';
 
@@ -49,10 +50,13 @@ export class LabAdmission {
     throw await this.full();
   }
 
-  /** Admits or queues the lab whose row is written; a full line throws 429 (the caller removes the row). */
-  async enqueue(request: AdmissionRequest): Promise<EnqueueResult> {
+  /**
+   * Admits or queues a new lab, its row written by `writeLab` in the same transaction; a full line
+   * throws 429, nothing written.
+   */
+  async enqueue(request: AdmissionRequest, writeLab: (manager: EntityManager) => Promise<unknown>): Promise<EnqueueResult> {
     const { maxLiveLessons: cap, maxQueued } = this.config.scheduler;
-    const result = await this.data.admission.enqueue(request, { cap, maxQueued });
+    const result = await this.data.admission.enqueue(request, { cap, maxQueued }, writeLab);
     this.decisions.inc({ decision: result.kind });
     if (result.kind === 'full') throw await this.full();
     return result;

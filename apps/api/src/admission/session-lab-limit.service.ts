@@ -21,19 +21,15 @@ export class SessionLabLimit {
     @InjectConfig() private readonly config: AntidoteConfig,
   ) {}
 
-  /** The session's labs that hold one of its places, least recently used first. */
-  async placesTaken(sessionId: string): Promise<LiveLesson[]> {
-    return (await this.data.liveLessons.list({ sessionId })).filter((lab) => !lab.deleteRequestedAt && !lab.error).sort(leastRecentlyUsed);
-  }
-
   /**
-   * The labs in the way of one more: none when there is room; past the limit, with `replaceOldest`, the
-   * least recently used (to `end`), else 429 naming it. Changes nothing.
+   * The labs in the way of one more, among the session's labs (`sessionLabs`, as read for this request):
+   * none when there is room; past the limit, with `replaceOldest`, the least recently used (to `end`),
+   * else 429 naming it. Changes nothing. Labs being deleted or failed hold no place.
    */
-  async inTheWay(sessionId: string, replaceOldest: boolean): Promise<LiveLesson[]> {
+  async inTheWay(sessionLabs: readonly LiveLesson[], replaceOldest: boolean): Promise<LiveLesson[]> {
     const limit = this.config.liveLessonLimit;
     if (limit <= 0) return [];
-    const labs = await this.placesTaken(sessionId);
+    const labs = sessionLabs.filter((lab) => !lab.deleteRequestedAt && !lab.error).sort(leastRecentlyUsed);
     const inTheWay = labs.slice(0, labs.length - limit + 1);
     if (inTheWay.length === 0 || replaceOldest) return inTheWay;
     const [oldest] = inTheWay;

@@ -39,18 +39,19 @@ export class LiveLessonRequestService {
   /** `client`: the address the request came from (rate limits, fairness of the waiting room). */
   async request(body: LiveLessonRequest, client: string): Promise<string> {
     if (!body.sessionId) throw invalidArgument('Session ID cannot be nil', 'sessionId');
-    const session = await this.data.liveSessions.find(body.sessionId);
-    if (!session) throw invalidArgument(`Invalid session ID ${body.sessionId}`, 'sessionId');
     if (!body.lessonSlug) throw invalidArgument('Lesson Slug cannot be nil', 'lessonSlug');
+    // The session's activity and its existence, in one write.
+    const sessionId = body.sessionId;
+    if (!(await this.data.liveSessions.touchIfExists(sessionId))) throw invalidArgument(`Invalid session ID ${body.sessionId}`, 'sessionId');
     const lesson = await this.data.curriculum.findLesson(body.lessonSlug);
     if (!lesson) throw notFound(`Couldn't find lesson slug '${body.lessonSlug}'`);
     if (body.lessonStage >= lesson.stages.length) throw invalidArgument('Invalid stage ID for this lesson', 'lessonStage');
-    // Activity only delays the session's expiry: a failed touch must not refuse the request.
-    await this.data.liveSessions.touch(session.id).catch((error: unknown) => this.logger.warn(`could not touch session ${session.id}: ${error instanceof Error ? error.message : String(error)}`));
-    const existing = await this.data.liveLessons.findForSession(session.id, lesson.slug);
+    // The session's labs, read once: this lesson's, and those that take its places.
+    const labs = await this.data.liveLessons.listForSession(sessionId);
+    const existing = labs.find((lab) => lab.lessonSlug === lesson.slug);
     if (existing && !(existing.error && !this.config.scheduler.keepFailedLessons)) return this.reuse(existing, lesson, body.lessonStage);
     if (existing) await this.data.liveLessons.delete(existing.id);
-    const inTheWay = await this.places.inTheWay(session.id, body.replaceOldest);
+    const inTheWay = await this.places.inTheWay(labs, body.replaceOldest);
     await this.rates.take('lab', client);
     if (inTheWay.length > 0) {
       // Nothing is ended for a request that would be refused anyway.
@@ -58,13 +59,13 @@ export class LiveLessonRequestService {
       await this.places.end(inTheWay);
     }
     if (await this.pools.pooled(lesson.slug)) {
-      const claim = await this.pools.claim(lesson.slug, session.id);
+      const claim = await this.pools.claim(lesson.slug, sessionId);
       // A warm member is READY at stage 0: answered at once (the claim set its activity time), or moved to
       // the asked stage like any live lesson.
       if (claim.kind === 'claimed') return claim.lesson.currentStage === body.lessonStage ? claim.lesson.id : this.reuse(claim.lesson, lesson, body.lessonStage);
       if (claim.kind === 'raced') return claim.liveLessonId;
     }
-    return this.create(session.id, lesson, body.lessonStage, client);
+    return this.create(sessionId, lesson, body.lessonStage, client);
   }
 
   /**
@@ -107,25 +108,26 @@ export class LiveLessonRequestService {
   }
 
   private async create(sessionId: string, lesson: Lesson, stage: number, client: string): Promise<string> {
-    await this.admission.refuseWhenFull();
     const { images, missing } = await this.data.curriculum.imagesOf(lesson);
     if (missing.length > 0) throw internal('Unable to initialize new livelesson');
-    let created: LiveLesson;
+    let id: string;
     try {
-      created = await withFreshId(
-        (id) =>
-          this.data.liveLessons.create(
-            liveLessonRecord(lesson, {
-              id,
-              sessionId,
-              instanceId: this.config.instanceId,
-              hepsDomain: this.config.hepsDomain,
-              // Public hostnames carry this, not the id: the id unlocks the device logins (GET /exp/livelesson/{id}).
-              hostToken: randomId(HOST_TOKEN_LENGTH),
-              stage,
-              imageOf: (slug) => images.get(slug),
-            }),
-          ),
+      // The row and its place in line, one transaction: a full line (429) leaves nothing behind.
+      id = await withFreshId(
+        async (fresh) => {
+          const record = liveLessonRecord(lesson, {
+            id: fresh,
+            sessionId,
+            instanceId: this.config.instanceId,
+            hepsDomain: this.config.hepsDomain,
+            // Public hostnames carry this, not the id: the id unlocks the device logins (GET /exp/livelesson/{id}).
+            hostToken: randomId(HOST_TOKEN_LENGTH),
+            stage,
+            imageOf: (slug) => images.get(slug),
+          });
+          await this.admission.enqueue({ liveLessonId: fresh, sessionId, client, lessonSlug: lesson.slug }, (manager) => this.data.liveLessons.create(record, manager));
+          return fresh;
+        },
         () => internal('Unable to initialize new livelesson'),
       );
     } catch (error) {
@@ -135,15 +137,9 @@ export class LiveLessonRequestService {
       if (!winner) throw error;
       return winner.id;
     }
-    try {
-      await this.admission.enqueue({ liveLessonId: created.id, sessionId, client, lessonSlug: lesson.slug });
-    } catch (error) {
-      await this.data.liveLessons.delete(created.id);
-      throw error;
-    }
     // Admitted or waiting, the scheduler hears of it: it builds an admitted lab, and admits waiting ones as capacity frees.
-    await this.tell(RequestSubjects.liveLessonCreate, { liveLessonId: created.id });
-    return created.id;
+    await this.tell(RequestSubjects.liveLessonCreate, { liveLessonId: id });
+    return id;
   }
 
   /**

@@ -54,9 +54,9 @@ export class CreateLessonOperation {
     // lesson in hand (as read, plus what it wrote) is current, so no read before each step.
     lesson = await this.status.advance(lesson, LiveLessonStatus.CONFIGURATION, await this.estimates.whenConfiguring(shape));
     await this.cluster.configure(plan, lesson.currentStage, { oldJobsGoneMs: timeouts.oldJobsGoneSeconds * 1000, jobsMs: timeouts.configJobSeconds * 1000 }, signal);
-    await this.data.liveLessons.setConfiguredStage(lesson.id, lesson.currentStage);
     if (plan.lesson.readyDelay > 0) await sleep(plan.lesson.readyDelay * 1000, undefined, { signal });
-    const ready = await this.status.advance(lesson, LiveLessonStatus.READY);
+    // READY and the stage now configured: one write.
+    const ready = await this.status.advance(lesson, LiveLessonStatus.READY, undefined, lesson.currentStage);
     this.logger.log(`live lesson ${initial.id} (${initial.lessonSlug}) is READY`);
     await this.estimates.record(initial.id, initial.lessonSlug, ready.phaseTimes);
   }

@@ -39,15 +39,18 @@ export class StatusReporter implements OnApplicationShutdown {
     this.stopListening();
   }
 
-  /** Moves the live lesson forward to `status` (no-op when it is already there or beyond), with when it is expected READY if known. */
-  async advance(lesson: LiveLesson, status: LiveLessonStatus, estimatedReadyAt?: Date): Promise<LiveLesson> {
+  /**
+   * Moves the live lesson forward to `status` (no-op when it is already there or beyond), with when it is
+   * expected READY if known and the stage whose configuration has run if given — one statement.
+   */
+  async advance(lesson: LiveLesson, status: LiveLessonStatus, estimatedReadyAt?: Date, configuredStage?: number): Promise<LiveLesson> {
     if (lesson.status === status || isAfter(lesson.status, status)) return lesson;
-    const written = await this.data.liveLessons.updateStatus(lesson.id, status, estimatedReadyAt);
+    const written = await this.data.liveLessons.updateStatus(lesson.id, status, estimatedReadyAt, configuredStage);
     if (status === LiveLessonStatus.READY && written.pool) this.metrics.observeRefill(written.lessonSlug, written.phaseTimes);
     else if (status === LiveLessonStatus.READY) this.metrics.observeReady(written.lessonSlug, written.phaseTimes);
     this.publish(written);
     // The status write returns the state columns; the rest (endpoints, guide) is the caller's, unchanged by it.
-    return { ...lesson, ...written };
+    return { ...lesson, ...written, ...(configuredStage !== undefined ? { configuredStage } : {}) };
   }
 
   /** READY again after a stage change (the api had set CONFIGURATION). */

@@ -61,26 +61,33 @@ export class AdmissionQueueRepository {
     private readonly now: () => Date,
   ) {}
 
-  /** Admits the request at once when capacity is free and nobody waits; otherwise puts it in line, or answers `full`. */
-  async enqueue(request: AdmissionRequest, limits: QueueLimits): Promise<EnqueueResult> {
+  /**
+   * Admits the request at once when capacity is free and nobody waits; otherwise puts it in line, or
+   * answers `full`. `writeLab`, when given, writes the lab's row in the same transaction, before its
+   * ticket and only when the answer is not `full` (so a full line leaves nothing behind).
+   */
+  async enqueue(request: AdmissionRequest, limits: QueueLimits, writeLab?: (manager: EntityManager) => Promise<unknown>): Promise<EnqueueResult> {
     if (limits.cap <= 0) {
       // No cap: nobody ever waits, so no order to keep and no lock to take (a burst of requests is not serialised).
       const now = this.now().getTime();
-      await this.insert(undefined, request, { round: 0, seq: 0, now, admittedAt: now });
+      const at = { round: 0, seq: 0, now, admittedAt: now };
+      if (!writeLab) await this.insert(undefined, request, at);
+      else await inTransaction(this.dataSource, async (manager) => void (await writeLab(manager), await this.insert(manager, request, at)));
       return { kind: 'admitted' };
     }
     return inTransaction(this.dataSource, async (manager) => {
       const seq = await this.lock(manager);
-      const waiting = await sqlCount(this.dataSource, `FROM admission_tickets WHERE ${WAITING}`, {}, manager);
-      const free = limits.cap > 0 ? limits.cap - (await this.holding(request.liveLessonId, manager)) : Number.POSITIVE_INFINITY;
-      const { head, last } = await this.rounds(request.client, manager);
+      const { waiting, holding, head, last } = await this.standing(request, manager);
+      const free = limits.cap - holding;
       const now = this.now().getTime();
       if (waiting === 0 && free > 0) {
+        await writeLab?.(manager);
         await this.insert(manager, request, { round: head, seq, now, admittedAt: now });
         return { kind: 'admitted' };
       }
       if (waiting >= limits.maxQueued) return { kind: 'full', waiting };
       const round = last === undefined ? head : Math.max(head, last + 1);
+      await writeLab?.(manager);
       await this.insert(manager, request, { round, seq, now, admittedAt: null });
       const ahead = await sqlCount(this.dataSource, `FROM admission_tickets WHERE ${WAITING} AND (round < :round OR (round = :round AND seq < :seq))`, { round, seq }, manager);
       return { kind: 'waiting', position: ahead + 1 };
@@ -175,16 +182,22 @@ export class AdmissionQueueRepository {
     return Number(row.next_seq);
   }
 
-  /** The head's round (else the latest round, else 0) and the client's latest round among its tickets not ended. */
-  private async rounds(client: string, manager: EntityManager): Promise<{ head: number; last?: number }> {
-    const [row] = await sqlRows<{ head: number | string; last: number | string | null }>(
+  /**
+   * Under the lock, in one statement: how many wait, how many labs hold capacity (the request's own aside),
+   * the head's round (else the latest round, else 0) and the client's latest round among its tickets not ended.
+   */
+  private async standing(request: AdmissionRequest, manager: EntityManager): Promise<{ waiting: number; holding: number; head: number; last?: number }> {
+    const [row] = await sqlRows<{ waiting: number | string; holding: number | string; head: number | string; last: number | string | null }>(
       this.dataSource,
-      `SELECT COALESCE((SELECT MIN(round) FROM admission_tickets WHERE ${WAITING}), (SELECT MAX(round) FROM admission_tickets), 0) AS head,
+      `SELECT (SELECT COUNT(*) FROM admission_tickets WHERE ${WAITING}) AS waiting,
+        (SELECT COUNT(*) ${HOLDING}) AS holding,
+        COALESCE((SELECT MIN(round) FROM admission_tickets WHERE ${WAITING}), (SELECT MAX(round) FROM admission_tickets), 0) AS head,
         (SELECT MAX(round) FROM admission_tickets WHERE client = :client AND ended_at IS NULL) AS last`,
-      { client },
+      { client: request.client, exclude: request.liveLessonId },
       manager,
     );
-    return { head: Number(row?.head ?? 0), ...(row?.last === null || row?.last === undefined ? {} : { last: Number(row.last) }) };
+    const last = row?.last === null || row?.last === undefined ? {} : { last: Number(row.last) };
+    return { waiting: Number(row?.waiting ?? 0), holding: Number(row?.holding ?? 0), head: Number(row?.head ?? 0), ...last };
   }
 
   private async insert(manager: EntityManager | undefined, request: AdmissionRequest, at: { round: number; seq: number; now: number; admittedAt: number | null }): Promise<void> {

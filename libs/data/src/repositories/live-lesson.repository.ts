@@ -1,6 +1,6 @@
-import { assignments, selectEntities, sqlCount, sqlRows } from '../sql.js';
+import { assignments, sqlCount, sqlRows } from '../sql.js';
 import { inTransaction } from '../transaction.js';
-import type { DataSource, FindOptionsWhere } from 'typeorm';
+import { In, type DataSource, type EntityManager, type FindOptionsWhere } from 'typeorm';
 import { DataErrorCodes, LiveLessonStatus, phaseTimeKeyOf, type PhaseTimeKey, type PhaseTimes } from '@antidote/contracts';
 import type { GuideType } from '@antidote/curriculum';
 import { DuplicateError, isUniqueViolation, NotFoundError } from '../data.errors.js';
@@ -53,8 +53,11 @@ export class LiveLessonRepository {
     private readonly now: () => Date,
   ) {}
 
-  /** Inserts the row and its endpoints in one transaction; a duplicate id or (session, lesson) is a DuplicateError. */
-  async create(lesson: NewLiveLesson): Promise<LiveLesson> {
+  /**
+   * Inserts the row and its endpoints in one transaction (`manager`'s when given: written with what else
+   * it writes); a duplicate id or (session, lesson) is a DuplicateError.
+   */
+  async create(lesson: NewLiveLesson, manager?: EntityManager): Promise<LiveLesson> {
     const at = lesson.createdAt ?? this.now();
     const { endpoints, ...fields } = lesson;
     const entity: Omit<LiveLessonEntity, 'endpoints'> = {
@@ -77,11 +80,12 @@ export class LiveLessonRepository {
     };
     const endpointRows = endpoints.map((endpoint) => endpointEntity(lesson.id, endpoint));
     try {
-      await inTransaction(this.dataSource, async (manager) => {
+      const write = async (manager: EntityManager): Promise<void> => {
         // Every column is given, so nothing is read back after the insert (TypeORM's default re-reads columns with defaults).
         await manager.createQueryBuilder().insert().into(LiveLessonEntity).values({ ...entity }).updateEntity(false).execute();
         if (endpointRows.length > 0) await manager.createQueryBuilder().insert().into(LiveEndpointEntity).values(endpointRows.map((row) => ({ ...row }))).updateEntity(false).execute();
-      });
+      };
+      await (manager ? write(manager) : inTransaction(this.dataSource, write));
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       const existing = await this.find(lesson.id);
@@ -100,7 +104,7 @@ export class LiveLessonRepository {
   }
 
   async find(id: string): Promise<LiveLesson | undefined> {
-    const [lesson] = await this.select('id = :id', { id });
+    const [lesson] = await this.joined({ id });
     return lesson;
   }
 
@@ -131,8 +135,13 @@ export class LiveLessonRepository {
   }
 
   async findForSession(sessionId: string, lessonSlug: string): Promise<LiveLesson | undefined> {
-    const [lesson] = await this.select('session_id = :sessionId AND lesson_slug = :lessonSlug', { sessionId, lessonSlug });
+    const [lesson] = await this.joined({ sessionId, lessonSlug });
     return lesson;
+  }
+
+  /** A session's live lessons with their endpoints, oldest first, in one statement. */
+  async listForSession(sessionId: string): Promise<LiveLesson[]> {
+    return this.joined({ sessionId });
   }
 
   async list(filter: LiveLessonFilter = {}): Promise<LiveLesson[]> {
@@ -179,12 +188,14 @@ export class LiveLessonRepository {
   /**
    * Sets the status and records when the phase began, in one statement (the phase time is merged into the
    * JSON by the database: no read-modify-write, no transaction); returns the row's state as written.
-   * `estimatedReadyAt`, when given, is written with it.
+   * `estimatedReadyAt` and `configuredStage` (the stage whose configuration ran), when given, are written
+   * in the same statement.
    */
-  async updateStatus(id: string, status: LiveLessonStatus, estimatedReadyAt?: Date): Promise<WrittenLiveLessonState> {
+  async updateStatus(id: string, status: LiveLessonStatus, estimatedReadyAt?: Date, configuredStage?: number): Promise<WrittenLiveLessonState> {
     const at = this.now();
     const columns: Record<string, string | number> = { status, updated_at: at.getTime() };
     if (estimatedReadyAt) columns.estimated_ready_at = estimatedReadyAt.getTime();
+    if (configuredStage !== undefined) columns.configured_stage = configuredStage;
     return this.writeState(id, columns, phaseTimeKeyOf[status], at);
   }
 
@@ -298,9 +309,13 @@ export class LiveLessonRepository {
     return this.withEndpoints(await this.dataSource.manager.find(LiveLessonEntity, { where, order: { createdAt: 'ASC', id: 'ASC' } }));
   }
 
-  /** `load` for a WHERE of the table's columns: the hot reads (by id, by session and lesson), past the query builder. */
-  private async select(where: string, parameters: Record<string, string>): Promise<LiveLesson[]> {
-    return this.withEndpoints(await selectEntities(this.dataSource, LiveLessonEntity, where, parameters, 'created_at ASC, id ASC'));
+  /**
+   * `load` for the few rows of one lesson or session (the hot reads): rows and endpoints in one statement
+   * (a join; each row's columns come once per endpoint, which is cheaper than a second round trip).
+   */
+  private async joined(where: FindOptionsWhere<LiveLessonEntity>): Promise<LiveLesson[]> {
+    const rows = await this.dataSource.manager.find(LiveLessonEntity, { where, relations: { endpoints: true }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return rows.map((row) => toLiveLesson(row, row.endpoints ?? []));
   }
 
   private async withEndpoints(rows: LiveLessonEntity[]): Promise<LiveLesson[]> {
@@ -308,7 +323,7 @@ export class LiveLessonRepository {
     const endpoints: LiveEndpointEntity[] = [];
     for (let i = 0; i < rows.length; i += ID_CHUNK) {
       const ids = rows.slice(i, i + ID_CHUNK).map((row) => row.id);
-      endpoints.push(...(await selectEntities(this.dataSource, LiveEndpointEntity, 'live_lesson_id IN (:...ids)', { ids })));
+      endpoints.push(...(await this.dataSource.manager.find(LiveEndpointEntity, { where: { liveLessonId: In(ids) } })));
     }
     const byLesson = new Map<string, LiveEndpointEntity[]>();
     for (const endpoint of endpoints) byLesson.set(endpoint.liveLessonId, [...(byLesson.get(endpoint.liveLessonId) ?? []), endpoint]);
