@@ -26,7 +26,7 @@ const SLOW = { podStartDelayMs: 2000, jobRunDelayMs: 3000 };
 /** What the cluster itself takes: endpoint pods start, the endpoints boot, then the configuration Jobs' pods start and run. */
 const FLOOR_MS = SLOW.podStartDelayMs + LESSON.readyDelayMs + SLOW.podStartDelayMs + SLOW.jobRunDelayMs;
 const row = (label: string, run: Run, floorMs = 0) =>
-  `  ${label.padEnd(30)} ${String(run.lessons).padStart(4)} ${run.seconds.toFixed(1).padStart(6)} ${run.lessonsPerSecond.toFixed(2).padStart(6)} ${[run.timeToReadyMs?.p50, run.timeToReadyMs?.p95, run.timeToReadyMs?.p99].map((ms) => (ms === undefined ? '-' : String(Math.round(ms - floorMs))).padStart(7)).join('')} ${run.cpuMsPerLesson.total.toFixed(0).padStart(7)} ${run.kubeCallsPerLesson.toFixed(1).padStart(6)} ${String(run.failures.length).padStart(5)}`;
+  `  ${label.padEnd(30)} ${String(run.lessons).padStart(4)} ${run.seconds.toFixed(1).padStart(6)} ${run.lessonsPerSecond.toFixed(2).padStart(6)} ${[run.timeToReadyMs?.p50, run.timeToReadyMs?.p95, run.timeToReadyMs?.p99].map((ms) => (ms === undefined ? '-' : String(Math.round(ms - floorMs))).padStart(7)).join('')} ${run.cpuMsPerLesson.total.toFixed(0).padStart(7)} ${run.statementsPerLesson.toFixed(1).padStart(6)} ${run.kubeCallsPerLesson.toFixed(1).padStart(6)} ${String(run.failures.length).padStart(5)}`;
 
 /**
  * The whole platform as it is deployed — nats-server, kube-sim and the four built apps, each a process
@@ -51,12 +51,12 @@ it.each(DATABASE_KINDS)(`takes ${BURST} learners at once to READY through every 
     console.log(
       [
         `bench platform on ${kind}: ${SLUG} (3 endpoints, 3 links, 3 configs), every app a process (antictl up), learners through the /exp API`,
-        `  ${'run'.padEnd(30)} ${'n'.padStart(4)} ${'s'.padStart(6)} ${'/s'.padStart(6)} ${'p50 ms'.padStart(7)}${'p95 ms'.padStart(7)}${'p99 ms'.padStart(7)} ${'cpu ms'.padStart(7)} ${'calls'.padStart(6)} ${'fail'.padStart(5)}`,
+        `  ${'run'.padEnd(30)} ${'n'.padStart(4)} ${'s'.padStart(6)} ${'/s'.padStart(6)} ${'p50 ms'.padStart(7)}${'p95 ms'.padStart(7)}${'p99 ms'.padStart(7)} ${'cpu ms'.padStart(7)} ${'stmts'.padStart(6)} ${'calls'.padStart(6)} ${'fail'.padStart(5)}`,
         row('warm-up: first after start-up', cold),
         row('burst, kube-sim delays zero', fast),
         row(`realistic, minus ${FLOOR_MS} ms floor`, realistic, FLOOR_MS),
         `  Kubernetes API calls for one live lesson at pods 2 s / jobs 3 s: ${single.kubeCallsPerLesson} by the scheduler, ${reference} by the reference §10 formula (${(reference / single.kubeCallsPerLesson).toFixed(1)}× more)`,
-        `  cpu ms = user + system time of the four apps per lesson; calls = the scheduler's Kubernetes calls per lesson (kube-sim's log)`,
+        `  cpu ms = user + system time of the four apps per lesson; stmts = their database statements per lesson (polling and periodic work included); calls = the scheduler's Kubernetes calls per lesson (kube-sim's log)`,
         `  ${'app'.padEnd(14)} ${'idle RSS MiB'.padStart(13)} ${'peak RSS MiB'.padStart(13)} ${'burst CPU ms/lesson'.padStart(20)}`,
         ...APPS.map((app) => `  ${app.padEnd(14)} ${idle[app].rssMiB.toFixed(0).padStart(13)} ${peak[app].peakRssMiB.toFixed(0).padStart(13)} ${fast.cpuMsPerLesson[app].toFixed(0).padStart(20)}`),
         `  kube-sim (the simulated cluster, not in cpu ms; on the same 2 cores): ${fast.kubeSimCpuMsPerLesson.toFixed(0)} ms/lesson in the burst`,

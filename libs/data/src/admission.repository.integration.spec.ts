@@ -1,5 +1,6 @@
 import { LiveLessonStatus } from '@antidote/contracts';
 import { DATABASE_KINDS, makeNewLiveLesson, testDatabase, type TestDatabase } from '@antidote/testing';
+import type { EntityManager } from 'typeorm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDataSource, DataManager, type EnqueueResult } from './index.js';
 
@@ -86,6 +87,31 @@ describe.each(DATABASE_KINDS)('admission queue and rate buckets on %s', (kind) =
     await request('b', limits);
     expect((await request('c', limits)).result).toEqual({ kind: 'full', waiting: 2 });
     expect(await db.data.admission.waitingCount()).toBe(2);
+  });
+
+  it('writes the lab with its ticket in one transaction: admitted or waiting, both there; full, neither; a failed write, neither', async () => {
+    const limits = { cap: 1, maxQueued: 1 };
+    const withRow = async (client: string, limits: { cap: number; maxQueued: number }, fail = false) => {
+      const id = `ll${kind.slice(0, 2)}${String(++ids).padStart(6, '0')}`;
+      const ticket = { liveLessonId: id, sessionId: `s-${id}`, client, lessonSlug: `lesson-${id}` };
+      const writeLab = async (manager: EntityManager) => {
+        await db.data.liveLessons.create(makeNewLiveLesson({ id, sessionId: `s-${id}`, lessonSlug: `lesson-${id}` }), manager);
+        if (fail) throw new Error('the row could not be written');
+      };
+      const result = await db.data.admission.enqueue(ticket, limits, writeLab).catch((error: unknown) => error as Error);
+      return { id, result, row: await db.data.liveLessons.find(id), ticket: await db.data.admission.find(id) };
+    };
+    const admitted = await withRow('a', limits);
+    expect(admitted).toMatchObject({ result: { kind: 'admitted' }, row: { id: admitted.id, endpoints: expect.any(Array) }, ticket: { admittedAt: expect.any(Date) } });
+    const waiting = await withRow('b', limits);
+    expect(waiting).toMatchObject({ result: { kind: 'waiting', position: 1 }, row: { id: waiting.id }, ticket: { admittedAt: null } });
+    const full = await withRow('c', limits);
+    expect(full).toMatchObject({ result: { kind: 'full', waiting: 1 }, row: undefined, ticket: undefined });
+    const failed = await withRow('d', { cap: 0, maxQueued: 1 }, true);
+    expect(failed.result).toBeInstanceOf(Error);
+    expect([failed.row, failed.ticket]).toEqual([undefined, undefined]);
+    const unlimited = await withRow('e', { cap: 0, maxQueued: 1 });
+    expect(unlimited).toMatchObject({ result: { kind: 'admitted' }, row: { id: unlimited.id }, ticket: { admittedAt: expect.any(Date) } });
   });
 
   it('drops tickets of labs deleted while waiting, and tickets nobody asked about', async () => {

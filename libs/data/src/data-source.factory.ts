@@ -5,6 +5,7 @@ import type { AntidoteConfig } from '@antidote/config';
 import { entities } from './entities/index.js';
 import { migrations } from './migrations/index.js';
 import { retryingPg } from './retrying-pool.js';
+import { statementListener } from './statement-log.js';
 
 /** The database settings; `connectRetrySeconds` defaults as in the configuration (tools and tests leave it out). */
 export type DatabaseConfig = Omit<AntidoteConfig['database'], 'connectRetrySeconds'> & Partial<Pick<AntidoteConfig['database'], 'connectRetrySeconds'>>;
@@ -20,13 +21,16 @@ export function databaseTarget(url: string): DatabaseTarget {
 /** A DataSource for the configured database; never `synchronize` — the schema comes from migrations. */
 export function createDataSource(database: DatabaseConfig): DataSource {
   const target = databaseTarget(database.url);
-  const common = { entities, migrations, synchronize: false, migrationsRun: false, logging: false } as const;
+  // Every statement is heard by the DataSource's listeners (`onStatement`: metrics, statement counts).
+  let dataSource: DataSource | undefined;
+  const logger = statementListener(() => dataSource!);
+  const common = { entities, migrations, synchronize: false, migrationsRun: false, logging: false, logger } as const;
   if (target.kind === 'postgres') {
     // retryingPg: a connection refused while the server restarts is tried again inside the request.
-    return new DataSource({ ...common, type: 'postgres', driver: retryingPg, url: target.url, extra: { max: database.poolSize, connectionTimeoutMillis: 10_000, connectRetryMs: (database.connectRetrySeconds ?? 3) * 1000 } });
+    return (dataSource = new DataSource({ ...common, type: 'postgres', driver: retryingPg, url: target.url, extra: { max: database.poolSize, connectionTimeoutMillis: 10_000, connectRetryMs: (database.connectRetrySeconds ?? 3) * 1000 } }));
   }
   if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
-  return new DataSource({
+  return (dataSource = new DataSource({
     ...common,
     type: 'better-sqlite3',
     database: target.path,
@@ -40,5 +44,5 @@ export function createDataSource(database: DatabaseConfig): DataSource {
       // single-machine default; production runs on PostgreSQL.
       db.pragma('synchronous = NORMAL');
     },
-  });
+  }));
 }

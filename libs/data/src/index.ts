@@ -19,4 +19,4 @@ export { KEPT_STARTS, LessonStartRepository, startOf, type LessonStart } from '.
 export { AdmissionQueueRepository, type AdmissionRequest, type AdmissionTicket, type DrainResult, type EnqueueResult, type QueueLimits } from './repositories/admission-queue.repository.js';
 export { AdmissionStatsRepository, type AdmissionHistory, type CapacityHolder } from './repositories/admission-stats.repository.js';
 export { RateBucketRepository, type BucketRate } from './repositories/rate-bucket.repository.js';
-export { logStatements, type LoggedStatement, type StatementLog } from './statement-log.js';
+export { logStatements, onStatement, type LoggedStatement, type StatementLog } from './statement-log.js';

@@ -1,4 +1,4 @@
-import type { DataSource, EntitySubscriberInterface } from 'typeorm';
+import type { DataSource, Logger } from 'typeorm';
 
 /** One statement sent to the database (a transaction's BEGIN and COMMIT are statements too), and what was running it. */
 export interface LoggedStatement {
@@ -14,22 +14,42 @@ export interface StatementLog {
   stop(): void;
 }
 
+type Listener = (sql: string, parameters: readonly unknown[] | Record<string, unknown> | undefined) => void;
+const listeners = new WeakMap<DataSource, Set<Listener>>();
+
 /**
- * Logs every statement `dataSource` sends — through repositories, the query builder or `query()`, on
- * SQLite and PostgreSQL alike — with TypeORM's own hook (a subscriber's `beforeQuery`), each tagged by
- * `tagOf` (called as the statement is sent, in its async context). For counting what a request costs.
+ * TypeORM's logger of a DataSource made by `createDataSource`: it hears every statement sent — through
+ * repositories, the query builder or `query()`, on SQLite and PostgreSQL alike — and tells the listeners
+ * of that DataSource (`onStatement`). It logs nothing itself (the services log through their own logger).
+ */
+export function statementListener(dataSource: () => DataSource): Logger {
+  const none = (): void => undefined;
+  return {
+    logQuery: (sql, parameters) => {
+      const heard = listeners.get(dataSource());
+      if (heard) for (const listener of heard) listener(sql, parameters);
+    },
+    logQueryError: none,
+    logQuerySlow: none,
+    logSchemaBuild: none,
+    logMigration: none,
+    log: none,
+  };
+}
+
+/** Calls `listener` with each statement `dataSource` (made by `createDataSource`) sends from now on; returns the stop function. */
+export function onStatement(dataSource: DataSource, listener: Listener): () => void {
+  const heard = listeners.get(dataSource) ?? new Set<Listener>();
+  listeners.set(dataSource, heard.add(listener));
+  return () => void heard.delete(listener);
+}
+
+/**
+ * Logs every statement `dataSource` sends, each tagged by `tagOf` (called as the statement is sent, in
+ * its async context: e.g. the trace it belongs to). For counting what a request costs.
  */
 export function logStatements(dataSource: DataSource, tagOf: () => string | undefined = () => undefined): StatementLog {
   const statements: LoggedStatement[] = [];
-  const subscriber: EntitySubscriberInterface = {
-    beforeQuery: (event) => void statements.push({ sql: event.query, parameters: event.parameters ?? [], tag: tagOf() }),
-  };
-  dataSource.subscribers.push(subscriber);
-  return {
-    statements,
-    stop: () => {
-      const at = dataSource.subscribers.indexOf(subscriber);
-      if (at >= 0) dataSource.subscribers.splice(at, 1);
-    },
-  };
+  const stop = onStatement(dataSource, (sql, parameters) => void statements.push({ sql, parameters: parameters ?? [], tag: tagOf() }));
+  return { statements, stop };
 }

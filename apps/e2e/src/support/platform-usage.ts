@@ -29,6 +29,8 @@ export interface Run {
   /** The simulated cluster's CPU per lesson: not the platform's cost, but on the same cores. */
   kubeSimCpuMsPerLesson: number;
   kubeCallsPerLesson: number;
+  /** Statements the four apps sent to the database per lesson (their `antidote_database_statements_total`), polling included. */
+  statementsPerLesson: number;
   samples: number[];
   held: HeldLesson[];
 }
@@ -71,6 +73,18 @@ export const cpuBetween = (before: Record<App, Usage>, after: Record<App, Usage>
 /** Kubernetes API calls the scheduler has made so far (kube-sim's request log, by User-Agent) — the reaper's lease and passes apart. */
 export const kubeCalls = async (platform: UpPlatform) => (await simRequests(platform.kubeSim)).filter((request) => request.userAgent === 'antidote-scheduler').length;
 
+/** The database statements the four apps have sent so far (each app's `antidote_database_statements_total`, from its ops port as antictl up printed it). */
+export async function statements(platform: UpPlatform): Promise<number> {
+  let total = 0;
+  for (const app of APPS) {
+    const ops = [...platform.output().matchAll(new RegExp(`^${app}\\s+ready \\(ops (\\S+), pid \\d+\\)$`, 'gm'))].at(-1)?.[1];
+    if (!ops) throw new Error(`antictl up printed no ops address for ${app}`);
+    const metrics = await (await fetch(`${ops}/metrics`)).text();
+    total += Number(/^antidote_database_statements_total(?:\{[^}]*\})? (\S+)$/m.exec(metrics)?.[1] ?? NaN);
+  }
+  return total;
+}
+
 /** `count` learners at once through the /exp API (each its own address, session and live lesson), until each lesson is final. */
 export async function burst(platform: UpPlatform, slug: string, count: number, subnet: number): Promise<Run> {
   return measuredBurst(platform, count, () => Promise.all(Array.from({ length: count }, (_, i) => learner(platform.api, slug, `10.${subnet}.${Math.floor(i / 250)}.${(i % 250) + 1}`))));
@@ -107,6 +121,7 @@ export async function measuredBurst(platform: UpPlatform, count: number, drive: 
   const kubeSim = kubeSimPid(platform);
   const kubeSimBefore = usageOf(kubeSim).cpuMs;
   const callsBefore = await kubeCalls(platform);
+  const statementsBefore = await statements(platform);
   const started = Date.now();
   const outcomes = await drive();
   const seconds = (Date.now() - started) / 1000;
@@ -120,6 +135,7 @@ export async function measuredBurst(platform: UpPlatform, count: number, drive: 
     cpuMsPerLesson: cpuBetween(before, usages(platform), count),
     kubeSimCpuMsPerLesson: (usageOf(kubeSim).cpuMs - kubeSimBefore) / count,
     kubeCallsPerLesson: ((await kubeCalls(platform)) - callsBefore) / count,
+    statementsPerLesson: ((await statements(platform)) - statementsBefore) / count,
     samples,
     held: outcomes.flatMap((outcome) => (outcome.ready ? [outcome.held] : [])),
   };
