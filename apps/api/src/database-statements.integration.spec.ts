@@ -1,6 +1,7 @@
 import { LiveLessonStatus } from '@antidote/contracts';
 import { DataManager, logStatements, type StatementLog } from '@antidote/data';
 import { healthcheckerService } from '@antidote/healthchecker';
+import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { memorySpans } from '@antidote/runtime';
 import { schedulerService } from '@antidote/scheduler';
 import { DATABASE_KINDS, startTestPlatform, type TestPlatform } from '@antidote/testing';
@@ -33,13 +34,14 @@ const traceIdOfContext = () => trace.getActiveSpan()?.spanContext().traceId;
  * the budget above.
  */
 describe.each(DATABASE_KINDS)('database statements of one live lesson, request to READY, on %s', (kind) => {
-  let p: TestPlatform<App>;
+  let p: TestPlatform<App, KubeSim>;
   let api = '';
   let spans: InMemorySpanExporter;
 
   beforeAll(async () => {
     spans = await memorySpans();
     p = await startTestPlatform(kind, {
+      cluster: startKubeSim,
       services: { healthchecker: healthcheckerService, scheduler: schedulerService, api: apiService },
       overrides: { tracing: { exporter: 'memory' }, httpPort: 0, api: { host: '127.0.0.1' } },
     });
