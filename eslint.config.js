@@ -43,13 +43,30 @@ const testOnlyCycles = testingDeps.map((name) => [name, '@antidote/testing']);
  * are about what an app loads when it runs: its tests run the whole platform (the scheduler and the
  * testing lib's cluster helpers on the client included), so they do not apply to tests.
  */
-const testConstraints = runtimeConstraints.filter((rule) => !rule.sourceTag.startsWith('scope:')).map((rule) => {
-  if (rule.sourceTag === 'layer:domain') return { sourceTag: rule.sourceTag, onlyDependOnLibsWithTags: [...rule.onlyDependOnLibsWithTags, 'layer:testing', 'layer:tool'] };
-  return rule.onlyDependOnLibsWithTags ? { ...rule, onlyDependOnLibsWithTags: [...new Set([...rule.onlyDependOnLibsWithTags, 'layer:testing', 'layer:tool'])] } : rule;
-});
+const testConstraints = runtimeConstraints
+  .filter((rule) => !rule.sourceTag.startsWith('scope:'))
+  .map((rule) => {
+    if (rule.sourceTag === 'layer:domain')
+      return { sourceTag: rule.sourceTag, onlyDependOnLibsWithTags: [...rule.onlyDependOnLibsWithTags, 'layer:testing', 'layer:tool'] };
+    return rule.onlyDependOnLibsWithTags
+      ? { ...rule, onlyDependOnLibsWithTags: [...new Set([...rule.onlyDependOnLibsWithTags, 'layer:testing', 'layer:tool'])] }
+      : rule;
+  });
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'reports/**', '.nx/**', '**/*.js', '**/*.mjs', '**/vitest.config.ts', 'vitest.shared.ts', 'vitest.unit.config.ts'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'reports/**',
+      '.nx/**',
+      '**/*.js',
+      '**/*.mjs',
+      '**/vitest.config.ts',
+      'vitest.shared.ts',
+      'vitest.unit.config.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -75,7 +92,18 @@ export default tseslint.config(
     files: ['libs/*/src/**/*.ts', 'apps/*/src/**/*.ts'],
     ignores: ['libs/kube/**', 'libs/kube-runtime/**', 'libs/testing/**', '**/*.spec.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ name: '@kubernetes/client-node', allowTypeImports: true, message: 'Only @antidote/kube loads the Kubernetes client; import its types with `import type`.' }] }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@kubernetes/client-node',
+              allowTypeImports: true,
+              message: 'Only @antidote/kube loads the Kubernetes client; import its types with `import type`.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -84,7 +112,12 @@ export default tseslint.config(
       '@nx/enforce-module-boundaries': [
         'error',
         // Integration tests run the real services an app works with (the scheduler's need the healthchecker).
-        { enforceBuildableLibDependency: false, allow: ['@antidote/healthchecker', '@antidote/scheduler'], depConstraints: testConstraints, ignoredCircularDependencies: testOnlyCycles },
+        {
+          enforceBuildableLibDependency: false,
+          allow: ['@antidote/healthchecker', '@antidote/scheduler'],
+          depConstraints: testConstraints,
+          ignoredCircularDependencies: testOnlyCycles,
+        },
       ],
       '@typescript-eslint/unbound-method': 'off',
       // expect.objectContaining() and friends are typed `any` by design.

@@ -10,7 +10,10 @@ if (!(WRAPPED in vi.waitFor)) {
   const waitFor = vi.waitFor.bind(vi);
   vi.waitFor = Object.assign(
     ((callback, options) =>
-      waitFor(callback, typeof options === 'number' ? options : { interval: 20, ...options, timeout: options?.timeout ?? DEFAULT_WAIT_TIMEOUT_MS })) as typeof vi.waitFor,
+      waitFor(
+        callback,
+        typeof options === 'number' ? options : { interval: 20, ...options, timeout: options?.timeout ?? DEFAULT_WAIT_TIMEOUT_MS },
+      )) as typeof vi.waitFor,
     { [WRAPPED]: true },
   );
 }

@@ -47,7 +47,15 @@ export function projectConfig(projectDir: string, options: ProjectTestOptions = 
   const faults = suite === 'faults' || suite === 'bench' || conformance || chaos;
   const unit = suite === 'unit';
   const name = faults || unit ? `${basename(projectDir)}-${suite}` : basename(projectDir);
-  const tiersElsewhere = faults ? [] : ['**/*.faults.spec.ts', '**/*.bench.spec.ts', '**/*.conformance.spec.ts', '**/*.chaos.spec.ts', ...(unit ? ['**/*.integration.spec.ts', '**/*.e2e.spec.ts'] : [])];
+  const tiersElsewhere = faults
+    ? []
+    : [
+        '**/*.faults.spec.ts',
+        '**/*.bench.spec.ts',
+        '**/*.conformance.spec.ts',
+        '**/*.chaos.spec.ts',
+        ...(unit ? ['**/*.integration.spec.ts', '**/*.e2e.spec.ts'] : []),
+      ];
   return defineConfig({
     plugins: [
       swc.vite({
@@ -84,7 +92,11 @@ export function projectConfig(projectDir: string, options: ProjectTestOptions = 
       reporters: ['default', ['json', { outputFile: join(root, 'reports', unit ? 'vitest-unit' : 'vitest', `${name}.json`) }]],
       passWithNoTests: faults || unit,
       // The control plane, then its kubelets (kube-sim's nodes); torn down in reverse.
-      globalSetup: conformance ? [join(root, 'libs', 'testing', 'src', 'kcp.global-setup.ts'), join(root, 'tools', 'kube-sim', 'test', 'sim-nodes.global-setup.ts')] : options.postgres && !unit ? [join(root, 'libs', 'testing', 'src', 'postgres.global-setup.ts')] : [],
+      globalSetup: conformance
+        ? [join(root, 'libs', 'testing', 'src', 'kcp.global-setup.ts'), join(root, 'tools', 'kube-sim', 'test', 'sim-nodes.global-setup.ts')]
+        : options.postgres && !unit
+          ? [join(root, 'libs', 'testing', 'src', 'postgres.global-setup.ts')]
+          : [],
     },
   });
 }

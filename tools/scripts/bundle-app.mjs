@@ -26,12 +26,43 @@ const staticFoldersOf = {
 const runtimeDependencies = ['better-sqlite3', 'pg', 'ssh2', ...(runtimeDependenciesOf[app] ?? [])];
 /** Optional integrations of NestJS / TypeORM / ws that we never load; left as failing imports on purpose. */
 const optional = [
-  '@nestjs/websockets', '@nestjs/websockets/*', '@grpc/grpc-js', '@grpc/proto-loader', 'kafkajs', 'mqtt', 'amqplib',
-  'amqp-connection-manager', 'ioredis', 'class-validator', 'class-transformer', '@fastify/*', 'fastify', '@mikro-orm/*',
-  'mysql', 'mysql2', 'oracledb', 'mssql', 'sqlite3', 'sql.js', 'mongodb', 'redis', '@sap/hana-client', '@sap/hana-client/*',
-  'typeorm-aurora-data-api-driver', 'react-native-sqlite-storage', 'hdb-pool', 'pg-query-stream', 'pg-native',
-  '@google-cloud/spanner', 'bufferutil', 'utf-8-validate', 'cpu-features', '@nestjs/platform-socket.io', 'pino-pretty',
-  '@opentelemetry/exporter-jaeger', 'better-sqlite3/*',
+  '@nestjs/websockets',
+  '@nestjs/websockets/*',
+  '@grpc/grpc-js',
+  '@grpc/proto-loader',
+  'kafkajs',
+  'mqtt',
+  'amqplib',
+  'amqp-connection-manager',
+  'ioredis',
+  'class-validator',
+  'class-transformer',
+  '@fastify/*',
+  'fastify',
+  '@mikro-orm/*',
+  'mysql',
+  'mysql2',
+  'oracledb',
+  'mssql',
+  'sqlite3',
+  'sql.js',
+  'mongodb',
+  'redis',
+  '@sap/hana-client',
+  '@sap/hana-client/*',
+  'typeorm-aurora-data-api-driver',
+  'react-native-sqlite-storage',
+  'hdb-pool',
+  'pg-query-stream',
+  'pg-native',
+  '@google-cloud/spanner',
+  'bufferutil',
+  'utf-8-validate',
+  'cpu-features',
+  '@nestjs/platform-socket.io',
+  'pino-pretty',
+  '@opentelemetry/exporter-jaeger',
+  'better-sqlite3/*',
 ];
 
 const appVersion = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')).version;
@@ -46,7 +77,9 @@ rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 const appPackage = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8'));
 // The curriculum is read in a child process that runs `curriculum.worker.js` from beside the bundle.
-const workers = appPackage.dependencies?.['@antidote/curriculum'] ? { 'curriculum.worker': join(root, 'libs', 'curriculum', 'dist', 'curriculum.worker.js') } : {};
+const workers = appPackage.dependencies?.['@antidote/curriculum']
+  ? { 'curriculum.worker': join(root, 'libs', 'curriculum', 'dist', 'curriculum.worker.js') }
+  : {};
 await build({
   entryPoints: { main: join(appDir, 'dist', 'main.js'), ...workers },
   outdir: outDir,

@@ -7,7 +7,9 @@ import { createProjectGraphAsync } from '@nx/devkit';
 const graph = await createProjectGraphAsync({ exitOnError: true });
 const folderOf = (name) => graph.nodes[name]?.data.root.split('/')[0];
 const upward = Object.entries(graph.dependencies).flatMap(([source, deps]) =>
-  folderOf(source) === 'libs' ? deps.filter((dep) => graph.nodes[dep.target] && folderOf(dep.target) !== 'libs').map((dep) => `${source} -> ${dep.target} (${dep.type})`) : [],
+  folderOf(source) === 'libs'
+    ? deps.filter((dep) => graph.nodes[dep.target] && folderOf(dep.target) !== 'libs').map((dep) => `${source} -> ${dep.target} (${dep.type})`)
+    : [],
 );
 if (upward.length > 0) {
   console.error(`lib -> tool/app edges in the project graph (a lib may depend on libs only):\n  ${upward.join('\n  ')}`);

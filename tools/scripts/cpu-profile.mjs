@@ -14,7 +14,8 @@ const profile = JSON.parse(readFileSync(file, 'utf8'));
 const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
 const parents = new Map(profile.nodes.flatMap((node) => (node.children ?? []).map((child) => [child, node.id])));
 const short = (url) => url.replace(/^file:\/\/.*?\/node_modules\//, '').replace(/^file:\/\/\/[^ ]*?\/((apps|libs|tools)\/)/, '$1');
-const packageOf = (url) => /^((@[^/]+\/)?[^/]+)/.exec(short(url))?.[1].replace(/^(apps|libs|tools)$/, (dir) => `${dir}/${short(url).split('/')[1]}`) ?? '(native)';
+const packageOf = (url) =>
+  /^((@[^/]+\/)?[^/]+)/.exec(short(url))?.[1].replace(/^(apps|libs|tools)$/, (dir) => `${dir}/${short(url).split('/')[1]}`) ?? '(native)';
 const add = (map, key, value) => map.set(key, (map.get(key) ?? 0) + value);
 
 const perSecond = new Map();
@@ -39,7 +40,13 @@ profile.samples.forEach((id, i) => {
 });
 const ms = (micros) => (micros / 1000).toFixed(0).padStart(7);
 const share = (micros) => `${((100 * micros) / busy).toFixed(1).padStart(5)} %`;
-const table = (title, map) => [`-- ${title}`, ...[...map].sort((a, b) => b[1] - a[1]).slice(0, top).map(([key, micros]) => `${ms(micros)} ms ${share(micros)}  ${key}`)];
+const table = (title, map) => [
+  `-- ${title}`,
+  ...[...map]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([key, micros]) => `${ms(micros)} ms ${share(micros)}  ${key}`),
+];
 console.log(
   [
     `busy ms per second: ${[...perSecond].map(([second, micros]) => `${second}:${(micros / 1000).toFixed(0)}`).join(' ')}`,

@@ -13,7 +13,12 @@ if (!file) {
 }
 const rows = Number(rowsArg ?? 30);
 const snapshot = JSON.parse(readFileSync(file, 'utf8'));
-const { node_fields: nodeFields, node_types: [nodeTypes], edge_fields: edgeFields, edge_types: [edgeTypes] } = snapshot.snapshot.meta;
+const {
+  node_fields: nodeFields,
+  node_types: [nodeTypes],
+  edge_fields: edgeFields,
+  edge_types: [edgeTypes],
+} = snapshot.snapshot.meta;
 const { nodes, edges, strings } = snapshot;
 const N = nodeFields.length;
 const E = edgeFields.length;
@@ -59,7 +64,8 @@ for (let n = 0; n < nodes.length; n += N) {
 const mib = (bytes) => (bytes / 1048576).toFixed(1).padStart(7);
 const table = (title, map) => {
   console.log(`${title}\n${'MiB'.padStart(7)} ${'count'.padStart(9)}  name`);
-  for (const [name, { size, count }] of [...map].sort((a, b) => b[1].size - a[1].size).slice(0, rows)) console.log(`${mib(size)} ${String(count).padStart(9)}  ${name.slice(0, 120)}`);
+  for (const [name, { size, count }] of [...map].sort((a, b) => b[1].size - a[1].size).slice(0, rows))
+    console.log(`${mib(size)} ${String(count).padStart(9)}  ${name.slice(0, 120)}`);
 };
 console.log(`${file}: ${(total / 1048576).toFixed(1)} MiB in ${nodes.length / N} nodes`);
 table('\nby constructor / type (self size)', byName);

@@ -11,7 +11,12 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const problems = [];
-const firstLine = (text) => (text ?? '').replace(/\x1b\[[0-9;]*m/g, '').trim().split('\n')[0].slice(0, 300);
+const firstLine = (text) =>
+  (text ?? '')
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .trim()
+    .split('\n')[0]
+    .slice(0, 300);
 const files = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.json')) : [];
 for (const file of files) {
   const report = JSON.parse(readFileSync(join(dir, file), 'utf8'));

@@ -22,7 +22,10 @@ describe('api for browsers (antidote-web): bodies, CORS, nulls, unknown fields, 
     const session = await post('/exp/livesession', JSON.stringify({}));
     expect(session).toMatchObject({ status: 200, body: { ID: expect.stringMatching(/^[a-z0-9]{10}$/) } });
     const sessionId = (session.body as { ID: string }).ID;
-    expect(await post('/exp/livelesson', JSON.stringify({ lessonSlug: 'linux-basics', sessionId, lessonStage: 0 }))).toMatchObject({ status: 200, body: { id: expect.any(String) } });
+    expect(await post('/exp/livelesson', JSON.stringify({ lessonSlug: 'linux-basics', sessionId, lessonStage: 0 }))).toMatchObject({
+      status: 200,
+      body: { id: expect.any(String) },
+    });
     const sessions = (await api.data.liveSessions.list()).length;
     const lessons = (await api.data.liveLessons.list()).length;
     const untyped = await fetch(`${api.url}/exp/livelesson`, { method: 'POST', body: Buffer.from(JSON.stringify({ lessonSlug: 'web-services', sessionId })) });
@@ -38,7 +41,10 @@ describe('api for browsers (antidote-web): bodies, CORS, nulls, unknown fields, 
     ];
     for (const [type, body] of refusals) {
       const refused = await post('/exp/livesession', body, { 'content-type': type, origin: ORIGIN });
-      expect(refused, `${type} ${body}`).toMatchObject({ status: 415, body: { code: 3, error: expect.stringMatching(/unsupported content type|must be a JSON object/) } });
+      expect(refused, `${type} ${body}`).toMatchObject({
+        status: 415,
+        body: { code: 3, error: expect.stringMatching(/unsupported content type|must be a JSON object/) },
+      });
       expect(refused.headers.get('access-control-allow-origin')).toBe(ORIGIN);
     }
     expect(await api.data.liveSessions.list()).toHaveLength(sessions);
@@ -49,12 +55,19 @@ describe('api for browsers (antidote-web): bodies, CORS, nulls, unknown fields, 
     const malformed = await post('/exp/livelesson', '{"lessonSlug": ', { 'content-type': 'application/json', origin: ORIGIN });
     expect(malformed).toMatchObject({ status: 400, body: { code: 3, error: expect.stringContaining('malformed'), details: [] } });
     expect((malformed.body as { error: string }).error).toBe((malformed.body as { message: string }).message);
-    expect(await post('/exp/livelesson', '{"lessonSlug": ')).toMatchObject({ status: 415, body: { code: 3, error: expect.stringContaining('must be a JSON object') } });
+    expect(await post('/exp/livelesson', '{"lessonSlug": ')).toMatchObject({
+      status: 415,
+      body: { code: 3, error: expect.stringContaining('must be a JSON object') },
+    });
     expect(await post('/exp/livelesson', JSON.stringify({ lessonSlug: 'x'.repeat(100_000) }))).toMatchObject({ status: 413, body: { code: 3 } });
   });
 
   it('answers a preflight from another origin as the original did, and puts Access-Control-Allow-Origin on every /exp answer', async () => {
-    const preflight = await api.call('OPTIONS', '/exp/livelesson', undefined, { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' });
+    const preflight = await api.call('OPTIONS', '/exp/livelesson', undefined, {
+      origin: ORIGIN,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type',
+    });
     expect(preflight.status).toBe(204);
     expect(Object.fromEntries([...preflight.headers].filter(([name]) => name.startsWith('access-control-')))).toEqual({
       'access-control-allow-origin': ORIGIN,
@@ -70,12 +83,18 @@ describe('api for browsers (antidote-web): bodies, CORS, nulls, unknown fields, 
 
   it('reads null fields as the original (zero values), ignores unknown fields, and keeps the "Invalid session ID" retry text', async () => {
     const sessionId = await newSession();
-    const created = await post('/exp/livelesson', JSON.stringify({ lessonSlug: 'linux-basics', sessionId, lessonStage: null, lessonId: 3, shiny: { nested: true } }));
+    const created = await post(
+      '/exp/livelesson',
+      JSON.stringify({ lessonSlug: 'linux-basics', sessionId, lessonStage: null, lessonId: 3, shiny: { nested: true } }),
+    );
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const { id } = created.body as { id: string };
     expect((await api.data.liveLessons.get(id)).currentStage).toBe(0);
     expect((await post('/exp/livelesson', JSON.stringify({ lessonSlug: 'linux-basics', sessionId }))).body).toEqual({ id });
-    expect(await post('/exp/livelesson', JSON.stringify({ lessonSlug: 'linux-basics', sessionId: null, lessonStage: null }))).toMatchObject({ status: 400, body: { message: 'Session ID cannot be nil' } });
+    expect(await post('/exp/livelesson', JSON.stringify({ lessonSlug: 'linux-basics', sessionId: null, lessonStage: null }))).toMatchObject({
+      status: 400,
+      body: { message: 'Session ID cannot be nil' },
+    });
     const stale = await post('/exp/livelesson', JSON.stringify({ lessonSlug: 'linux-basics', sessionId: 'expired0000', lessonStage: 0 }));
     expect(stale).toMatchObject({ status: 400, body: { code: 3, error: 'Invalid session ID expired0000', message: 'Invalid session ID expired0000' } });
     // antidote-web then asks for a new session and sends the request again.
@@ -105,9 +124,15 @@ describe('api for browsers (antidote-web): bodies, CORS, nulls, unknown fields, 
       ['antidoteinfo', 'expAntidoteInfo', await get('/exp/antidoteinfo')],
       ['livesession', 'expLiveSession', (await post('/exp/livesession', '{}')).body],
       ['livelesson', 'expLiveLessonId', { id }],
-      ['livelesson', 'expLiveLesson', await get(`/exp/livelesson/${id}`), ['FailureReason', 'PhaseTimes', 'EstimatedReadyAt', 'EstimatedSecondsLeft', 'QueuePosition']],
+      [
+        'livelesson',
+        'expLiveLesson',
+        await get(`/exp/livelesson/${id}`),
+        ['FailureReason', 'PhaseTimes', 'EstimatedReadyAt', 'EstimatedSecondsLeft', 'QueuePosition'],
+      ],
     ];
-    for (const [file, definition, body, extras] of checks) expect(shapeProblems(file, definition, body, extras), `${definition} ${JSON.stringify(body).slice(0, 200)}`).toEqual([]);
+    for (const [file, definition, body, extras] of checks)
+      expect(shapeProblems(file, definition, body, extras), `${definition} ${JSON.stringify(body).slice(0, 200)}`).toEqual([]);
     // A collection without lessons has no Lessons key, as the original answered: antidote-web shows "Coming Soon!" only then.
     await api.data.curriculum.insertCollections([makeCollection({ slug: 'coming-soon' })]);
     const empty = (await get('/exp/collection/coming-soon')) as Record<string, unknown>;

@@ -18,12 +18,16 @@ describe('api edges: SSE, admin, limits, client address, rate limit', () => {
     const { id } = (await api.call('POST', '/exp/livelesson', { lessonSlug: 'linux-basics', sessionId, lessonStage: 0 })).body as { id: string };
     // As the scheduler does it: the row first, then the event; each step once the previous one arrived.
     const next: Record<string, 'BOOTING' | 'CONFIGURATION' | 'READY'> = { INITIALIZED: 'BOOTING', BOOTING: 'CONFIGURATION', CONFIGURATION: 'READY' };
-    const events = await readEvents(`${api.url}/exp/livelesson/${id}/events`, () => undefined, (event) => {
-      const status = next[event.data.status ?? ""];
-      if (!status) return;
-      api.publishStatus({ liveLessonId: 'someone-else', status: 'READY' });
-      void api.data.liveLessons.updateStatus(id, status).then(() => api.publishStatus({ liveLessonId: id, status }));
-    });
+    const events = await readEvents(
+      `${api.url}/exp/livelesson/${id}/events`,
+      () => undefined,
+      (event) => {
+        const status = next[event.data.status ?? ''];
+        if (!status) return;
+        api.publishStatus({ liveLessonId: 'someone-else', status: 'READY' });
+        void api.data.liveLessons.updateStatus(id, status).then(() => api.publishStatus({ liveLessonId: id, status }));
+      },
+    );
     expect(events.map((e) => `${e.event}:${e.data.status}`)).toEqual(['status:INITIALIZED', 'status:BOOTING', 'status:CONFIGURATION', 'status:READY']);
     expect((await api.call('GET', '/exp/livelesson/nosuchlesson/events')).status).toBe(404);
   });
@@ -35,7 +39,10 @@ describe('api edges: SSE, admin, limits, client address, rate limit', () => {
     const all = await api.call('GET', '/exp/admin/livelessons', undefined, auth);
     expect(all.status).toBe(200);
     const sessionId = await session();
-    expect(await api.call('PUT', `/exp/admin/livesession/${sessionId}/persistence`, { persistent: true }, auth)).toMatchObject({ status: 200, body: { ID: sessionId, Persistent: true } });
+    expect(await api.call('PUT', `/exp/admin/livesession/${sessionId}/persistence`, { persistent: true }, auth)).toMatchObject({
+      status: 200,
+      body: { ID: sessionId, Persistent: true },
+    });
     expect((await api.call('PUT', `/exp/admin/livesession/${sessionId}/persistence`, { persistent: 'yes' }, auth)).status).toBe(400);
     const { id } = (await api.call('POST', '/exp/livelesson', { lessonSlug: 'web-services', sessionId, lessonStage: 0 })).body as { id: string };
     expect(await api.call('DELETE', `/exp/admin/livesession/${sessionId}`, undefined, auth)).toMatchObject({ status: 200, body: { liveLessons: [id] } });
@@ -51,7 +58,8 @@ describe('api edges: SSE, admin, limits, client address, rate limit', () => {
     for (let i = 0; i < 3; i++) last = await api.call('POST', '/exp/livesession', {});
     expect(last).toMatchObject({ status: 429, body: { code: 8, message: 'This IP address has exceeded the maximum number of liveSessions' } });
     await api.data.liveSessions.create({ id: 'limitsession', sourceIp: '198.51.100.1' });
-    for (const slug of ['linux-basics', 'web-services']) expect((await api.call('POST', '/exp/livelesson', { lessonSlug: slug, sessionId: 'limitsession', lessonStage: 0 })).status).toBe(200);
+    for (const slug of ['linux-basics', 'web-services'])
+      expect((await api.call('POST', '/exp/livelesson', { lessonSlug: slug, sessionId: 'limitsession', lessonStage: 0 })).status).toBe(200);
     expect((await api.call('POST', '/exp/livelesson', { lessonSlug: 'jupyter-intro', sessionId: 'limitsession', lessonStage: 0 })).body).toMatchObject({
       code: 8,
       message: 'This session address has exceeded the maximum number of liveLessons',
@@ -60,10 +68,14 @@ describe('api edges: SSE, admin, limits, client address, rate limit', () => {
 
   it('lets a learner retry a failed lesson whose namespace was cleaned up', async () => {
     await api.data.liveSessions.create({ id: 'retrysession', sourceIp: '198.51.100.2' });
-    const first = ((await api.call('POST', '/exp/livelesson', { lessonSlug: 'linux-basics', sessionId: 'retrysession', lessonStage: 0 })).body as { id: string }).id;
+    const first = (
+      (await api.call('POST', '/exp/livelesson', { lessonSlug: 'linux-basics', sessionId: 'retrysession', lessonStage: 0 })).body as { id: string }
+    ).id;
     await api.data.liveLessons.markFailed(first, 'pods failed: ErrImagePull');
     expect((await api.call('GET', `/exp/livelesson/${first}`)).body).toMatchObject({ code: 9, message: expect.stringContaining('pods failed: ErrImagePull') });
-    const second = ((await api.call('POST', '/exp/livelesson', { lessonSlug: 'linux-basics', sessionId: 'retrysession', lessonStage: 0 })).body as { id: string }).id;
+    const second = (
+      (await api.call('POST', '/exp/livelesson', { lessonSlug: 'linux-basics', sessionId: 'retrysession', lessonStage: 0 })).body as { id: string }
+    ).id;
     expect(second).not.toBe(first);
     expect(await api.data.liveLessons.find(first)).toBeUndefined();
   });
@@ -179,7 +191,9 @@ describe('one client, however it is spelled: IPv4 as IPv4-mapped IPv6, every add
 
   it('counts sessions per client: two spellings of one IPv4 address, and two addresses of one /64, are one client each', async () => {
     expect([await newSession('198.51.100.20'), await newSession('::ffff:198.51.100.20'), await newSession('::ffff:c633:6414')]).toEqual([200, 200, 429]);
-    expect([await newSession('2001:db8:1:2::1'), await newSession('2001:db8:1:2:aaaa:bbbb:cccc:dddd'), await newSession('2001:db8:1:2:ffff::9')]).toEqual([200, 200, 429]);
+    expect([await newSession('2001:db8:1:2::1'), await newSession('2001:db8:1:2:aaaa:bbbb:cccc:dddd'), await newSession('2001:db8:1:2:ffff::9')]).toEqual([
+      200, 200, 429,
+    ]);
     // Another /64 is another client; the session records the client as the limit counts it.
     const other = await api.call('POST', '/exp/livesession', {}, as('2001:db8:1:3::1'));
     expect(other).toMatchObject({ status: 200, body: { SourceIP: '2001:db8:1:3::/64' } });
@@ -187,7 +201,8 @@ describe('one client, however it is spelled: IPv4 as IPv4-mapped IPv6, every add
 
   it('rate-limits per client the same way', async () => {
     const statuses = [];
-    for (const address of ['2001:db8:9:9::1', '2001:db8:9:9::2', '2001:db8:9:9::3', '2001:db8:9:9::4']) statuses.push((await api.call('GET', '/exp/lesson', undefined, as(address))).status);
+    for (const address of ['2001:db8:9:9::1', '2001:db8:9:9::2', '2001:db8:9:9::3', '2001:db8:9:9::4'])
+      statuses.push((await api.call('GET', '/exp/lesson', undefined, as(address))).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
     expect((await api.call('GET', '/exp/lesson', undefined, as('2001:db8:9:a::1'))).status).toBe(200);
   });

@@ -16,7 +16,8 @@ describe('api security edges: limits by default, in-flight and stream caps, CORS
   });
   afterAll(() => api?.stop());
 
-  const newSession = async (headers: Record<string, string> = {}): Promise<string> => ((await api.call('POST', '/exp/livesession', {}, headers)).body as { ID: string }).ID;
+  const newSession = async (headers: Record<string, string> = {}): Promise<string> =>
+    ((await api.call('POST', '/exp/livesession', {}, headers)).body as { ID: string }).ID;
   const newLesson = async (slug = 'linux-basics'): Promise<string> =>
     ((await api.call('POST', '/exp/livelesson', { lessonSlug: slug, sessionId: await newSession(), lessonStage: 0 })).body as { id: string }).id;
 
@@ -28,7 +29,8 @@ describe('api security edges: limits by default, in-flight and stream caps, CORS
     expect(statuses).toEqual([...Array(60).fill(200), 429]);
     const sessionId = await newSession({ 'x-forwarded-for': '198.51.100.78' });
     const answers = [];
-    for (const slug of ['linux-basics', 'web-services', 'network-automation', 'jupyter-intro']) answers.push((await api.call('POST', '/exp/livelesson', { lessonSlug: slug, sessionId, lessonStage: 0 })).status);
+    for (const slug of ['linux-basics', 'web-services', 'network-automation', 'jupyter-intro'])
+      answers.push((await api.call('POST', '/exp/livelesson', { lessonSlug: slug, sessionId, lessonStage: 0 })).status);
     expect(answers).toEqual([200, 200, 200, 429]);
   });
 
@@ -65,17 +67,20 @@ describe('api security edges: limits by default, in-flight and stream caps, CORS
     streams[0].close();
     let again: Awaited<ReturnType<typeof openStream>> | undefined;
     await expect
-      .poll(async () => {
-        again = await openStream(url);
-        if (again.status !== 200) again.close();
-        return again.status;
-      }, { interval: 100 })
+      .poll(
+        async () => {
+          again = await openStream(url);
+          if (again.status !== 200) again.close();
+          return again.status;
+        },
+        { interval: 100 },
+      )
       .toBe(200);
     again?.close();
     streams[1].close();
   });
 
-  it('forwards to a stream only status events its row confirms, with the row\'s state and never the message\'s text', async () => {
+  it("forwards to a stream only status events its row confirms, with the row's state and never the message's text", async () => {
     const id = await newLesson('web-services');
     const steps: (() => Promise<void>)[] = [
       async () => {
@@ -90,7 +95,12 @@ describe('api security edges: limits by default, in-flight and stream caps, CORS
         api.publishStatus({ liveLessonId: id, status: 'READY', failureReason: 'forged text on a true status' });
       },
     ];
-    const events = await readEvents(`${api.url}/exp/livelesson/${id}/events`, () => undefined, () => void steps.shift()?.(), { 'x-forwarded-for': '198.51.100.91' });
+    const events = await readEvents(
+      `${api.url}/exp/livelesson/${id}/events`,
+      () => undefined,
+      () => void steps.shift()?.(),
+      { 'x-forwarded-for': '198.51.100.91' },
+    );
     expect(events.map((event) => event.data)).toEqual([
       expect.objectContaining({ status: 'INITIALIZED', error: false }),
       expect.objectContaining({ status: 'BOOTING', error: false }),
@@ -175,18 +185,27 @@ describe('api security as shipped: same origin, JSON bodies, no device passwords
     expect(learner.LiveEndpoints.linux1).toMatchObject({ SSHUser: 'antidote', SSHPassword: '' });
     expect(JSON.stringify(learner)).not.toContain('antidotepassword');
     const admin = { authorization: 'Bearer secret-admin-token' };
-    expect((await api.call('GET', `/exp/livelesson/${id}`, undefined, admin)).body).toMatchObject({ LiveEndpoints: { linux1: { SSHPassword: 'antidotepassword' } } });
-    expect((await api.call('GET', '/exp/admin/livelessons', undefined, admin)).body).toMatchObject({ LiveLessons: { [id]: { LiveEndpoints: { linux1: { SSHPassword: 'antidotepassword' } } } } });
+    expect((await api.call('GET', `/exp/livelesson/${id}`, undefined, admin)).body).toMatchObject({
+      LiveEndpoints: { linux1: { SSHPassword: 'antidotepassword' } },
+    });
+    expect((await api.call('GET', '/exp/admin/livelessons', undefined, admin)).body).toMatchObject({
+      LiveLessons: { [id]: { LiveEndpoints: { linux1: { SSHPassword: 'antidotepassword' } } } },
+    });
   });
 
   it('answers only to its own host names: another Host (a DNS name rebound to this address) is refused, reads included', async () => {
     const port = new URL(api.url).port;
-    const answered = async (headers: Record<string, string>, method = 'GET', path = '/exp/lesson') => (await rawRequest(api.url, { method, path, headers })).status;
-    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `app.localhost:${port}`, `[::1]:${port}`, '127.0.0.1']) expect(await answered({ host }), host).toBe(200);
-    for (const host of [`evil.example:${port}`, `rebind.attacker.test`, `10.0.0.1:${port}`, 'evil.example:80@127.0.0.1', 'evil.example/x', 'not a host']) expect(await answered({ host }), host).toBe(403);
+    const answered = async (headers: Record<string, string>, method = 'GET', path = '/exp/lesson') =>
+      (await rawRequest(api.url, { method, path, headers })).status;
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `app.localhost:${port}`, `[::1]:${port}`, '127.0.0.1'])
+      expect(await answered({ host }), host).toBe(200);
+    for (const host of [`evil.example:${port}`, `rebind.attacker.test`, `10.0.0.1:${port}`, 'evil.example:80@127.0.0.1', 'evil.example/x', 'not a host'])
+      expect(await answered({ host }), host).toBe(403);
     expect(await answered({ host: `evil.example:${port}` }, 'GET', '/healthz')).toBe(403);
     const before = await counts();
-    expect(await answered({ host: `evil.example:${port}`, origin: `http://evil.example:${port}`, 'content-type': 'text/plain' }, 'POST', '/exp/livesession')).toBe(403);
+    expect(
+      await answered({ host: `evil.example:${port}`, origin: `http://evil.example:${port}`, 'content-type': 'text/plain' }, 'POST', '/exp/livesession'),
+    ).toBe(403);
     expect(await counts()).toEqual(before);
     // What a trusted proxy forwards is the host the client asked it for.
     expect(await answered({ host: `127.0.0.1:${port}`, 'x-forwarded-host': 'labs.example.org' })).toBe(200);
@@ -216,7 +235,9 @@ describe('slow clients cannot starve the others (limits as shipped)', () => {
     ]);
     // Every body-less request has reached the api, and every connection is open.
     await expect.poll(() => requests, { interval: 50 }).toBeGreaterThanOrEqual(560);
-    await expect.poll(() => new Promise<number>((resolve) => api.server.getConnections((_error, count) => resolve(count))), { interval: 50 }).toBeGreaterThanOrEqual(1080);
+    await expect
+      .poll(() => new Promise<number>((resolve) => api.server.getConnections((_error, count) => resolve(count))), { interval: 50 })
+      .toBeGreaterThanOrEqual(1080);
     // The greedy client's 8 past its cap are refused at once (429); no other slow connection is answered.
     await expect.poll(async () => (await slow.counts()).answered, { interval: 50 }).toBe(8);
     expect((await rawRequest(api.url, { path: '/exp/lesson', localAddress: '127.0.3.1' })).status).toBe(429);

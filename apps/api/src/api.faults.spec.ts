@@ -49,7 +49,12 @@ describe('a request the api accepted is never lost (api, scheduler, healthchecke
 
   const expectNoneLost = (outcome: ScenarioOutcome): void => {
     expect(outcome.accepted.length).toBeGreaterThan(0);
-    expect({ lost: outcome.lost, orphans: outcome.orphans, stuck: outcome.stuck, duplicates: outcome.duplicates }).toEqual({ lost: [], orphans: [], stuck: [], duplicates: [] });
+    expect({ lost: outcome.lost, orphans: outcome.orphans, stuck: outcome.stuck, duplicates: outcome.duplicates }).toEqual({
+      lost: [],
+      orphans: [],
+      stuck: [],
+      duplicates: [],
+    });
   };
   const readyz = async (service: Services) => {
     const response = await fetch(`${p.running(service)[0].url}/readyz`);

@@ -29,17 +29,31 @@ describe.each(DATABASE_KINDS)('api on %s', (kind) => {
     // The session is never given to whoever holds the live lesson id: blanked, the original's shape kept.
     expect(lesson.SessionID).toBe('');
     expect(JSON.stringify(lesson)).not.toContain(sessionId);
-    expect(shapeProblems('livelesson', 'expLiveLesson', lesson, ['FailureReason', 'PhaseTimes', 'EstimatedReadyAt', 'EstimatedSecondsLeft', 'QueuePosition'])).toEqual([]);
+    expect(
+      shapeProblems('livelesson', 'expLiveLesson', lesson, ['FailureReason', 'PhaseTimes', 'EstimatedReadyAt', 'EstimatedSecondsLeft', 'QueuePosition']),
+    ).toEqual([]);
     // An operator (the admin token; antictl uses it) still reads it; a wrong token does not.
     const asOperator = { SessionID: sessionId, LiveEndpoints: { linux1: { SSHUser: 'antidote', SSHPassword: 'antidotepassword' } } };
     expect((await api.call('GET', `/exp/livelesson/${id}`, undefined, { authorization: 'Bearer secret-admin-token' })).body).toMatchObject(asOperator);
     expect((await api.call('GET', `/exp/livelesson/${id}`, undefined, { authorization: 'Bearer wrong-token' })).body).toMatchObject({ SessionID: '' });
-    expect(lesson).toMatchObject({ ID: id, AntidoteID: 'apitest', LessonSlug: 'network-automation', Status: 'INITIALIZED', Error: false, CurrentStage: 0, GuideType: 'markdown', TotalTests: 3 });
+    expect(lesson).toMatchObject({
+      ID: id,
+      AntidoteID: 'apitest',
+      LessonSlug: 'network-automation',
+      Status: 'INITIALIZED',
+      Error: false,
+      CurrentStage: 0,
+      GuideType: 'markdown',
+      TotalTests: 3,
+    });
     // Public hostnames carry a random token of their own, never the live lesson id (which unlocks the device logins).
     const token = /^apitest-([a-z0-9]{16})-jupyterlabguide-web\.localhost$/.exec(lesson.GuideDomain as string)?.[1];
     expect(token).toBeDefined();
     expect(lesson.GuideDomain).not.toContain(id);
-    const endpoints = lesson.LiveEndpoints as Record<string, { Ports: number[]; LivePresentations: { HepDomain: string }[]; SSHUser: string; SSHPassword: string }>;
+    const endpoints = lesson.LiveEndpoints as Record<
+      string,
+      { Ports: number[]; LivePresentations: { HepDomain: string }[]; SSHUser: string; SSHPassword: string }
+    >;
     expect(Object.keys(endpoints)).toEqual(['vqfx1', 'vqfx2', 'linux1']);
     expect(endpoints.vqfx1.Ports).toEqual([22, 830]);
     expect(endpoints.vqfx1.LivePresentations[0].HepDomain).toBe(`apitest-${token}-vqfx1-cli.localhost`);
@@ -48,7 +62,9 @@ describe.each(DATABASE_KINDS)('api on %s', (kind) => {
   });
 
   it('tells when a start is expected READY, beside the original fields: a time, and the seconds left at the answer', async () => {
-    const { id } = (await api.call('POST', '/exp/livelesson', { lessonSlug: 'linux-basics', sessionId: await newSession(), lessonStage: 0 })).body as { id: string };
+    const { id } = (await api.call('POST', '/exp/livelesson', { lessonSlug: 'linux-basics', sessionId: await newSession(), lessonStage: 0 })).body as {
+      id: string;
+    };
     expect((await api.call('GET', `/exp/livelesson/${id}`)).body).toMatchObject({ EstimatedReadyAt: '', EstimatedSecondsLeft: 0 });
     const expected = new Date(Date.now() + 120_000);
     await api.data.liveLessons.updateStatus(id, 'BOOTING', expected);
@@ -69,11 +85,22 @@ describe.each(DATABASE_KINDS)('api on %s', (kind) => {
     expect(((await request(0)).body as { id: string }).id).toBe(id);
     expect((await api.data.liveLessons.get(id)).lastActiveAt.getTime()).toBeGreaterThan(before.getTime());
     const busy = await request(1);
-    expect(busy).toMatchObject({ status: 409, body: { code: 9, message: "LiveLesson is currently busy. Can't make changes yet. Try later", error: "LiveLesson is currently busy. Can't make changes yet. Try later" } });
+    expect(busy).toMatchObject({
+      status: 409,
+      body: {
+        code: 9,
+        message: "LiveLesson is currently busy. Can't make changes yet. Try later",
+        error: "LiveLesson is currently busy. Can't make changes yet. Try later",
+      },
+    });
     await api.data.liveLessons.updateStatus(id, 'READY');
     expect((await request(1)).status).toBe(200);
     expect(api.received['antidote.livelesson.modify.v1']).toContainEqual({ liveLessonId: id, stage: 1 });
-    expect((await api.call('GET', `/exp/livelesson/${id}`)).body).toMatchObject({ Status: 'CONFIGURATION', CurrentStage: 1, GuideContents: expect.stringContaining('Files and permissions') });
+    expect((await api.call('GET', `/exp/livelesson/${id}`)).body).toMatchObject({
+      Status: 'CONFIGURATION',
+      CurrentStage: 1,
+      GuideContents: expect.stringContaining('Files and permissions'),
+    });
   });
 
   it('kills a live lesson through the scheduler, for its own session or the admin token only', async () => {
@@ -90,7 +117,10 @@ describe.each(DATABASE_KINDS)('api on %s', (kind) => {
     expect((await api.data.liveLessons.get(id)).deleteRequestedAt).toBeInstanceOf(Date);
     expect((await api.call('DELETE', '/exp/livelesson/nosuchlesson')).status).toBe(404);
     const other = ((await api.call('POST', '/exp/livelesson', { lessonSlug: 'linux-basics', sessionId, lessonStage: 0 })).body as { id: string }).id;
-    expect(await api.call('DELETE', `/exp/livelesson/${other}`, undefined, { authorization: 'Bearer secret-admin-token' })).toMatchObject({ status: 200, body: { success: true } });
+    expect(await api.call('DELETE', `/exp/livelesson/${other}`, undefined, { authorization: 'Bearer secret-admin-token' })).toMatchObject({
+      status: 200,
+      body: { success: true },
+    });
   });
 
   it('answers bad requests with the original texts and the right 4xx, never 500', async () => {
@@ -109,13 +139,19 @@ describe.each(DATABASE_KINDS)('api on %s', (kind) => {
     ];
     for (const [body, status, message] of cases) {
       const response = await api.call('POST', '/exp/livelesson', body);
-      expect({ status: response.status, message: (response.body as { message: string }).message }).toEqual({ status, message: expect.stringContaining(message) });
+      expect({ status: response.status, message: (response.body as { message: string }).message }).toEqual({
+        status,
+        message: expect.stringContaining(message),
+      });
     }
     expect((await api.call('GET', '/exp/livelesson/nosuchlesson')).body).toMatchObject({ code: 5, message: 'livelesson not found' });
     expect((await api.call('GET', '/exp/livelesson/bad%20id')).status).toBe(400);
     expect((await api.call('GET', '/exp/lesson/Nope!')).status).toBe(400);
     expect((await api.call('GET', '/exp/nowhere')).status).toBe(404);
-    expect((await api.call('PUT', `/exp/admin/livesession/${sessionId}/persistence`, { persistent: true, extra: 1 }, { authorization: 'Bearer secret-admin-token' })).body).toMatchObject({ code: 3, message: 'unknown field "extra"' });
+    expect(
+      (await api.call('PUT', `/exp/admin/livesession/${sessionId}/persistence`, { persistent: true, extra: 1 }, { authorization: 'Bearer secret-admin-token' }))
+        .body,
+    ).toMatchObject({ code: 3, message: 'unknown field "extra"' });
     expect(await api.data.liveLessons.list({ sessionId })).toEqual([]);
   });
 
@@ -124,8 +160,14 @@ describe.each(DATABASE_KINDS)('api on %s', (kind) => {
     expect(lessons.lessons.map((l) => l.Slug)).toEqual(['host-networking', 'jupyter-intro', 'linux-basics', 'network-automation', 'web-services']);
     expect(((await api.call('GET', '/exp/lesson?Category=tools')).body as { lessons: unknown[] }).lessons).toHaveLength(2);
     expect((await api.call('GET', '/exp/lesson/network-automation/prereqs')).body).toEqual({ prereqs: ['linux-basics'] });
-    expect((await api.call('GET', '/exp/lesson/linux-basics')).body).toMatchObject({ Slug: 'linux-basics', Stages: [{ GuideType: 'markdown' }, { GuideType: 'markdown' }] });
-    expect((await api.call('GET', '/exp/collection/getting-started')).body).toMatchObject({ Slug: 'getting-started', Lessons: expect.arrayContaining([{ Slug: 'linux-basics', Name: 'Linux Basics', Description: expect.any(String) }]) });
+    expect((await api.call('GET', '/exp/lesson/linux-basics')).body).toMatchObject({
+      Slug: 'linux-basics',
+      Stages: [{ GuideType: 'markdown' }, { GuideType: 'markdown' }],
+    });
+    expect((await api.call('GET', '/exp/collection/getting-started')).body).toMatchObject({
+      Slug: 'getting-started',
+      Lessons: expect.arrayContaining([{ Slug: 'linux-basics', Name: 'Linux Basics', Description: expect.any(String) }]),
+    });
     expect((await api.call('GET', '/exp/image')).body).toEqual({ items: { utility: { Name: 'utility' }, vqfx: { Name: 'vqfx' } } });
     expect(await api.call('GET', '/exp/collection/nope')).toMatchObject({ status: 404, body: { message: 'Unable to find collection nope' } });
     expect(await api.call('GET', '/exp/image/nope')).toMatchObject({ status: 404, body: { message: 'Unable to find image nope' } });

@@ -29,8 +29,30 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [DataModule.forRoot(config)],
-      controllers: [LiveSessionController, LiveLessonController, LessonController, CurriculumController, AdminController, PoolAdminController, QueueAdminController, OpenApiController],
-      providers: [DatabaseReadiness, AdminGuard, LiveLessonRequestService, PoolClaimService, SchedulerHandoff, LiveLessonEventHub, CurriculumStartup, TerminalService, AddressRates, LabAdmission, SessionLabLimit, QueueWatcher],
+      controllers: [
+        LiveSessionController,
+        LiveLessonController,
+        LessonController,
+        CurriculumController,
+        AdminController,
+        PoolAdminController,
+        QueueAdminController,
+        OpenApiController,
+      ],
+      providers: [
+        DatabaseReadiness,
+        AdminGuard,
+        LiveLessonRequestService,
+        PoolClaimService,
+        SchedulerHandoff,
+        LiveLessonEventHub,
+        CurriculumStartup,
+        TerminalService,
+        AddressRates,
+        LabAdmission,
+        SessionLabLimit,
+        QueueWatcher,
+      ],
     };
   }
 }

@@ -32,12 +32,18 @@ describe('tracing: one trace from the api through the scheduler to the healthche
   afterAll(() => p?.stop());
 
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    (await fetch(`${api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })).json() as Promise<Record<string, string>>;
+    (
+      await fetch(`${api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+    ).json() as Promise<Record<string, string>>;
 
   it('carries the traceparent of the HTTP request over NATS to every service that works on the lab', async () => {
     const session = await post('/exp/livesession', {});
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
-    const { id } = await post('/exp/livelesson', { lessonSlug: 'linux-basics', sessionId: session.ID, lessonStage: 0 }, { traceparent: `00-${traceId}-00f067aa0ba902b7-01` });
+    const { id } = await post(
+      '/exp/livelesson',
+      { lessonSlug: 'linux-basics', sessionId: session.ID, lessonStage: 0 },
+      { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+    );
     await expect.poll(async () => (await p.data.liveLessons.find(id))?.status).toBe(LiveLessonStatus.READY);
     // The create span ends once the operation has finished with READY (after the status is written).
     const finished = () => memorySpanExporter.getFinishedSpans().filter((span) => span.spanContext().traceId === traceId);
@@ -81,7 +87,10 @@ describe('tracing: one trace from the api through the scheduler to the healthche
     await fetch(`${api}/healthz`);
     await fetch(`${api}/exp/lesson`);
     // Status events of the first test's lab may still arrive: only the api's own HTTP spans count here.
-    const added = memorySpanExporter.getFinishedSpans().slice(before).filter((span) => span.instrumentationScope.name === 'antidote-api');
+    const added = memorySpanExporter
+      .getFinishedSpans()
+      .slice(before)
+      .filter((span) => span.instrumentationScope.name === 'antidote-api');
     expect(added.map((span) => span.name)).toEqual(['GET /exp/lesson']);
     expect(added[0].parentSpanContext).toBeUndefined();
   });

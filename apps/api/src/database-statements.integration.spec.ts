@@ -50,23 +50,35 @@ describe.each(DATABASE_KINDS)('database statements of one live lesson, request t
   afterAll(() => p?.stop());
 
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    (await fetch(`${api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })).json() as Promise<Record<string, string>>;
+    (
+      await fetch(`${api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+    ).json() as Promise<Record<string, string>>;
 
   /** A new learner's live lesson to READY under the trace `traceId`; resolves once the scheduler's work on it has ended. */
   async function lessonToReady(traceId: string): Promise<void> {
     const session = await post('/exp/livesession', {});
-    const { id } = await post('/exp/livelesson', { lessonSlug: 'network-automation', sessionId: session.ID, lessonStage: 0 }, { traceparent: `00-${traceId}-00f067aa0ba902b7-01` });
+    const { id } = await post(
+      '/exp/livelesson',
+      { lessonSlug: 'network-automation', sessionId: session.ID, lessonStage: 0 },
+      { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+    );
     expect(id).toEqual(expect.any(String));
     await expect.poll(async () => (await p.data.liveLessons.find(id))?.status, { timeout: 60_000 }).toBe(LiveLessonStatus.READY);
     // The create span ends once the operation has written READY: nothing of the lesson's own work is left.
-    await expect.poll(() => spans.getFinishedSpans().filter((span) => span.spanContext().traceId === traceId && span.name === 'live lesson create').length, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => spans.getFinishedSpans().filter((span) => span.spanContext().traceId === traceId && span.name === 'live lesson create').length, {
+        timeout: 30_000,
+      })
+      .toBeGreaterThanOrEqual(1);
     await expect.poll(() => p.eventsOf(id).at(-1)?.status, { timeout: 30_000 }).toBe(LiveLessonStatus.READY);
   }
 
   it('counts every statement each app sends for one lesson, and keeps to the budget', { timeout: 180_000 }, async () => {
     // The first lesson warms what the apps hold in memory (the curriculum) — counted apart.
     await lessonToReady('1bf92f3577b34da6a3ce929d0e0e4736');
-    const logs = Object.fromEntries((['api', 'scheduler', 'healthchecker'] as const).map((app) => [app, logStatements(p.running(app)[0].app.get(DataManager).dataSource, traceIdOfContext)])) as Record<App, StatementLog>;
+    const logs = Object.fromEntries(
+      (['api', 'scheduler', 'healthchecker'] as const).map((app) => [app, logStatements(p.running(app)[0].app.get(DataManager).dataSource, traceIdOfContext)]),
+    ) as Record<App, StatementLog>;
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     await lessonToReady(traceId);
     for (const log of Object.values(logs)) log.stop();
@@ -76,9 +88,16 @@ describe.each(DATABASE_KINDS)('database statements of one live lesson, request t
     const total = counts.api + counts.scheduler + counts.healthchecker;
     const lines = [`database statements of one live lesson (network-automation), POST to READY, on ${kind}: ${total} (budget ${BUDGET.total})`];
     for (const app of ['api', 'scheduler', 'healthchecker'] as const) {
-      lines.push(`  ${app}: ${counts[app]} (budget ${BUDGET[app]})`, ...ofLesson(app).map((statement, n) => `    ${String(n + 1).padStart(2)} ${statement.sql.replace(/\s+/g, ' ').slice(0, 220)}`));
+      lines.push(
+        `  ${app}: ${counts[app]} (budget ${BUDGET[app]})`,
+        ...ofLesson(app).map((statement, n) => `    ${String(n + 1).padStart(2)} ${statement.sql.replace(/\s+/g, ' ').slice(0, 220)}`),
+      );
       const other = logs[app].statements.filter((statement) => statement.tag !== traceId);
-      if (other.length > 0) lines.push(`    meanwhile, not of this lesson: ${other.length}`, ...other.map((statement) => `     - [${statement.tag ?? 'no trace'}] ${statement.sql.replace(/\s+/g, ' ').slice(0, 160)}`));
+      if (other.length > 0)
+        lines.push(
+          `    meanwhile, not of this lesson: ${other.length}`,
+          ...other.map((statement) => `     - [${statement.tag ?? 'no trace'}] ${statement.sql.replace(/\s+/g, ' ').slice(0, 160)}`),
+        );
     }
     console.log(lines.join('\n'));
     for (const app of ['api', 'scheduler', 'healthchecker'] as const) expect(counts[app], `${app}'s statements`).toBeLessThanOrEqual(BUDGET[app]);

@@ -77,7 +77,11 @@ describe('event streams across a NATS outage around READY (api, scheduler, healt
   it(`${LABS} streams whose labs turn READY while NATS is down all end READY once it is back`, async () => {
     const api = p.running('api')[0].url;
     const post = async (path: string, body: unknown, ip: string) => {
-      const response = await fetch(`${api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: JSON.stringify(body) });
+      const response = await fetch(`${api}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+        body: JSON.stringify(body),
+      });
       expect(response.status).toBe(200);
       return (await response.json()) as Record<string, string>;
     };
@@ -93,22 +97,37 @@ describe('event streams across a NATS outage around READY (api, scheduler, healt
     };
     // Every lab past its reachability wait, some still configuring: the moment to take the bus away.
     await expect
-      .poll(async () => {
-        const rows = await statuses();
-        return rows.every((row) => row?.status === LiveLessonStatus.CONFIGURATION || row?.status === LiveLessonStatus.READY) && rows.some((row) => row?.status === LiveLessonStatus.CONFIGURATION);
-      }, { timeout: 240_000, interval: 100 })
+      .poll(
+        async () => {
+          const rows = await statuses();
+          return (
+            rows.every((row) => row?.status === LiveLessonStatus.CONFIGURATION || row?.status === LiveLessonStatus.READY) &&
+            rows.some((row) => row?.status === LiveLessonStatus.CONFIGURATION)
+          );
+        },
+        { timeout: 240_000, interval: 100 },
+      )
       .toBe(true);
     const configuringAtOutage = (await statuses()).filter((row) => row?.status === LiveLessonStatus.CONFIGURATION).length;
     let back = 0;
     await p.nats.restart(async () => {
       const down = Date.now();
-      await expect.poll(async () => (await statuses()).every((row) => row?.status === LiveLessonStatus.READY && !row.error), { timeout: 120_000, interval: 200 }).toBe(true);
+      await expect
+        .poll(async () => (await statuses()).every((row) => row?.status === LiveLessonStatus.READY && !row.error), { timeout: 120_000, interval: 200 })
+        .toBe(true);
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, OUTAGE_MS - (Date.now() - down))));
     });
     back = Date.now();
-    await expect.poll(() => followers.filter((follower) => !follower.ended).map((follower) => `${follower.id}: ${follower.statuses.join(' → ')}`), { timeout: 90_000, interval: 100 }).toEqual([]);
+    await expect
+      .poll(() => followers.filter((follower) => !follower.ended).map((follower) => `${follower.id}: ${follower.statuses.join(' → ')}`), {
+        timeout: 90_000,
+        interval: 100,
+      })
+      .toEqual([]);
     const converged = followers.map((follower) => Math.max(0, follower.lastAt - back));
-    console.log(`event streams after a NATS outage: ${LABS} labs, ${configuringAtOutage} turned READY while NATS was down; every stream ended READY, the last ${Math.max(...converged)} ms after NATS was back`);
+    console.log(
+      `event streams after a NATS outage: ${LABS} labs, ${configuringAtOutage} turned READY while NATS was down; every stream ended READY, the last ${Math.max(...converged)} ms after NATS was back`,
+    );
     expect(followers.map((follower) => follower.statuses.at(-1))).toEqual(Array(LABS).fill(LiveLessonStatus.READY));
     expect(configuringAtOutage).toBeGreaterThan(0);
     // The target is 5 s (printed above); the margin is for a loaded CI machine. What is asserted is the

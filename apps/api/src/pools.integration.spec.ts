@@ -39,12 +39,18 @@ describe.each(DATABASE_KINDS)('warm pools through the api on kube-sim, nats-serv
   afterAll(() => p?.stop());
 
   const call = async (base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
   const newSession = async (base = api): Promise<string> => (await call(base, 'POST', '/exp/livesession', {})).body.ID as string;
-  const request = (sessionId: string, lessonSlug = POOLED, lessonStage = 0, base = api) => call(base, 'POST', '/exp/livelesson', { sessionId, lessonSlug, lessonStage });
-  const readyMembers = async () => (await p.data.pools.members()).filter((m) => m.status === LiveLessonStatus.READY && !m.error && !m.deleteRequestedAt).map((m) => m.id);
+  const request = (sessionId: string, lessonSlug = POOLED, lessonStage = 0, base = api) =>
+    call(base, 'POST', '/exp/livelesson', { sessionId, lessonSlug, lessonStage });
+  const readyMembers = async () =>
+    (await p.data.pools.members()).filter((m) => m.status === LiveLessonStatus.READY && !m.error && !m.deleteRequestedAt).map((m) => m.id);
   const poolFull = () => expect.poll(async () => (await readyMembers()).length).toBe(SIZE);
   const liveSessionLabel = (id: string) => p.sim.list('namespaces').find((n) => n.metadata.name === `${INSTANCE}-${id}`)?.metadata.labels?.liveSession;
 
@@ -63,7 +69,9 @@ describe.each(DATABASE_KINDS)('warm pools through the api on kube-sim, nats-serv
     await expect.poll(async () => (await readyMembers()).filter((member) => member !== id).length).toBe(SIZE);
     expect((await request(sessionId)).body).toEqual({ id });
     const pools = await call(api, 'GET', '/exp/admin/pools', undefined, { authorization: `Bearer ${ADMIN}` });
-    expect(pools.body).toEqual({ pools: [{ lesson: POOLED, mode: 'fixed', size: SIZE, maxAge: 0, ready: expect.any(Number), building: expect.any(Number), retiring: expect.any(Number) }] });
+    expect(pools.body).toEqual({
+      pools: [{ lesson: POOLED, mode: 'fixed', size: SIZE, maxAge: 0, ready: expect.any(Number), building: expect.any(Number), retiring: expect.any(Number) }],
+    });
     // Each claim is demand, counted per minute in the database (what adaptive pools are sized from).
     await expect.poll(async () => (await p.data.poolSizing.demandSince(new Date(0))).get(POOLED)?.hits ?? 0).toBeGreaterThan(0);
   });
@@ -89,10 +97,12 @@ describe.each(DATABASE_KINDS)('warm pools through the api on kube-sim, nats-serv
     const members = await readyMembers();
     const { body } = await request(await newSession(), POOLED, 1);
     expect(members).toContain(body.id);
-    await expect.poll(async () => {
-      const lesson = await p.data.liveLessons.get(body.id as string);
-      return [lesson.status, lesson.currentStage, lesson.configuredStage, lesson.error];
-    }).toEqual([LiveLessonStatus.READY, 1, 1, false]);
+    await expect
+      .poll(async () => {
+        const lesson = await p.data.liveLessons.get(body.id as string);
+        return [lesson.status, lesson.currentStage, lesson.configuredStage, lesson.error];
+      })
+      .toEqual([LiveLessonStatus.READY, 1, 1, false]);
   });
 
   it('never counts pool members as a learner’s lessons; the claimed one does count', async () => {
@@ -110,7 +120,8 @@ describe.each(DATABASE_KINDS)('warm pools through the api on kube-sim, nats-serv
     const resize = (slug: string, body: unknown, headers: Record<string, string> = admin) => call(api, 'PUT', `/exp/admin/pools/${slug}`, body, headers);
     const membersOf = async (slug: string) => (await p.data.pools.members()).filter((m) => m.lessonSlug === slug);
     expect((await resize(OTHER, { size: 1 }, {})).status).toBe(401);
-    for (const bad of [{ size: -1 }, { size: 1.5 }, {}, { size: 1, maxAge: -1 }, { size: 1, extra: true }, { size: '1' }]) expect((await resize(OTHER, bad)).status).toBe(400);
+    for (const bad of [{ size: -1 }, { size: 1.5 }, {}, { size: 1, maxAge: -1 }, { size: 1, extra: true }, { size: '1' }])
+      expect((await resize(OTHER, bad)).status).toBe(400);
     expect((await resize('Bad_Slug', { size: 1 })).status).toBe(400);
     const unknown = await resize('no-such-lesson', { size: 1 });
     expect(unknown).toMatchObject({ status: 404, body: { message: expect.stringMatching(/no-such-lesson/) } });
@@ -119,7 +130,10 @@ describe.each(DATABASE_KINDS)('warm pools through the api on kube-sim, nats-serv
     const set = await resize(OTHER, { size: 1, maxAge: 0 });
     expect(set).toMatchObject({ status: 200, body: { lesson: OTHER, mode: 'override', size: 1, maxAge: 0 } });
     await expect.poll(async () => (await membersOf(OTHER)).filter((m) => m.status === LiveLessonStatus.READY && !m.deleteRequestedAt).length).toBe(1);
-    expect((await call(api, 'GET', '/exp/admin/pools', undefined, admin)).body.pools).toEqual([expect.objectContaining({ lesson: POOLED, mode: 'fixed' }), expect.objectContaining({ lesson: OTHER, mode: 'override', size: 1, ready: 1 })]);
+    expect((await call(api, 'GET', '/exp/admin/pools', undefined, admin)).body.pools).toEqual([
+      expect.objectContaining({ lesson: POOLED, mode: 'fixed' }),
+      expect.objectContaining({ lesson: OTHER, mode: 'override', size: 1, ready: 1 }),
+    ]);
 
     expect((await resize(OTHER, { size: 0 })).body).toMatchObject({ mode: 'override', size: 0 });
     await expect.poll(async () => (await membersOf(OTHER)).length).toBe(0);

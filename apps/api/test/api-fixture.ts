@@ -84,7 +84,17 @@ export async function startApi(kind: DatabaseKind | { databaseUrl: string }, ove
       };
     },
     publishStatus(event) {
-      const full: LiveLessonStatusChangedEvent = { sessionId: 's', lessonSlug: 'l', error: false, stage: 0, healthyTests: 0, totalTests: 1, phaseTimes: {}, at: new Date().toISOString(), ...event };
+      const full: LiveLessonStatusChangedEvent = {
+        sessionId: 's',
+        lessonSlug: 'l',
+        error: false,
+        stage: 0,
+        healthyTests: 0,
+        totalTests: 1,
+        phaseTimes: {},
+        at: new Date().toISOString(),
+        ...event,
+      };
       nats.publish(EventSubjects.liveLessonStatusChanged, JSON.stringify(full));
     },
     async publishAsHealthchecker(subject, payload) {

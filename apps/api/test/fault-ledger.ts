@@ -60,7 +60,14 @@ export class FaultLedger {
   async settle(allowFailure: boolean, timeoutMs: number): Promise<ScenarioOutcome> {
     const deadline = Date.now() + timeoutMs;
     let lessons: LiveLesson[] = [];
-    const unsettled = () => this.scenario.accepted.filter((id) => !isSettled(lessons.find((lesson) => lesson.id === id), true));
+    const unsettled = () =>
+      this.scenario.accepted.filter(
+        (id) =>
+          !isSettled(
+            lessons.find((lesson) => lesson.id === id),
+            true,
+          ),
+      );
     for (let round = 0; round === 0 || (unsettled().length > 0 && Date.now() < deadline); round++) {
       if (round > 0) await sleep(250);
       lessons = (await this.platform.data.liveLessons.list().catch(() => undefined)) ?? lessons;
@@ -100,12 +107,15 @@ export class FaultLedger {
     const { sim, data } = this.platform;
     const lessons = await data.liveLessons.list();
     const known = new Set(lessons.map((lesson) => lesson.id));
-    const managed = sim.list('namespaces').filter((ns) => ns.metadata.labels?.[LABEL.managed] === MANAGED && ns.metadata.labels?.[LABEL.antidoteId] === INSTANCE);
+    const managed = sim
+      .list('namespaces')
+      .filter((ns) => ns.metadata.labels?.[LABEL.managed] === MANAGED && ns.metadata.labels?.[LABEL.antidoteId] === INSTANCE);
     const orphans = managed.filter((ns) => !known.has(ns.metadata.labels?.[LABEL.liveLesson] ?? '')).map((ns) => ns.metadata.name ?? '');
     const stuck = lessons.filter((lesson) => !isSettled(lesson, true)).map((lesson) => lesson.id);
     const duplicates: string[] = [];
     const podCreates = new Map<string, number>();
-    for (const r of sim.counters.requests()) if (r.verb === 'create' && r.resource === 'pods' && r.code === 201 && r.namespace) podCreates.set(r.namespace, (podCreates.get(r.namespace) ?? 0) + 1);
+    for (const r of sim.counters.requests())
+      if (r.verb === 'create' && r.resource === 'pods' && r.code === 201 && r.namespace) podCreates.set(r.namespace, (podCreates.get(r.namespace) ?? 0) + 1);
     const ready = lessons.filter((lesson) => this.scenario.accepted.includes(lesson.id) && isSettled(lesson, false));
     for (const { id } of ready) {
       const namespace = namespaceName(INSTANCE, id);
@@ -113,7 +123,8 @@ export class FaultLedger {
       if ((podCreates.get(namespace) ?? 0) !== endpointPods) duplicates.push(`${id}: ${podCreates.get(namespace)} pod creates for ${endpointPods} pods`);
     }
     const namespaceCreates = this.createdNamespaces() - this.scenario.namespaceCreates;
-    if (namespaceCreates > this.scenario.accepted.length) duplicates.push(`${namespaceCreates} namespaces created for ${this.scenario.accepted.length} live lessons`);
+    if (namespaceCreates > this.scenario.accepted.length)
+      duplicates.push(`${namespaceCreates} namespaces created for ${this.scenario.accepted.length} live lessons`);
     return { orphans, stuck, duplicates };
   }
 }

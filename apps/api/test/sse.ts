@@ -6,7 +6,13 @@ export interface SseEvent {
 }
 
 /** Reads an SSE stream until it ends (or `signal` aborts it); returns the event names and payloads (each also to `onEvent` as it comes). */
-export function readEvents(url: string, onOpen: () => void, onEvent: (event: SseEvent) => void = () => undefined, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<SseEvent[]> {
+export function readEvents(
+  url: string,
+  onOpen: () => void,
+  onEvent: (event: SseEvent) => void = () => undefined,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<SseEvent[]> {
   return new Promise((resolve, reject) => {
     const events: SseEvent[] = [];
     const outgoing = request(url, { headers, signal }, (response) => {
@@ -33,7 +39,6 @@ export function readEvents(url: string, onOpen: () => void, onEvent: (event: Sse
     outgoing.end();
   });
 }
-
 
 export interface OpenStream {
   status: number;

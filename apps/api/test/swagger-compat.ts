@@ -1,9 +1,20 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-type Schema = Record<string, unknown> & { $ref?: string; type?: string; properties?: Record<string, Schema>; items?: Schema; additionalProperties?: Schema | boolean; anyOf?: Schema[]; oneOf?: Schema[] };
+type Schema = Record<string, unknown> & {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  additionalProperties?: Schema | boolean;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+};
 interface SwaggerFile {
-  paths: Record<string, Record<string, { parameters?: (Schema & { name: string; in: string; schema?: Schema })[]; responses: Record<string, { schema?: Schema }> }>>;
+  paths: Record<
+    string,
+    Record<string, { parameters?: (Schema & { name: string; in: string; schema?: Schema })[]; responses: Record<string, { schema?: Schema }> }>
+  >;
   definitions: Record<string, Schema>;
 }
 interface OpenApiOperation {
@@ -84,7 +95,8 @@ export function referenceProblems(document: OpenApi): { problems: string[]; oper
         for (const [status, response] of Object.entries(reference.responses)) {
           const mine = ours.responses[status]?.content?.['application/json']?.schema;
           if (!mine) problems.push(`${at}: no ${status} JSON response`);
-          else if (response.schema) problems.push(...schemaProblems(response.schema, swagger.definitions, mine, document.components.schemas, `${at} ${status}`));
+          else if (response.schema)
+            problems.push(...schemaProblems(response.schema, swagger.definitions, mine, document.components.schemas, `${at} ${status}`));
         }
       }
     }

@@ -32,7 +32,8 @@ export function shapeProblems(file: string, definition: string, value: unknown, 
   const check = (property: Property, item: unknown, path: string): string[] => {
     if (property.$ref) return walk(property.$ref.split('/').at(-1)!, item, path);
     if (property.type && !JS_TYPES[property.type]?.(item)) return [`${path}: expected ${property.type}, got ${JSON.stringify(item)}`];
-    if (property.type === 'array' && property.items) return (item as unknown[]).flatMap((element, index) => check(property.items!, element, `${path}[${index}]`));
+    if (property.type === 'array' && property.items)
+      return (item as unknown[]).flatMap((element, index) => check(property.items!, element, `${path}[${index}]`));
     if (property.type === 'object' && property.additionalProperties) {
       return Object.entries(item as Record<string, unknown>).flatMap(([key, element]) => check(property.additionalProperties!, element, `${path}.${key}`));
     }
@@ -42,8 +43,12 @@ export function shapeProblems(file: string, definition: string, value: unknown, 
     const properties = definitions[name]?.properties ?? {};
     if (!JS_TYPES.object(item)) return [`${path}: expected an object (${name})`];
     const record = item as Record<string, unknown>;
-    const missing = Object.keys(properties).filter((key) => !(key in record) && !(path === at && absent.includes(key))).map((key) => `${path}.${key}: missing`);
-    const unexpected = Object.keys(record).filter((key) => !(key in properties) && !(path === at && extras.includes(key))).map((key) => `${path}.${key}: not in ${name}`);
+    const missing = Object.keys(properties)
+      .filter((key) => !(key in record) && !(path === at && absent.includes(key)))
+      .map((key) => `${path}.${key}: missing`);
+    const unexpected = Object.keys(record)
+      .filter((key) => !(key in properties) && !(path === at && extras.includes(key)))
+      .map((key) => `${path}.${key}: not in ${name}`);
     const nested = Object.entries(properties).flatMap(([key, property]) => (key in record ? check(property, record[key], `${path}.${key}`) : []));
     return [...missing, ...unexpected, ...nested];
   };

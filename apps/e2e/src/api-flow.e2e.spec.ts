@@ -59,7 +59,11 @@ describe.each(DATABASE_KINDS)('the /exp API over real processes on %s', (kind) =
 
     expect(await exp.delete(`/exp/livelesson/${id}?sessionId=${session}`)).toEqual({ status: 200, body: { success: true } });
     await expect.poll(async () => (await exp.get(`/exp/livelesson/${id}`)).status).toBe(404);
-    expect((await exp.get<GatewayErrorBody>(`/exp/livelesson/${id}`)).body).toMatchObject({ error: 'livelesson not found', code: 5, message: 'livelesson not found' });
+    expect((await exp.get<GatewayErrorBody>(`/exp/livelesson/${id}`)).body).toMatchObject({
+      error: 'livelesson not found',
+      code: 5,
+      message: 'livelesson not found',
+    });
     await expect.poll(() => namespaceStatus(platform.kubeSim, namespaceOf(id))).toBe(404);
   });
 

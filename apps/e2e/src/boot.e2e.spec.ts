@@ -38,35 +38,49 @@ describe('labs whose devices boot like real ones (antictl up, boot profiles)', (
   });
 
   /** One lab of each lesson at once, each wave the same load (the estimates of a wave come from the waves before it). */
-  const wave = (slugs: string[], subnet: number): Promise<LabStart[]> => Promise.all(slugs.map((slug, i) => startLab(platform.api, `10.${subnet}.0.${i + 1}`, slug)));
+  const wave = (slugs: string[], subnet: number): Promise<LabStart[]> =>
+    Promise.all(slugs.map((slug, i) => startLab(platform.api, `10.${subnet}.0.${i + 1}`, slug)));
   /** Connections each endpoint's Service accepted once its device was up (its CLI answering, or its logins working where it has no readiness check). */
   const connectionsOnceUp = async (lab: LabStart): Promise<Record<string, number>> => {
     const endpoints = await simEndpoints(platform.kubeSim, `antidote-local-${lab.id}`);
-    return Object.fromEntries(endpoints.filter((endpoint) => endpoint.kind === 'Service').map((endpoint) => [endpoint.name, connectionsOf(endpoint, upsAtCli(endpoint.image)).up]));
+    return Object.fromEntries(
+      endpoints.filter((endpoint) => endpoint.kind === 'Service').map((endpoint) => [endpoint.name, connectionsOf(endpoint, upsAtCli(endpoint.image)).up]),
+    );
   };
 
-  it('brings every lab to READY with a health that only grows, probes no endpoint again once up, and estimates the later labs of each image within 20 %', { timeout: 600_000 }, async () => {
-    const first = await wave(LESSONS, 40);
-    const later = [...(await wave(LESSONS, 41)), ...(await wave(LESSONS, 42))];
-    const took = (lab: LabStart) => Date.parse(lab.final.PhaseTimes.readyAt) - Date.parse(lab.final.PhaseTimes.bootingAt);
-    console.log(
-      [
-        `boot e2e at scale ${SCALE}: three waves of ${LESSONS.join(', ')}, the later ones estimated from those before`,
-        ...[...first, ...later].map((lab) => `  ${lab.slug.padEnd(20)} ${(took(lab) / 1000).toFixed(1).padStart(6)} s BOOTING→READY, estimate ${bootingEstimate(lab)} off by ${(100 * estimateError(lab)).toFixed(1).padStart(5)} %`),
-      ].join('\n'),
-    );
-    for (const lab of [...first, ...later]) {
-      const summary = `${lab.slug} ${lab.id}: ${JSON.stringify(lab.final.PhaseTimes)}, health streamed ${streamedHealth(lab).join(',')}, polled ${[...new Set(lab.polledHealth)].join(',')}`;
-      expect(lab.final, summary).toMatchObject({ Status: 'READY', Error: false });
-      expect(lab.final.HealthyTests).toBe(lab.final.TotalTests);
-      expect(neverDecreases(streamedHealth(lab)), summary).toBe(true);
-      expect(neverDecreases(lab.polledHealth), summary).toBe(true);
-      expect(bootingEstimate(lab), summary).toBeDefined();
-      const probedOnceUp = await connectionsOnceUp(lab);
-      expect(Object.keys(probedOnceUp).length).toBeGreaterThan(0);
-      // The probe that found the device up, at most (none when a probe that began while it booted ended after): never one more.
-      for (const [endpoint, count] of Object.entries(probedOnceUp)) expect(count, `${lab.slug} ${endpoint}`).toBeLessThanOrEqual(1);
-    }
-    for (const lab of later) expect(estimateError(lab), `${lab.slug} ${lab.id}: took ${took(lab)} ms, estimated ${bootingEstimate(lab)}, ${JSON.stringify(lab.final.PhaseTimes)}`).toBeLessThanOrEqual(ESTIMATE_ERROR);
-  });
+  it(
+    'brings every lab to READY with a health that only grows, probes no endpoint again once up, and estimates the later labs of each image within 20 %',
+    { timeout: 600_000 },
+    async () => {
+      const first = await wave(LESSONS, 40);
+      const later = [...(await wave(LESSONS, 41)), ...(await wave(LESSONS, 42))];
+      const took = (lab: LabStart) => Date.parse(lab.final.PhaseTimes.readyAt) - Date.parse(lab.final.PhaseTimes.bootingAt);
+      console.log(
+        [
+          `boot e2e at scale ${SCALE}: three waves of ${LESSONS.join(', ')}, the later ones estimated from those before`,
+          ...[...first, ...later].map(
+            (lab) =>
+              `  ${lab.slug.padEnd(20)} ${(took(lab) / 1000).toFixed(1).padStart(6)} s BOOTING→READY, estimate ${bootingEstimate(lab)} off by ${(100 * estimateError(lab)).toFixed(1).padStart(5)} %`,
+          ),
+        ].join('\n'),
+      );
+      for (const lab of [...first, ...later]) {
+        const summary = `${lab.slug} ${lab.id}: ${JSON.stringify(lab.final.PhaseTimes)}, health streamed ${streamedHealth(lab).join(',')}, polled ${[...new Set(lab.polledHealth)].join(',')}`;
+        expect(lab.final, summary).toMatchObject({ Status: 'READY', Error: false });
+        expect(lab.final.HealthyTests).toBe(lab.final.TotalTests);
+        expect(neverDecreases(streamedHealth(lab)), summary).toBe(true);
+        expect(neverDecreases(lab.polledHealth), summary).toBe(true);
+        expect(bootingEstimate(lab), summary).toBeDefined();
+        const probedOnceUp = await connectionsOnceUp(lab);
+        expect(Object.keys(probedOnceUp).length).toBeGreaterThan(0);
+        // The probe that found the device up, at most (none when a probe that began while it booted ended after): never one more.
+        for (const [endpoint, count] of Object.entries(probedOnceUp)) expect(count, `${lab.slug} ${endpoint}`).toBeLessThanOrEqual(1);
+      }
+      for (const lab of later)
+        expect(
+          estimateError(lab),
+          `${lab.slug} ${lab.id}: took ${took(lab)} ms, estimated ${bootingEstimate(lab)}, ${JSON.stringify(lab.final.PhaseTimes)}`,
+        ).toBeLessThanOrEqual(ESTIMATE_ERROR);
+    },
+  );
 });

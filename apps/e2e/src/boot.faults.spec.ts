@@ -24,7 +24,10 @@ function healthcheckerProcess(config: Record<string, unknown>) {
   return {
     async start(): Promise<void> {
       output = '';
-      const started = spawn(process.execPath, [HEALTHCHECKER], { env: { PATH: process.env.PATH ?? '', ANTIDOTE_CONFIG: file }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const started = spawn(process.execPath, [HEALTHCHECKER], {
+        env: { PATH: process.env.PATH ?? '', ANTIDOTE_CONFIG: file },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       child = started;
       for (const stream of [started.stdout, started.stderr]) stream?.on('data', (chunk: Buffer) => (output += chunk.toString()));
       // "ready" is logged once its bus consumer is subscribed.
@@ -105,16 +108,21 @@ describe('a long boot through faults (kube-sim boot profiles, nats-server, SQLit
     };
   };
   const ready = (id: string) =>
-    expect.poll(async () => {
-      const lesson = await p.data.liveLessons.find(id);
-      return lesson?.error ? `failed: ${lesson.failureReason}` : lesson?.status;
-    }, { timeout: 150_000, interval: 100 });
+    expect.poll(
+      async () => {
+        const lesson = await p.data.liveLessons.find(id);
+        return lesson?.error ? `failed: ${lesson.failureReason}` : lesson?.status;
+      },
+      { timeout: 150_000, interval: 100 },
+    );
   /** Connections each endpoint's Service accepted once its device was ready. */
   const probedWhenReady = (id: string): Record<string, number> => {
     const services = p.sim.endpointReport(`antidote-it-${id}`).filter((endpoint) => endpoint.kind === 'Service');
     return Object.fromEntries(services.map((endpoint): [string, number] => [endpoint.name ?? '', endpoint.connections['22']?.ready?.count ?? 0]));
   };
-  const switchesBooting = (id: string) => p.sim.endpointReport(`antidote-it-${id}`).filter((endpoint) => endpoint.kind === 'Pod' && endpoint.name?.startsWith('vqfx') && endpoint.stage !== 'ready').length;
+  const switchesBooting = (id: string) =>
+    p.sim.endpointReport(`antidote-it-${id}`).filter((endpoint) => endpoint.kind === 'Pod' && endpoint.name?.startsWith('vqfx') && endpoint.stage !== 'ready')
+      .length;
 
   it('resumes from the recorded state when the healthchecker is killed mid-boot', async () => {
     const lab = await startLab();

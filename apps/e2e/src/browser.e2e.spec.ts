@@ -15,7 +15,10 @@ function expectTheLabWorked(report: LabPageReport): void {
   expect(report.collection.Lessons.map((lesson) => lesson.Slug).sort()).toEqual(['host-networking', 'linux-basics', SLUG]);
   expect(report.retriedAfter).toBe('Invalid session ID expiredsession');
   // The polling loop never got an error answer while the lab was provisioned, and ended READY at each stage.
-  expect(report.polls.every((poll) => /^200 (INITIALIZED|BOOTING|CONFIGURATION|READY) [01]$/.test(poll)), report.polls.join('\n')).toBe(true);
+  expect(
+    report.polls.every((poll) => /^200 (INITIALIZED|BOOTING|CONFIGURATION|READY) [01]$/.test(poll)),
+    report.polls.join('\n'),
+  ).toBe(true);
   expect(report.polls).toContain('200 READY 0');
   expect(report.polls.at(-1)).toBe('200 READY 1');
   expect(report.stageChange).toBe(200);
@@ -97,7 +100,14 @@ describe('the real front-end works unchanged (antidote-web against antictl up)',
       const page = await browser.newPage();
       await page.goto(frontEnd.url);
       // Admin routes carry no CORS headers: the browser refuses the page the answer.
-      const outcome = await page.evaluate(async (api) => fetch(`${api}/exp/admin/livelessons`).then((response) => `read ${response.status}`, (error: Error) => `blocked: ${error.name}`), platform.api);
+      const outcome = await page.evaluate(
+        async (api) =>
+          fetch(`${api}/exp/admin/livelessons`).then(
+            (response) => `read ${response.status}`,
+            (error: Error) => `blocked: ${error.name}`,
+          ),
+        platform.api,
+      );
       expect(outcome).toBe('blocked: TypeError');
       await page.close();
     });

@@ -16,14 +16,20 @@ interface Manifest {
 interface Deployment extends Manifest {
   spec: {
     replicas: number;
-    template: { spec: { serviceAccountName: string; containers: { image: string; env?: { name: string }[]; livenessProbe?: unknown; readinessProbe?: unknown; resources?: { requests?: unknown } }[] } };
+    template: {
+      spec: {
+        serviceAccountName: string;
+        containers: { image: string; env?: { name: string }[]; livenessProbe?: unknown; readinessProbe?: unknown; resources?: { requests?: unknown } }[];
+      };
+    };
   };
 }
 
 /** kubernetes-models module of a kind (`apps/v1` Deployment → `kubernetes-models/apps/v1/Deployment`). */
 const modelPath = (manifest: Manifest) => `kubernetes-models/${manifest.apiVersion}/${manifest.kind}`;
 
-const render = (dir: string) => parseAllDocuments(execFileSync('kubectl', ['kustomize', join(k8s, dir)], { encoding: 'utf8' })).map((doc) => doc.toJS() as Manifest);
+const render = (dir: string) =>
+  parseAllDocuments(execFileSync('kubectl', ['kustomize', join(k8s, dir)], { encoding: 'utf8' })).map((doc) => doc.toJS() as Manifest);
 const deploymentsOf = (manifests: Manifest[]) => manifests.filter((m): m is Deployment => m.kind === 'Deployment');
 const replicasOf = (manifests: Manifest[]) => Object.fromEntries(deploymentsOf(manifests).map((d) => [d.metadata.name, d.spec.replicas]));
 
@@ -50,19 +56,32 @@ describe.each(['base', 'overlays/single-node', 'overlays/production'])('Kubernet
 
   it('hold a configuration the apps accept, with every environment variable the Deployments set', () => {
     const configMap = manifests.find((m) => m.kind === 'ConfigMap' && m.metadata.name === 'antidote-config') as unknown as { data: Record<string, string> };
-    const env = Object.fromEntries(deploymentsOf(manifests).flatMap((d) => d.spec.template.spec.containers[0].env ?? []).map(({ name }) => [name, name === 'ANTIDOTE_DATABASE_URL' ? 'postgres://antidote@db/antidote' : 'value']));
+    const env = Object.fromEntries(
+      deploymentsOf(manifests)
+        .flatMap((d) => d.spec.template.spec.containers[0].env ?? [])
+        .map(({ name }) => [name, name === 'ANTIDOTE_DATABASE_URL' ? 'postgres://antidote@db/antidote' : 'value']),
+    );
     const { warnings } = parseConfig(parse(configMap.data['antidote-config.yml']) as Record<string, unknown>, { env });
     expect(warnings).toEqual([]);
   });
 
   it('give each app its own NATS login, required, and let only Antidote pods reach NATS', () => {
     for (const deployment of deploymentsOf(manifests)) {
-      const env = (deployment.spec.template.spec.containers[0].env ?? []) as { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } } }[];
+      const env = (deployment.spec.template.spec.containers[0].env ?? []) as {
+        name: string;
+        value?: string;
+        valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } };
+      }[];
       const app = deployment.metadata.name.replace('antidote-', '');
       expect(env.find((entry) => entry.name === 'ANTIDOTE_NATS_USER')?.value, app).toBe(app);
-      expect(env.find((entry) => entry.name === 'ANTIDOTE_NATS_PASSWORD')?.valueFrom?.secretKeyRef, app).toEqual({ name: 'antidote-nats', key: `${app}-password` });
+      expect(env.find((entry) => entry.name === 'ANTIDOTE_NATS_PASSWORD')?.valueFrom?.secretKeyRef, app).toEqual({
+        name: 'antidote-nats',
+        key: `${app}-password`,
+      });
     }
-    const nats = manifests.find((m) => m.kind === 'NetworkPolicy' && m.metadata.name === 'antidote-nats') as unknown as { spec: { podSelector: unknown; ingress: { from: unknown[]; ports: unknown[] }[] } };
+    const nats = manifests.find((m) => m.kind === 'NetworkPolicy' && m.metadata.name === 'antidote-nats') as unknown as {
+      spec: { podSelector: unknown; ingress: { from: unknown[]; ports: unknown[] }[] };
+    };
     expect(nats.spec.podSelector).toEqual({ matchLabels: { 'app.kubernetes.io/name': 'nats' } });
     expect(nats.spec.ingress[0]).toEqual({ from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'antidote' } } }], ports: [{ port: 4222 }] });
     expect(manifests.some((m) => m.kind === 'ConfigMap' && m.metadata.name === 'antidote-nats-authorization')).toBe(true);
@@ -77,7 +96,12 @@ describe('overlays', () => {
   it('production replicates every app, budgets disruptions, pins images and sends traces', () => {
     const manifests = render('overlays/production');
     expect(Object.values(replicasOf(manifests)).every((count) => count > 1)).toBe(true);
-    expect(manifests.filter((m) => m.kind === 'PodDisruptionBudget').map((m) => m.metadata.name).sort()).toEqual(['antidote-api', 'antidote-healthchecker', 'antidote-reaper', 'antidote-scheduler']);
+    expect(
+      manifests
+        .filter((m) => m.kind === 'PodDisruptionBudget')
+        .map((m) => m.metadata.name)
+        .sort(),
+    ).toEqual(['antidote-api', 'antidote-healthchecker', 'antidote-reaper', 'antidote-scheduler']);
     expect(deploymentsOf(manifests).every((d) => /:\d+\.\d+\.\d+$/.test(d.spec.template.spec.containers[0].image))).toBe(true);
     const configMap = manifests.find((m) => m.kind === 'ConfigMap' && m.metadata.name === 'antidote-config') as unknown as { data: Record<string, string> };
     const { config } = parseConfig(parse(configMap.data['antidote-config.yml']) as Record<string, unknown>);

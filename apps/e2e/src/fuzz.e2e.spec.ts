@@ -31,7 +31,10 @@ interface OpenApiOperation {
 /** A plausible value per JSON-schema type, to build a valid-looking body from a route's schema. */
 const PLAUSIBLE: Record<string, unknown> = { string: 'fuzz', integer: 0, number: 0, boolean: true };
 /** Path parameter values: encoded, as a client would put them in a URL. */
-const HOSTILE_SEGMENTS = HOSTILE_VALUES.filter(([, value]) => typeof value === 'string' && value !== '').map(([name, value]) => [name, encodeURIComponent(value as string)]);
+const HOSTILE_SEGMENTS = HOSTILE_VALUES.filter(([, value]) => typeof value === 'string' && value !== '').map(([name, value]) => [
+  name,
+  encodeURIComponent(value as string),
+]);
 
 /**
  * Every NATS request subject and every HTTP route the api documents, fed systematically hostile input
@@ -93,7 +96,11 @@ describe('hostile input on every NATS subject and HTTP route (real processes)', 
       const abort = new AbortController();
       const response = await fetch(`${platform.api}${path}`, {
         method: method.toUpperCase(),
-        headers: { 'x-forwarded-for': '10.9.0.1', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(admin ? { authorization: `Bearer ${ADMIN_TOKEN}` } : {}) },
+        headers: {
+          'x-forwarded-for': '10.9.0.1',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(admin ? { authorization: `Bearer ${ADMIN_TOKEN}` } : {}),
+        },
         body,
         signal: AbortSignal.any([abort.signal, AbortSignal.timeout(20_000)]),
       }).catch((error: Error) => error);
@@ -106,9 +113,12 @@ describe('hostile input on every NATS subject and HTTP route (real processes)', 
       for (const [method, operation] of Object.entries(operations)) {
         const stream = Boolean(operation.responses['200']?.content?.['text/event-stream']);
         const params = (operation.parameters ?? []).filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name);
-        const paths = params.length === 0 ? [template] : HOSTILE_SEGMENTS.map(([, segment]) => params.reduce((path, name) => path.replace(`{${name}}`, segment), template));
+        const paths =
+          params.length === 0 ? [template] : HOSTILE_SEGMENTS.map(([, segment]) => params.reduce((path, name) => path.replace(`{${name}}`, segment), template));
         const properties = operation.requestBody?.content['application/json'].schema.properties;
-        const sample = properties ? Object.fromEntries(Object.entries(properties).map(([name, { type }]) => [name, PLAUSIBLE[type ?? 'string'] ?? 'fuzz'])) : undefined;
+        const sample = properties
+          ? Object.fromEntries(Object.entries(properties).map(([name, { type }]) => [name, PLAUSIBLE[type ?? 'string'] ?? 'fuzz']))
+          : undefined;
         const bodies: Array<string | Uint8Array | undefined> = sample
           ? [...HOSTILE_BODIES.map(([, body]) => body), ...mutations(sample).map(([, body]) => JSON.stringify(body))]
           : [undefined];

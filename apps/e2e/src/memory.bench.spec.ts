@@ -38,7 +38,9 @@ function loadCost(name: string): Cost {
  * empty node process (medians of 3), beside a bare node process. Figures only.
  */
 it('prints the memory each dependency costs by being loaded', { timeout: 600_000 }, () => {
-  const bare = JSON.parse(execFileSync(process.execPath, ['-e', 'console.log(JSON.stringify({ rssMiB: process.memoryUsage().rss / 1048576 }))'], { encoding: 'utf8' })) as { rssMiB: number };
+  const bare = JSON.parse(
+    execFileSync(process.execPath, ['-e', 'console.log(JSON.stringify({ rssMiB: process.memoryUsage().rss / 1048576 }))'], { encoding: 'utf8' }),
+  ) as { rssMiB: number };
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const costs = Object.fromEntries(
     Object.keys(PACKAGES).map((name) => {
@@ -51,7 +53,9 @@ it('prints the memory each dependency costs by being loaded', { timeout: 600_000
     [
       `bench memory: what loading one dependency adds to an empty node process (bare node: RSS ${bare.rssMiB.toFixed(0)} MiB); medians of 3`,
       `  ${'package'.padEnd(32)} ${'+RSS MiB'.padStart(9)} ${'+heap MiB'.padStart(10)}  loaded by`,
-      ...Object.entries(costs).map(([name, cost]) => `  ${name.padEnd(32)} ${cost.rssMiB.toFixed(1).padStart(9)} ${cost.heapUsedMiB.toFixed(1).padStart(10)}  ${cost.loadedBy.join(', ')}`),
+      ...Object.entries(costs).map(
+        ([name, cost]) => `  ${name.padEnd(32)} ${cost.rssMiB.toFixed(1).padStart(9)} ${cost.heapUsedMiB.toFixed(1).padStart(10)}  ${cost.loadedBy.join(', ')}`,
+      ),
     ].join('\n'),
   );
   console.log(`  figures: ${writeBenchReport('memory-by-dependency', { bareNodeRssMiB: bare.rssMiB, costs })}`);

@@ -1,7 +1,17 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DATABASE_KINDS, NETWORK_AUTOMATION, referenceKubeCalls, selfByPackage, testDatabaseUrl, writeBenchReport, writeFlameGraph, writeHistogramSvg, type ClockWindow } from '@antidote/testing';
+import {
+  DATABASE_KINDS,
+  NETWORK_AUTOMATION,
+  referenceKubeCalls,
+  selfByPackage,
+  testDatabaseUrl,
+  writeBenchReport,
+  writeFlameGraph,
+  writeHistogramSvg,
+  type ClockWindow,
+} from '@antidote/testing';
 import { expect, it } from 'vitest';
 import { antictlUp, ROOT } from './support/antictl-up.js';
 import { setSimFaults } from './support/exp-client.js';
@@ -18,7 +28,10 @@ const PROFILED = Number(process.env.BENCH_PLATFORM_PROFILED_LESSONS ?? 50);
 /** Every app's CPU sampled each millisecond, written as `<app>.<pid>.cpuprofile` into $CPU_PROFILE_DIR when it exits. */
 const PROFILER_PRELOAD = join(ROOT, 'tools', 'scripts', 'cpu-profile-preload.mjs');
 /** No per-client rate and no cluster cap: the benchmark measures the platform, not its limits. */
-const UNLIMITED = { scheduler: { maxLiveLessons: 0 }, api: { rateLimitPerMinute: 0, maxInFlightRequests: 0, newSessionsPerAddress: { count: 0 }, newLabsPerAddress: { count: 0 } } };
+const UNLIMITED = {
+  scheduler: { maxLiveLessons: 0 },
+  api: { rateLimitPerMinute: 0, maxInFlightRequests: 0, newSessionsPerAddress: { count: 0 }, newLabsPerAddress: { count: 0 } },
+};
 /** The monotonic clock in µs, as CPU profiles time their samples (the same clock in every process). */
 const clockMicros = () => Number(process.hrtime.bigint() / 1000n);
 const { slug: SLUG, ...LESSON } = NETWORK_AUTOMATION;
@@ -58,7 +71,10 @@ it.each(DATABASE_KINDS)(`takes ${BURST} learners at once to READY through every 
         `  Kubernetes API calls for one live lesson at pods 2 s / jobs 3 s: ${single.kubeCallsPerLesson} by the scheduler, ${reference} by the reference §10 formula (${(reference / single.kubeCallsPerLesson).toFixed(1)}× more)`,
         `  cpu ms = user + system time of the four apps per lesson; stmts = their database statements per lesson (polling and periodic work included); calls = the scheduler's Kubernetes calls per lesson (kube-sim's log)`,
         `  ${'app'.padEnd(14)} ${'idle RSS MiB'.padStart(13)} ${'peak RSS MiB'.padStart(13)} ${'burst CPU ms/lesson'.padStart(20)}`,
-        ...APPS.map((app) => `  ${app.padEnd(14)} ${idle[app].rssMiB.toFixed(0).padStart(13)} ${peak[app].peakRssMiB.toFixed(0).padStart(13)} ${fast.cpuMsPerLesson[app].toFixed(0).padStart(20)}`),
+        ...APPS.map(
+          (app) =>
+            `  ${app.padEnd(14)} ${idle[app].rssMiB.toFixed(0).padStart(13)} ${peak[app].peakRssMiB.toFixed(0).padStart(13)} ${fast.cpuMsPerLesson[app].toFixed(0).padStart(20)}`,
+        ),
         `  kube-sim (the simulated cluster, not in cpu ms; on the same 2 cores): ${fast.kubeSimCpuMsPerLesson.toFixed(0)} ms/lesson in the burst`,
         ...[...new Set([...cold.failures, ...fast.failures, ...realistic.failures])].slice(0, 5).map((why) => `  failure: ${why}`),
       ].join('\n'),
@@ -67,14 +83,26 @@ it.each(DATABASE_KINDS)(`takes ${BURST} learners at once to READY through every 
       lesson: NETWORK_AUTOMATION,
       warmUp: { ...cold, samples: undefined, held: undefined },
       burst: { ...fast, samples: undefined, held: undefined },
-      realistic: { ...realistic, samples: undefined, held: undefined, ...SLOW, floorMs: FLOOR_MS, overheadMs: realistic.timeToReadyMs && { p50: realistic.timeToReadyMs.p50 - FLOOR_MS, p95: realistic.timeToReadyMs.p95 - FLOOR_MS } },
+      realistic: {
+        ...realistic,
+        samples: undefined,
+        held: undefined,
+        ...SLOW,
+        floorMs: FLOOR_MS,
+        overheadMs: realistic.timeToReadyMs && { p50: realistic.timeToReadyMs.p50 - FLOOR_MS, p95: realistic.timeToReadyMs.p95 - FLOOR_MS },
+      },
       kubeCalls: { oneLesson: single.kubeCallsPerLesson, referenceFormula: reference, ratio: reference / single.kubeCallsPerLesson },
       memoryMiB: Object.fromEntries(APPS.map((app) => [app, { idleRss: idle[app].rssMiB, peakRss: peak[app].peakRssMiB }])),
     });
-    const chart = writeHistogramSvg(`platform-${kind}-time-to-ready`, `Time to READY, every app a process (${kind}): burst of ${BURST}, realistic ${REALISTIC} minus floor`, 'ms', {
-      burst: fast.samples,
-      'realistic − floor': realistic.samples.map((ms) => ms - FLOOR_MS),
-    });
+    const chart = writeHistogramSvg(
+      `platform-${kind}-time-to-ready`,
+      `Time to READY, every app a process (${kind}): burst of ${BURST}, realistic ${REALISTIC} minus floor`,
+      'ms',
+      {
+        burst: fast.samples,
+        'realistic − floor': realistic.samples.map((ms) => ms - FLOOR_MS),
+      },
+    );
     console.log(`  figures: ${json}\n  chart: ${chart}`);
   } finally {
     expect(await platform.stop()).toBe(0);
@@ -112,7 +140,10 @@ it(`profiles a burst of ${PROFILED} learners: a flame graph per app`, { timeout:
     const packages = selfByPackage(tree).map(([name, micros]) => ({ name, share: micros / Math.max(1, tree.micros) }));
     figures[app] = { busyMs: tree.micros / 1000, busyMsPerLesson: tree.micros / 1000 / PROFILED, selfByPackage: packages, flameGraph: path };
     const top = packages.slice(0, 6).map(({ name, share }) => `${name} ${(100 * share).toFixed(0)} %`);
-    lines.push(`  ${app.padEnd(14)} ${(tree.micros / 1000 / PROFILED).toFixed(1).padStart(6)} ms busy/lesson   self: ${top.join(', ')}`, `  ${''.padEnd(14)} ${path}`);
+    lines.push(
+      `  ${app.padEnd(14)} ${(tree.micros / 1000 / PROFILED).toFixed(1).padStart(6)} ms busy/lesson   self: ${top.join(', ')}`,
+      `  ${''.padEnd(14)} ${path}`,
+    );
   }
   rmSync(dir, { recursive: true, force: true });
   console.log([...lines, `  figures: ${writeBenchReport('platform-profile', { lessons: PROFILED, apps: figures })}`].join('\n'));

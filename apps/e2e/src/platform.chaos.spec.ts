@@ -16,7 +16,13 @@ it(`chaos, long: ${LEARNERS} learners over ${MINUTES} min with every kind of fau
   const faults = [...faultCycle(20_000, spacing), ...faultCycle(20_000 + 7 * spacing, spacing), ...faultCycle(20_000 + 14 * spacing, spacing).slice(0, 3)];
   const { account, text } = await runChaos({ name: 'long', learners: LEARNERS, loadMs, faults, liveLessonTtlMinutes: 2 });
   console.log(text);
-  expect({ lost: account.lost, failed: account.failed, stuck: account.stuck, duplicates: account.duplicates, orphans: account.orphans }).toEqual({ lost: [], failed: [], stuck: [], duplicates: [], orphans: [] });
+  expect({ lost: account.lost, failed: account.failed, stuck: account.stuck, duplicates: account.duplicates, orphans: account.orphans }).toEqual({
+    lost: [],
+    failed: [],
+    stuck: [],
+    duplicates: [],
+    orphans: [],
+  });
   expect(account.accepted).toBe(LEARNERS);
   expect(account.serverErrors).toEqual([]);
   expect(account.silentStreams).toEqual([]);

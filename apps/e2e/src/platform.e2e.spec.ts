@@ -10,8 +10,12 @@ import { ANTICTL_BIN, antictlUp, type UpPlatform } from './support/antictl-up.js
 const run = (cwd: string | undefined, args: string[]) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     // Without the variables that name a platform: the one found must be the one `antictl up` wrote down.
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['ANTIDOTE_API', 'ANTIDOTE_ADMIN_TOKEN', 'ANTIDOTE_NATS_URL'].includes(name)));
-    execFile(process.execPath, [ANTICTL_BIN, ...args], { cwd, env, timeout: 120_000 }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !['ANTIDOTE_API', 'ANTIDOTE_ADMIN_TOKEN', 'ANTIDOTE_NATS_URL'].includes(name)),
+    );
+    execFile(process.execPath, [ANTICTL_BIN, ...args], { cwd, env, timeout: 120_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
   });
 const antictl = (...args: string[]) => run(undefined, args);
 const modeOf = (path: string): number => statSync(path).mode & 0o777;
@@ -46,7 +50,13 @@ describe('antictl up: the whole platform in processes', () => {
 
   it('serves the sample curriculum through the original API', async () => {
     const lessons = (await (await fetch(`${api}/exp/lesson`)).json()) as { lessons: { Slug: string }[] };
-    expect(lessons.lessons.map((lesson) => lesson.Slug).sort()).toEqual(['host-networking', 'jupyter-intro', 'linux-basics', 'network-automation', 'web-services']);
+    expect(lessons.lessons.map((lesson) => lesson.Slug).sort()).toEqual([
+      'host-networking',
+      'jupyter-intro',
+      'linux-basics',
+      'network-automation',
+      'web-services',
+    ]);
     // the admin token is in there: for its owner only
     expect(statSync(join(platform.dir, 'platform.json')).mode & 0o777).toBe(0o600);
     expect(statSync(join(platform.dir, 'antidote-config.yml')).mode & 0o777).toBe(0o600);
@@ -54,7 +64,17 @@ describe('antictl up: the whole platform in processes', () => {
 
   it('keeps its state folder to its user: the folder 0700, the database, logs, kubeconfig and credentials 0600, those of an earlier run too', () => {
     const files = readdirSync(platform.dir, { recursive: true, encoding: 'utf8' }).filter((name) => !statSync(join(platform.dir, name)).isDirectory());
-    expect(files).toEqual(expect.arrayContaining(['antidote.sqlite', 'kubeconfig', 'nats-credentials.json', 'platform.json', 'antidote-config.yml', join('logs', 'api.log'), join('logs', 'scheduler.log')]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'antidote.sqlite',
+        'kubeconfig',
+        'nats-credentials.json',
+        'platform.json',
+        'antidote-config.yml',
+        join('logs', 'api.log'),
+        join('logs', 'scheduler.log'),
+      ]),
+    );
     expect(Object.fromEntries(files.map((name) => [name, modeOf(join(platform.dir, name))]))).toEqual(Object.fromEntries(files.map((name) => [name, 0o600])));
     expect(modeOf(platform.dir)).toBe(0o700);
     expect(modeOf(join(platform.dir, 'logs'))).toBe(0o700);
@@ -65,7 +85,8 @@ describe('antictl up: the whole platform in processes', () => {
     const written = parse(readFileSync(kubeconfig, 'utf8')) as { users: { name: string; user: Record<string, unknown> }[] };
     const anonymous = join(platform.home, 'no-token.kubeconfig');
     writeFileSync(anonymous, stringify({ ...written, users: [{ name: written.users[0].name, user: {} }] }));
-    for (const path of ['/api/v1/secrets', '/api/v1/namespaces', '/_sim/requests']) expect((await KubeApi.fromFile(anonymous).call('GET', path)).code).toBe(401);
+    for (const path of ['/api/v1/secrets', '/api/v1/namespaces', '/_sim/requests'])
+      expect((await KubeApi.fromFile(anonymous).call('GET', path)).code).toBe(401);
     expect((await platform.kubeSim.call('GET', '/api/v1/namespaces/prod/secrets/tls-certificate')).code).toBe(200);
     const { stdout } = await promisify(execFile)('kubectl', ['--kubeconfig', kubeconfig, 'get', 'secrets', '-n', 'prod', '-o', 'name'], { timeout: 120_000 });
     expect(stdout).toBe('secret/tls-certificate\n');
@@ -75,7 +96,12 @@ describe('antictl up: the whole platform in processes', () => {
   it('gives a learner a lab in one request, changes its stage, and takes it away', { timeout: 300_000 }, async () => {
     const requested = await antictl('--json', 'lesson', 'request', 'network-automation', '--api', api);
     expect(requested.stderr).toBe('');
-    const lab = JSON.parse(requested.stdout.slice(requested.stdout.indexOf('{'))) as { ID: string; sessionId: string; Status: string; LiveEndpoints: Record<string, { Host: string; SSHUser: string; SSHPassword: string }> };
+    const lab = JSON.parse(requested.stdout.slice(requested.stdout.indexOf('{'))) as {
+      ID: string;
+      sessionId: string;
+      Status: string;
+      LiveEndpoints: Record<string, { Host: string; SSHUser: string; SSHPassword: string }>;
+    };
     expect(lab.Status).toBe('READY');
     expect(Object.keys(lab.LiveEndpoints).sort()).toEqual(['linux1', 'vqfx1', 'vqfx2']);
     expect(Object.values(lab.LiveEndpoints).every((endpoint) => endpoint.Host && endpoint.SSHUser)).toBe(true);
@@ -103,7 +129,10 @@ describe('antictl up: the whole platform in processes', () => {
   });
 
   it('streams every phase over SSE, and a repeated request is a keep-alive', async () => {
-    const post = async (path: string, body: unknown) => (await fetch(`${api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<Record<string, string>>;
+    const post = async (path: string, body: unknown) =>
+      (await fetch(`${api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<
+        Record<string, string>
+      >;
     const session = await post('/exp/livesession', {});
     const { id } = await post('/exp/livelesson', { lessonSlug: 'network-automation', sessionId: session.ID, lessonStage: 0 });
     const stream = await fetch(`${api}/exp/livelesson/${id}/events`);
@@ -119,33 +148,51 @@ describe('antictl up: the whole platform in processes', () => {
   });
 
   it('refuses a lesson that does not exist, or a stage it does not have, before creating anything', async () => {
-    const sessions = async () => Object.keys(((await (await fetch(`${api}/exp/admin/livesessions`, { headers: { authorization: `Bearer ${adminToken()}` } })).json()) as { items: object }).items).length;
+    const sessions = async () =>
+      Object.keys(
+        ((await (await fetch(`${api}/exp/admin/livesessions`, { headers: { authorization: `Bearer ${adminToken()}` } })).json()) as { items: object }).items,
+      ).length;
     const before = await sessions();
     const missing = await antictl('lesson', 'request', 'no-such-lesson', '--api', api);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/^antictl: no lesson "no-such-lesson" in the curriculum \(lessons: host-networking, jupyter-intro, linux-basics, network-automation, web-services\)\n$/);
+    expect(missing.stderr).toMatch(
+      /^antictl: no lesson "no-such-lesson" in the curriculum \(lessons: host-networking, jupyter-intro, linux-basics, network-automation, web-services\)\n$/,
+    );
     const stage = await run(platform.home, ['--json', 'lesson', 'request', 'linux-basics', '--stage', '7']);
     expect(stage.code).toBe(2);
-    expect(JSON.parse(stage.stderr)).toEqual({ error: { code: 'STAGE_OUT_OF_RANGE', message: 'stage 7 is out of range: linux-basics has stages 0 to 1', details: [] } });
+    expect(JSON.parse(stage.stderr)).toEqual({
+      error: { code: 'STAGE_OUT_OF_RANGE', message: 'stage 7 is out of range: linux-basics has stages 0 to 1', details: [] },
+    });
     expect(await sessions()).toBe(before); // neither created a session first
   });
 
-  it('lists, resizes (0 drains) and resets a warm pool with the admin token it wrote down; refuses an unknown lesson and a bad size', { timeout: 300_000 }, async () => {
-    const pool = async (...args: string[]) => {
-      const result = await run(platform.home, ['--json', 'pool', ...args]);
-      return { ...result, json: result.code === 0 ? (JSON.parse(result.stdout) as unknown) : (JSON.parse(result.stderr) as unknown) };
-    };
-    expect((await pool('list')).json).toEqual([]);
-    expect((await pool('resize', 'linux-basics', '1')).json).toMatchObject({ lesson: 'linux-basics', mode: 'override', size: 1, maxAge: 3600 });
-    await expect.poll(async () => (await pool('list')).json).toEqual([expect.objectContaining({ lesson: 'linux-basics', size: 1, ready: 1, building: 0 })]);
-    expect((await run(platform.home, ['pool', 'list'])).stdout).toMatch(/^linux-basics\s+size 1 \(resized\) {2}ready 1 {2}building 0 {2}retiring 0 {2}maxAge 3600 s$/m);
-    expect(await pool('resize', 'no-such-lesson', '1')).toMatchObject({ code: 1, json: { error: { code: 'HTTP_404', message: expect.stringMatching(/no-such-lesson/) } } });
-    expect(await pool('resize', 'linux-basics', '1.5')).toMatchObject({ code: 2, json: { error: { code: 'BAD_POOL_SIZE' } } });
-    expect((await pool('resize', 'linux-basics', '0')).json).toMatchObject({ size: 0 });
-    await expect.poll(async () => (await pool('list')).json).toEqual([expect.objectContaining({ lesson: 'linux-basics', size: 0, ready: 0, building: 0, retiring: 0 })]);
-    expect((await pool('reset', 'linux-basics')).json).toEqual({ success: true });
-    expect((await pool('list')).json).toEqual([]);
-  });
+  it(
+    'lists, resizes (0 drains) and resets a warm pool with the admin token it wrote down; refuses an unknown lesson and a bad size',
+    { timeout: 300_000 },
+    async () => {
+      const pool = async (...args: string[]) => {
+        const result = await run(platform.home, ['--json', 'pool', ...args]);
+        return { ...result, json: result.code === 0 ? (JSON.parse(result.stdout) as unknown) : (JSON.parse(result.stderr) as unknown) };
+      };
+      expect((await pool('list')).json).toEqual([]);
+      expect((await pool('resize', 'linux-basics', '1')).json).toMatchObject({ lesson: 'linux-basics', mode: 'override', size: 1, maxAge: 3600 });
+      await expect.poll(async () => (await pool('list')).json).toEqual([expect.objectContaining({ lesson: 'linux-basics', size: 1, ready: 1, building: 0 })]);
+      expect((await run(platform.home, ['pool', 'list'])).stdout).toMatch(
+        /^linux-basics\s+size 1 \(resized\) {2}ready 1 {2}building 0 {2}retiring 0 {2}maxAge 3600 s$/m,
+      );
+      expect(await pool('resize', 'no-such-lesson', '1')).toMatchObject({
+        code: 1,
+        json: { error: { code: 'HTTP_404', message: expect.stringMatching(/no-such-lesson/) } },
+      });
+      expect(await pool('resize', 'linux-basics', '1.5')).toMatchObject({ code: 2, json: { error: { code: 'BAD_POOL_SIZE' } } });
+      expect((await pool('resize', 'linux-basics', '0')).json).toMatchObject({ size: 0 });
+      await expect
+        .poll(async () => (await pool('list')).json)
+        .toEqual([expect.objectContaining({ lesson: 'linux-basics', size: 0, ready: 0, building: 0, retiring: 0 })]);
+      expect((await pool('reset', 'linux-basics')).json).toEqual({ success: true });
+      expect((await pool('list')).json).toEqual([]);
+    },
+  );
 
   it('stops everything it started on Ctrl-C', async () => {
     const config = readFileSync(join(platform.dir, 'antidote-config.yml'), 'utf8');

@@ -111,7 +111,8 @@ it.each(DATABASE_KINDS)('times warm-pool hits, misses and no pool, and adaptive 
 
     const first = await burst(platform, BURST, 50);
     // The first burst is the adaptive pools' demand: wait for what it sized them to.
-    const sized = async () => ((await pool('list')) as { lesson: string; ready: number }[]).filter((p) => p.lesson !== SLUG).reduce((sum, p) => sum + p.ready, 0);
+    const sized = async () =>
+      ((await pool('list')) as { lesson: string; ready: number }[]).filter((p) => p.lesson !== SLUG).reduce((sum, p) => sum + p.ready, 0);
     await expect.poll(async () => (await sized()) > 0, { timeout: 600_000, interval: 1000 }).toBe(true);
     let previous = -1;
     await expect.poll(async () => previous === (previous = await sized()), { timeout: 600_000, interval: 5000 }).toBe(true);
@@ -128,17 +129,27 @@ it.each(DATABASE_KINDS)('times warm-pool hits, misses and no pool, and adaptive 
     ];
     console.log(
       [
-        `bench pools on ${kind}: time to READY through the /exp API (ms, from the request), every app a process, kube-sim pods ${DELAYS.podStartDelayMs} ms, jobs ${DELAYS.jobRunDelayMs} ms, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+        `bench pools on ${kind}: time to READY through the /exp API (ms, from the request), every app a process, kube-sim pods ${DELAYS.podStartDelayMs} ms, jobs ${DELAYS.jobRunDelayMs} ms, load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}`,
         `  ${'scenario'.padEnd(38)} ${'n'.padStart(4)} ${'hits'.padStart(5)} ${'p50'.padStart(8)}${'p95'.padStart(8)}${'max'.padStart(8)} ${'fail'.padStart(5)}`,
         ...scenarios.map(row),
-        ...[...new Set(scenarios.flatMap((s) => s.samples.flatMap((sample) => (sample.failure ? [sample.failure] : []))))].slice(0, 5).map((why) => `  failure: ${why}`),
+        ...[...new Set(scenarios.flatMap((s) => s.samples.flatMap((sample) => (sample.failure ? [sample.failure] : []))))]
+          .slice(0, 5)
+          .map((why) => `  failure: ${why}`),
       ].join('\n'),
     );
     const json = writeBenchReport(`pools-${kind}`, {
       delays: DELAYS,
       adaptive: { ...ADAPTIVE, lessons: LESSONS.slice(1), demandWindowSeconds: DEMAND_WINDOW_SECONDS, warmBeforeSecondBurst: warm },
       loadAverage: loadavg(),
-      scenarios: scenarios.map(({ label, samples }) => ({ label, n: samples.length, hits: samples.filter((s) => s.hit).length, failures: samples.filter((s) => s.failure).length, timeToReadyMs: timesOf(samples) })),
+      scenarios: scenarios.map(({ label, samples }) => ({
+        label,
+        n: samples.length,
+        hits: samples.filter((s) => s.hit).length,
+        failures: samples.filter((s) => s.failure).length,
+        timeToReadyMs: timesOf(samples),
+      })),
     });
     console.log(`  figures: ${json}`);
   } finally {

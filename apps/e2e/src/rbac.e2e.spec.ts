@@ -33,8 +33,16 @@ type RbacDoc = { kind: string; metadata: { name: string }; rules?: Rule[]; roleR
 function grantsOf(serviceAccount: string): Set<string> {
   const docs = parseAllDocuments(readFileSync(RBAC_FILE, 'utf8')).map((doc) => doc.toJS() as RbacDoc);
   const roles = new Map(docs.filter((doc) => doc.kind.endsWith('Role')).map((doc) => [doc.metadata.name, doc.rules ?? []]));
-  const bound = docs.filter((doc) => doc.kind.endsWith('RoleBinding') && doc.subjects?.some((subject) => subject.name === serviceAccount)).map((doc) => doc.roleRef!.name);
-  return new Set(bound.flatMap((role) => roles.get(role)!.flatMap((rule) => rule.apiGroups.flatMap((group) => rule.resources.flatMap((resource) => rule.verbs.map((verb) => `${group}|${resource}|${verb}`))))));
+  const bound = docs
+    .filter((doc) => doc.kind.endsWith('RoleBinding') && doc.subjects?.some((subject) => subject.name === serviceAccount))
+    .map((doc) => doc.roleRef!.name);
+  return new Set(
+    bound.flatMap((role) =>
+      roles
+        .get(role)!
+        .flatMap((rule) => rule.apiGroups.flatMap((group) => rule.resources.flatMap((resource) => rule.verbs.map((verb) => `${group}|${resource}|${verb}`)))),
+    ),
+  );
 }
 
 /**
@@ -52,7 +60,8 @@ describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () =
     expect(response.code >= 200 && response.code < 300, `${init.method ?? 'GET'} ${path}: HTTP ${response.code}`).toBe(true);
     return response.body as T;
   };
-  const items = async (kind: keyof typeof COLLECTIONS, ns: string) => (await sim<{ items: { metadata: { name: string } }[] }>(COLLECTIONS[kind].replace('{ns}', ns))).items;
+  const items = async (kind: keyof typeof COLLECTIONS, ns: string) =>
+    (await sim<{ items: { metadata: { name: string } }[] }>(COLLECTIONS[kind].replace('{ns}', ns))).items;
   const exp = (ip: string) => expClient(platform.api, ip);
   let lab = '';
   let labSession = '';
@@ -76,13 +85,19 @@ describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () =
   });
 
   it('hands a learner a warm lab from the pool and labels its namespace for the session', { timeout: LONG }, async () => {
-    const pools = async () => ((await (await fetch(`${platform.api}/exp/admin/pools`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as { pools: { ready: number }[] }).pools;
+    const pools = async () =>
+      (
+        (await (await fetch(`${platform.api}/exp/admin/pools`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as {
+          pools: { ready: number }[];
+        }
+      ).pools;
     await expect.poll(async () => (await pools())[0]?.ready, { timeout: 120_000 }).toBe(1);
     const client = exp('10.40.0.4');
     const session = await client.newSession();
     const id = await client.requestLesson(session, POOLED);
     expect((await client.get<{ Status: string }>(`/exp/livelesson/${id}`)).body.Status).toBe('READY');
-    const labels = async () => (await sim<{ metadata: { labels?: Record<string, string> } }>(`/api/v1/namespaces/${namespaceName(INSTANCE, id)}`)).metadata.labels?.liveSession;
+    const labels = async () =>
+      (await sim<{ metadata: { labels?: Record<string, string> } }>(`/api/v1/namespaces/${namespaceName(INSTANCE, id)}`)).metadata.labels?.liveSession;
     await expect.poll(labels, { timeout: 60_000 }).toBe(session);
   });
 
@@ -96,10 +111,14 @@ describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () =
     webSession = await exp('10.40.0.2').newSession();
     web = await exp('10.40.0.2').requestLesson(webSession, 'web-services');
     for (const namespace of [namespaceName(INSTANCE, lab), namespaceName(INSTANCE, web)]) {
-      const calls = async (resource: string) => (await simRequests(platform.kubeSim)).filter((r) => r.verb === 'create' && r.resource === resource && r.namespace === namespace);
+      const calls = async (resource: string) =>
+        (await simRequests(platform.kubeSim)).filter((r) => r.verb === 'create' && r.resource === resource && r.namespace === namespace);
       await expect.poll(async () => (await calls('networkpolicies')).some((r) => r.code === 201), { timeout: 60_000 }).toBe(true);
       expect(await calls('pods')).toEqual([]);
-      await sim(`/api/v1/namespaces/${namespace}/serviceaccounts`, { method: 'POST', body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } } });
+      await sim(`/api/v1/namespaces/${namespace}/serviceaccounts`, {
+        method: 'POST',
+        body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } },
+      });
     }
     await faults({ serviceAccountDelayMs: 20 });
     // network-automation configuring (its jobs exist), web-services waiting for web1 (its ingress exists).
@@ -141,7 +160,14 @@ describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () =
     }
     await faults({ stuckNamespaces: [labNs] });
     const orphan = namespaceName(INSTANCE, 'orphan0001');
-    await sim('/api/v1/namespaces', { method: 'POST', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: orphan, labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: 'orphan0001' } } } });
+    await sim('/api/v1/namespaces', {
+      method: 'POST',
+      body: {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: orphan, labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: 'orphan0001' } },
+      },
+    });
     expect((await exp('10.40.0.1').delete(`/exp/livelesson/${lab}?sessionId=${labSession}`)).status).toBe(200);
     expect((await exp('10.40.0.2').delete(`/exp/livelesson/${web}?sessionId=${webSession}`)).status).toBe(200);
     for (const ns of [labNs, webNs, orphan]) await expect.poll(() => namespaceStatus(platform.kubeSim, ns), { timeout: 60_000 }).toBe(404);
@@ -173,7 +199,11 @@ describe('RBAC: each app is granted exactly the Kubernetes calls it makes', () =
     // Every call comes from an app that names itself, or from this test.
     expect([...new Set(calls.map((call) => call.userAgent))].filter((agent) => agent !== E2E_USER_AGENT).sort()).toEqual([...APPS].sort());
     for (const app of APPS) {
-      const used = new Set(calls.filter((call) => call.userAgent === app).map((call) => `${call.group}|${call.subresource ? `${call.resource}/${call.subresource}` : call.resource}|${call.verb}`));
+      const used = new Set(
+        calls
+          .filter((call) => call.userAgent === app)
+          .map((call) => `${call.group}|${call.subresource ? `${call.resource}/${call.subresource}` : call.resource}|${call.verb}`),
+      );
       const granted = grantsOf(app);
       expect({ app, missing: [...used].filter((key) => !granted.has(key)).sort() }).toEqual({ app, missing: [] });
       expect({ app, unused: [...granted].filter((key) => !used.has(key) && !ONLY_IF_SLOW.has(key)).sort() }).toEqual({ app, unused: [] });

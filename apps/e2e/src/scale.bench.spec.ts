@@ -11,7 +11,9 @@ import { descriptorsOf, listenOverflows, loopDelayOf } from './support/process-r
  * event streams open together). `BENCH_SCALE=ci` is the CI-sized run (to 1,100, the last 1,000 at once);
  * `BENCH_SCALE_LEVELS` sets the steps.
  */
-const LEVELS = (process.env.BENCH_SCALE_LEVELS ?? (process.env.BENCH_SCALE === 'ci' ? '10,100,1100' : '10,1000,2000,4000,6000,8000,10000')).split(',').map(Number);
+const LEVELS = (process.env.BENCH_SCALE_LEVELS ?? (process.env.BENCH_SCALE === 'ci' ? '10,100,1100' : '10,1000,2000,4000,6000,8000,10000'))
+  .split(',')
+  .map(Number);
 const LARGEST_STEP = Math.max(...LEVELS.map((level, i) => level - (LEVELS[i - 1] ?? 0)));
 /** Learners per loopback address: a classroom behind one NAT address, within every per-client limit as shipped. */
 const LEARNERS_PER_ADDRESS = Number(process.env.BENCH_SCALE_PER_ADDRESS ?? 20);
@@ -24,7 +26,11 @@ const LEARNER_PROCESSES = Number(process.env.BENCH_SCALE_LEARNER_PROCESSES ?? 4)
 const ONE_PROCESS = LEARNER_PROCESSES === 0;
 /** The platform's settings for the run: an operator's (see above), or the limits off as the one-process run had them. */
 const CONFIG = ONE_PROCESS
-  ? { liveLessonTTL: 240, scheduler: { maxLiveLessons: 0 }, api: { rateLimitPerMinute: 0, maxInFlightRequests: 0, newSessionsPerAddress: { count: 0 }, newLabsPerAddress: { count: 0 } } }
+  ? {
+      liveLessonTTL: 240,
+      scheduler: { maxLiveLessons: 0 },
+      api: { rateLimitPerMinute: 0, maxInFlightRequests: 0, newSessionsPerAddress: { count: 0 }, newLabsPerAddress: { count: 0 } },
+    }
   : { liveLessonTTL: 240, scheduler: { maxLiveLessons: LEVELS.at(-1), maxQueued: LARGEST_STEP } };
 /** Keep-alives sent at once in a keep-alive round (as many browsers would). */
 const KEEPALIVE_CONCURRENCY = 50;
@@ -82,7 +88,13 @@ async function keepAliveRound(platform: UpPlatform, learners: LearnerProcesses |
   const started = Date.now();
   const round = await learners.keepAlive(platform.api, SLUG, held, Math.ceil(KEEPALIVE_CONCURRENCY / Math.max(1, LEARNER_PROCESSES)));
   const seconds = (Date.now() - started) / 1000;
-  return { seconds, failures: round.failures.length, refusals: round.refusals, kubeCalls: (await kubeCalls(platform)) - callsBefore, cpuMs: cpuBetween(before, usages(platform)) };
+  return {
+    seconds,
+    failures: round.failures.length,
+    refusals: round.refusals,
+    kubeCalls: (await kubeCalls(platform)) - callsBefore,
+    cpuMs: cpuBetween(before, usages(platform)),
+  };
 }
 
 /** One reaper pass, asked for as a dry run over NATS (`antictl reap`): its time and Kubernetes calls as the reaper reports them. */
@@ -194,7 +206,10 @@ type Usages = ReturnType<typeof usages>;
 function scaleReport(steps: Step[], held: number, idle: Usages, peak: Usages, settled: Usages): string {
   const cell = (value: number, digits = 0, width = 8) => value.toFixed(digits).padStart(width);
   const perApp = (value: (app: App) => string) => APPS.map(value).join(' / ');
-  const refusals = (counted: Refusals) => Object.entries(counted).map(([status, count]) => `${count}×${status}`).join(' ') || '0';
+  const refusals = (counted: Refusals) =>
+    Object.entries(counted)
+      .map(([status, count]) => `${count}×${status}`)
+      .join(' ') || '0';
   return [
     `bench scale: ${SLUG} lessons brought to READY and held, every app a process (antictl up), SQLite, kube-sim delays zero, ${ONE_PROCESS ? 'learners from the test process (x-forwarded-for), limits off' : `learners from ${LEARNER_PROCESSES} processes, ${LEARNERS_PER_ADDRESS} to a loopback address`}`,
     `  ${'held'.padStart(6)} ${'added'.padStart(6)} ${'s'.padStart(7)} ${'fail'.padStart(5)} ${'retried'.padStart(9)} ${'cpu ms'.padStart(7)} ${'calls'.padStart(6)} ${'watches'.padStart(8)} ${'keep-alive s'.padStart(13)} ${'k-a calls'.padStart(10)} ${'reap s'.padStart(7)} ${'reap calls'.padStart(11)}  RSS MiB / peak RSS MiB (api / scheduler / healthchecker / reaper)`,

@@ -23,7 +23,7 @@ const labIdOf = (page: Page): Promise<string> => page.evaluate<string>('localSto
  * The learner's UI in Debian's headless Chromium against `antictl up` (every app a process; the api
  * serves the UI): catalogue, a lab to READY, a terminal, a stage change, the end of the lab; keep-alive.
  */
-describe('the learner\'s lab in a real browser (antictl up, headless Chromium)', () => {
+describe("the learner's lab in a real browser (antictl up, headless Chromium)", () => {
   let platform: UpPlatform;
   let browser: { context: BrowserContext; close(): Promise<void> } | undefined;
 

@@ -1,5 +1,12 @@
 import { Controller, Inject } from '@nestjs/common';
-import { QueueGroups, RequestSubjects, type HealthCheckReply, type HealthCheckRequest, type WaitReachableReply, type WaitReachableRequest } from '@antidote/contracts';
+import {
+  QueueGroups,
+  RequestSubjects,
+  type HealthCheckReply,
+  type HealthCheckRequest,
+  type WaitReachableReply,
+  type WaitReachableRequest,
+} from '@antidote/contracts';
 import { OnRequest, RequestPayload } from '@antidote/messaging';
 import { HealthService } from './health.service.js';
 

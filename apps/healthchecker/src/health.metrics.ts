@@ -9,7 +9,12 @@ export class HealthMetrics {
   private readonly verdicts;
 
   constructor(@Inject(MetricsService) metrics: MetricsService) {
-    this.latency = metrics.histogram({ name: 'antidote_probe_latency_seconds', help: 'Probe duration by kind', labelNames: ['kind'], buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2, 5] });
+    this.latency = metrics.histogram({
+      name: 'antidote_probe_latency_seconds',
+      help: 'Probe duration by kind',
+      labelNames: ['kind'],
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2, 5],
+    });
     this.verdicts = metrics.counter({ name: 'antidote_probe_verdicts_total', help: 'Probe verdicts by kind', labelNames: ['kind', 'verdict'] });
     metrics.gauge({
       name: 'antidote_readiness_matches_running',

@@ -1,6 +1,16 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
-import { ErrorCodes, EventSubjects, type EndpointHealth, type ErrorCode, type HealthCheckReply, type HealthCheckRequest, type HealthTarget, type WaitReachableReply, type WaitReachableRequest } from '@antidote/contracts';
+import {
+  ErrorCodes,
+  EventSubjects,
+  type EndpointHealth,
+  type ErrorCode,
+  type HealthCheckReply,
+  type HealthCheckRequest,
+  type HealthTarget,
+  type WaitReachableReply,
+  type WaitReachableRequest,
+} from '@antidote/contracts';
 import { DataManager, NotFoundError, type LiveLesson } from '@antidote/data';
 import { BusClient } from '@antidote/messaging';
 import { HealthMetrics } from './health.metrics.js';
@@ -140,4 +150,11 @@ export class HealthService implements BeforeApplicationShutdown {
   }
 }
 
-const unprobed = (target: HealthTarget, error: string): EndpointHealth => ({ name: target.name, host: target.host, reachable: false, latencyMs: 0, probes: [], error });
+const unprobed = (target: HealthTarget, error: string): EndpointHealth => ({
+  name: target.name,
+  host: target.host,
+  reachable: false,
+  latencyMs: 0,
+  probes: [],
+  error,
+});

@@ -26,7 +26,15 @@ describe('healthchecker service (real nats-server, SQLite, kube-sim endpoints)',
     service = await startService(healthcheckerService, {
       env: {},
       argv: [],
-      overrides: { instanceId: 'hc', curriculumDir: '/c', ...nats.loginAs('healthchecker'), database: { url }, ops: { healthcheckerPort: 0, host: '127.0.0.1' }, logging: { level: 'silent' }, healthcheck: { probeTimeoutMs: 15_000, intervalMs: 100, probeRanges: [`${sim.ranges.pods}.0.0/16`, `${sim.ranges.services}.0.0/16`] } },
+      overrides: {
+        instanceId: 'hc',
+        curriculumDir: '/c',
+        ...nats.loginAs('healthchecker'),
+        database: { url },
+        ops: { healthcheckerPort: 0, host: '127.0.0.1' },
+        logging: { level: 'silent' },
+        healthcheck: { probeTimeoutMs: 15_000, intervalMs: 100, probeRanges: [`${sim.ranges.pods}.0.0/16`, `${sim.ranges.services}.0.0/16`] },
+      },
     });
     const dataSource = createDataSource({ url, poolSize: 2, migrateOnStart: false });
     await dataSource.initialize();
@@ -48,20 +56,45 @@ describe('healthchecker service (real nats-server, SQLite, kube-sim endpoints)',
     const core = coreOf(sim);
     await core.createNamespace({ body: { metadata: { name: 'hc-lesson' } } });
     const endpoints: LiveEndpoint[] = [];
-    for (const [index, [name, port, type]] of ([['linux1', 22, 'ssh'], ['web1', 80, 'http']] as const).entries()) {
-      await core.createNamespacedPod({ namespace: 'hc-lesson', body: { metadata: { name, labels: { podName: name } }, spec: { containers: [{ name, image: 'utility', ports: [{ containerPort: port }] }] } } });
-      const svc = await core.createNamespacedService({ namespace: 'hc-lesson', body: { metadata: { name }, spec: { selector: { podName: name }, ports: [{ port }] } } });
-      endpoints.push({ name, position: index, image: 'utility', ports: [port], presentations: [{ name: 'p', port, type, hepDomain: '' }], configurationType: '', configurationFile: '', sshUser: 'antidote', sshPassword: 'antidotepassword', host: svc.spec!.clusterIP! });
+    for (const [index, [name, port, type]] of (
+      [
+        ['linux1', 22, 'ssh'],
+        ['web1', 80, 'http'],
+      ] as const
+    ).entries()) {
+      await core.createNamespacedPod({
+        namespace: 'hc-lesson',
+        body: { metadata: { name, labels: { podName: name } }, spec: { containers: [{ name, image: 'utility', ports: [{ containerPort: port }] }] } },
+      });
+      const svc = await core.createNamespacedService({
+        namespace: 'hc-lesson',
+        body: { metadata: { name }, spec: { selector: { podName: name }, ports: [{ port }] } },
+      });
+      endpoints.push({
+        name,
+        position: index,
+        image: 'utility',
+        ports: [port],
+        presentations: [{ name: 'p', port, type, hepDomain: '' }],
+        configurationType: '',
+        configurationFile: '',
+        sshUser: 'antidote',
+        sshPassword: 'antidotepassword',
+        host: svc.spec!.clusterIP!,
+      });
     }
     await data.liveLessons.create(makeNewLiveLesson({ id: 'hclesson01', endpoints }));
     const progress: HealthProgressEvent[] = [];
     // Progress is heard by the api and operators, not by the scheduler that asks.
     const listener = await connectNats(nats.loginAs('admin'), 'listener');
-    const subscription = await new BusClient(listener, { requestTimeoutMs: 30_000 }).subscribe(EventSubjects.healthProgressed, (event) => void progress.push(event));
+    const subscription = await new BusClient(listener, { requestTimeoutMs: 30_000 }).subscribe(
+      EventSubjects.healthProgressed,
+      (event) => void progress.push(event),
+    );
     await listener.flush();
     const reply = await bus.request(RequestSubjects.healthWaitReachable, { liveLessonId: 'hclesson01', deadlineMs: 60_000 }, { timeoutMs: 90_000 });
     expect(reply).toMatchObject({ reachable: true, healthy: 2, total: 2 });
-    expect((await data.liveLessons.get('hclesson01'))).toMatchObject({ healthyTests: 2, totalTests: 2 });
+    expect(await data.liveLessons.get('hclesson01')).toMatchObject({ healthyTests: 2, totalTests: 2 });
     await expect.poll(() => progress.map((event) => event.healthy).sort(), { timeout: 60_000 }).toEqual([1, 2]);
     subscription.unsubscribe();
     await listener.close();
@@ -73,16 +106,35 @@ describe('healthchecker service (real nats-server, SQLite, kube-sim endpoints)',
     sim.setFaults({ unreachable: ['late1'] });
     const endpoints: LiveEndpoint[] = [];
     for (const [index, name] of ['early1', 'late1', 'known1'].entries()) {
-      await core.createNamespacedPod({ namespace: 'hc-resume', body: { metadata: { name, labels: { podName: name } }, spec: { containers: [{ name, image: 'utility', ports: [{ containerPort: 22 }] }] } } });
-      const svc = await core.createNamespacedService({ namespace: 'hc-resume', body: { metadata: { name }, spec: { selector: { podName: name }, ports: [{ port: 22 }] } } });
-      endpoints.push({ name, position: index, image: 'utility', ports: [22], presentations: [{ name: 'cli', port: 22, type: 'ssh', hepDomain: '' }], configurationType: '', configurationFile: '', sshUser: 'antidote', sshPassword: 'antidotepassword', host: svc.spec!.clusterIP! });
+      await core.createNamespacedPod({
+        namespace: 'hc-resume',
+        body: { metadata: { name, labels: { podName: name } }, spec: { containers: [{ name, image: 'utility', ports: [{ containerPort: 22 }] }] } },
+      });
+      const svc = await core.createNamespacedService({
+        namespace: 'hc-resume',
+        body: { metadata: { name }, spec: { selector: { podName: name }, ports: [{ port: 22 }] } },
+      });
+      endpoints.push({
+        name,
+        position: index,
+        image: 'utility',
+        ports: [22],
+        presentations: [{ name: 'cli', port: 22, type: 'ssh', hepDomain: '' }],
+        configurationType: '',
+        configurationFile: '',
+        sshUser: 'antidote',
+        sshPassword: 'antidotepassword',
+        host: svc.spec!.clusterIP!,
+      });
     }
     await expect.poll(() => sim.endpointReport('hc-resume').filter((endpoint) => endpoint.kind === 'Pod').length).toBe(2);
     await data.liveLessons.create(makeNewLiveLesson({ id: 'hclesson04', sessionId: 'session0004', endpoints }));
     // Found up by an earlier healthchecker: recorded on the row, so never probed by this one.
     await data.liveLessons.recordEndpointUp('hclesson04', 'known1');
-    const ask = (deadlineMs: number) => bus.request(RequestSubjects.healthWaitReachable, { liveLessonId: 'hclesson04', deadlineMs }, { timeoutMs: deadlineMs + 30_000 });
-    const connections = (name: string) => sim.endpointReport('hc-resume').find((endpoint) => endpoint.kind === 'Service' && endpoint.name === name)?.connections['22']?.ready?.count ?? 0;
+    const ask = (deadlineMs: number) =>
+      bus.request(RequestSubjects.healthWaitReachable, { liveLessonId: 'hclesson04', deadlineMs }, { timeoutMs: deadlineMs + 30_000 });
+    const connections = (name: string) =>
+      sim.endpointReport('hc-resume').find((endpoint) => endpoint.kind === 'Service' && endpoint.name === name)?.connections['22']?.ready?.count ?? 0;
 
     await expect.poll(async () => (await ask(200)).healthy).toBe(2);
     const healthSeen: number[] = [(await data.liveLessons.get('hclesson04')).healthyTests];
@@ -102,7 +154,9 @@ describe('healthchecker service (real nats-server, SQLite, kube-sim endpoints)',
   });
 
   it('checks a live lesson once from its row, and answers unknown live lessons and bad requests with clear errors', async () => {
-    await data.liveLessons.create(makeNewLiveLesson({ id: 'hclesson02', sessionId: 'session0002', endpoints: [endpointAt('closed', `${sim.ranges.services}.255.254`, 1)] }));
+    await data.liveLessons.create(
+      makeNewLiveLesson({ id: 'hclesson02', sessionId: 'session0002', endpoints: [endpointAt('closed', `${sim.ranges.services}.255.254`, 1)] }),
+    );
     const reply = await bus.request(RequestSubjects.healthCheck, { liveLessonId: 'hclesson02' });
     expect(reply.endpoints[0]).toMatchObject({ name: 'closed', reachable: false, probes: [expect.objectContaining({ kind: 'tcp', verdict: 'refused' })] });
     await expect(bus.request(RequestSubjects.healthCheck, { liveLessonId: 'nosuchlesson' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
@@ -127,7 +181,13 @@ describe('healthchecker service (real nats-server, SQLite, kube-sim endpoints)',
     const port = (listener.address() as AddressInfo).port;
     try {
       // 127.0.0.1 answers on that port, but it is outside this healthchecker's ranges (kube-sim's pod and Service ranges).
-      await data.liveLessons.create(makeNewLiveLesson({ id: 'hclesson03', sessionId: 'session0003', endpoints: [endpointAt('outside', '127.0.0.1', port), endpointAt('metadata', '169.254.169.254', 80)] }));
+      await data.liveLessons.create(
+        makeNewLiveLesson({
+          id: 'hclesson03',
+          sessionId: 'session0003',
+          endpoints: [endpointAt('outside', '127.0.0.1', port), endpointAt('metadata', '169.254.169.254', 80)],
+        }),
+      );
       const checked = await bus.request(RequestSubjects.healthCheck, { liveLessonId: 'hclesson03' });
       expect([...checked.endpoints].sort((a, b) => b.name.localeCompare(a.name))).toEqual([
         expect.objectContaining({ name: 'outside', reachable: false, probes: [], error: expect.stringMatching(/127\.0\.0\.1 is outside the probe ranges/) }),
@@ -147,11 +207,25 @@ describe('healthchecker service (real nats-server, SQLite, kube-sim endpoints)',
 /** client-node's core API on the simulator. */
 function coreOf(sim: KubeSim): k8s.CoreV1Api {
   const config = new k8s.KubeConfig();
-  config.loadFromClusterAndUser({ name: 'sim', server: sim.url, caData: Buffer.from(sim.ca).toString('base64'), skipTLSVerify: false }, { name: 'admin', token: sim.token });
+  config.loadFromClusterAndUser(
+    { name: 'sim', server: sim.url, caData: Buffer.from(sim.ca).toString('base64'), skipTLSVerify: false },
+    { name: 'admin', token: sim.token },
+  );
   return config.makeApiClient(k8s.CoreV1Api);
 }
 
 /** An endpoint row as the scheduler writes it, with a TCP port to probe at `host`. */
 function endpointAt(name: string, host: string, port: number): LiveEndpoint {
-  return { name, position: 0, image: 'utility', ports: [port], presentations: [], configurationType: '', configurationFile: '', sshUser: '', sshPassword: '', host };
+  return {
+    name,
+    position: 0,
+    image: 'utility',
+    ports: [port],
+    presentations: [],
+    configurationType: '',
+    configurationFile: '',
+    sshUser: '',
+    sshPassword: '',
+    host,
+  };
 }

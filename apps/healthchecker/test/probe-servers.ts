@@ -46,7 +46,9 @@ export class ProbeServers {
   ssh(host = '127.0.0.1', user = 'antidote', password = 'antidotepassword'): Promise<number> {
     const server = new ssh2.Server({ hostKeys: [this.hostKey] }, (client) => {
       client.on('error', () => undefined);
-      client.on('authentication', (context) => (context.method === 'password' && context.username === user && context.password === password ? context.accept() : context.reject(['password'])));
+      client.on('authentication', (context) =>
+        context.method === 'password' && context.username === user && context.password === password ? context.accept() : context.reject(['password']),
+      );
     });
     return this.listen(server, host);
   }
@@ -59,7 +61,9 @@ export class ProbeServers {
   sshCommands(answer: (command: string) => string | null, host = '127.0.0.1', user = 'antidote', password = 'antidotepassword'): Promise<number> {
     const server = new ssh2.Server({ hostKeys: [this.hostKey] }, (client) => {
       client.on('error', () => undefined);
-      client.on('authentication', (context) => (context.method === 'password' && context.username === user && context.password === password ? context.accept() : context.reject(['password'])));
+      client.on('authentication', (context) =>
+        context.method === 'password' && context.username === user && context.password === password ? context.accept() : context.reject(['password']),
+      );
       client.on('ready', () =>
         client.on('session', (accept) =>
           accept().on('exec', (acceptExec, _reject, info) => {
@@ -78,22 +82,34 @@ export class ProbeServers {
 
   /** Sends `banner` (a line) on connecting, then holds the connection open. */
   bannerLine(banner: () => string, host = '127.0.0.1'): Promise<number> {
-    return this.listen(createServer((socket) => socket.resume().write(`${banner()}\r\n`)), host);
+    return this.listen(
+      createServer((socket) => socket.resume().write(`${banner()}\r\n`)),
+      host,
+    );
   }
 
   /** Writes an SSH banner, then never says anything again. */
   bannerThenSilence(host = '127.0.0.1'): Promise<number> {
-    return this.listen(createServer((socket) => socket.resume().write('SSH-2.0-OpenSSH_9.2\r\n')), host);
+    return this.listen(
+      createServer((socket) => socket.resume().write('SSH-2.0-OpenSSH_9.2\r\n')),
+      host,
+    );
   }
 
   /** Accepts, reads, and never sends a byte. */
   silent(host = '127.0.0.1'): Promise<number> {
-    return this.listen(createServer((socket) => socket.resume()), host);
+    return this.listen(
+      createServer((socket) => socket.resume()),
+      host,
+    );
   }
 
   /** Answers every request with `status`. */
   http(status: number, host = '127.0.0.1'): Promise<number> {
-    return this.listen(createHttpServer((_request, response) => response.writeHead(status).end('body')), host);
+    return this.listen(
+      createHttpServer((_request, response) => response.writeHead(status).end('body')),
+      host,
+    );
   }
 
   /** Starts answering HTTP 200 on a given port (a server that comes up late). */

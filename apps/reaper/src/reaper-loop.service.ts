@@ -59,7 +59,9 @@ export class ReaperLoop implements OnApplicationBootstrap, OnApplicationShutdown
       await this.readiness.waitUntilReady(undefined, 250, signal);
       while (!signal.aborted) {
         if (this.elector.isLeader) {
-          await this.pass.run(this.elector.identity).catch((error: unknown) => this.logger.error(`pass failed: ${error instanceof Error ? error.message : String(error)}`));
+          await this.pass
+            .run(this.elector.identity)
+            .catch((error: unknown) => this.logger.error(`pass failed: ${error instanceof Error ? error.message : String(error)}`));
         }
         await sleep(this.config.gc.intervalSeconds * 1000, undefined, { signal });
       }

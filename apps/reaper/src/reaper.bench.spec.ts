@@ -8,11 +8,19 @@ const NAMESPACES = Number(process.env.BENCH_NAMESPACES ?? 5000);
 
 /** A reaper pass over 5,000 managed namespaces (half of them orphans): duration and Kubernetes calls. */
 it(`plans a pass over ${NAMESPACES} managed namespaces and prints the figures`, async () => {
-  const p = await startTestPlatform('sqlite', {cluster: startKubeSim,  services: { reaper: reaperService }, overrides: { gc: { intervalSeconds: 3600, orphanGraceSeconds: 1, listPageSize: 500 } } });
+  const p = await startTestPlatform('sqlite', {
+    cluster: startKubeSim,
+    services: { reaper: reaperService },
+    overrides: { gc: { intervalSeconds: 3600, orphanGraceSeconds: 1, listPageSize: 500 } },
+  });
   try {
     for (let i = 0; i < NAMESPACES; i++) {
       const id = `bench${String(i).padStart(5, '0')}`;
-      p.sim.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: `${INSTANCE}-${id}`, labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: id } } });
+      p.sim.create({
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: `${INSTANCE}-${id}`, labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: id } },
+      });
       if (i % 2 === 0) await p.data.liveLessons.create(makeNewLiveLesson({ id, sessionId: `s${id}`, antidoteId: INSTANCE }));
     }
     await new Promise((resolve) => setTimeout(resolve, 1100));

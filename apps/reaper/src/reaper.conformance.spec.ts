@@ -8,7 +8,11 @@ import { reaperService } from './reaper.definition.js';
 const ns = (id: string) => `${INSTANCE}-${id}`;
 const TIMEOUT = { timeout: 90_000, interval: 200 };
 const LEASE = `/apis/coordination.k8s.io/v1/namespaces/antidote/leases/${INSTANCE}-reaper`;
-const managed = (name: string, liveLesson: string, instance = INSTANCE) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { antidoteManaged: 'yes', antidoteId: instance, liveLesson } } });
+const managed = (name: string, liveLesson: string, instance = INSTANCE) => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name, labels: { antidoteManaged: 'yes', antidoteId: instance, liveLesson } },
+});
 
 /**
  * The reaper (with the scheduler and healthchecker) on a real control plane, with its own ServiceAccount
@@ -32,7 +36,8 @@ describe.skipIf(!conformanceCluster())('reaper on a real control plane, with rea
     const idle = await p.newLiveLesson('linux-basics');
     const active = await p.newLiveLesson('linux-basics');
     for (const lesson of [idle, active]) await p.bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: lesson.id });
-    for (const lesson of [idle, active]) await expect.poll(async () => (await p.data.liveLessons.find(lesson.id))?.status, TIMEOUT).toBe(LiveLessonStatus.READY);
+    for (const lesson of [idle, active])
+      await expect.poll(async () => (await p.data.liveLessons.find(lesson.id))?.status, TIMEOUT).toBe(LiveLessonStatus.READY);
     await p.data.liveLessons.updateLastActiveTime(idle.id, new Date(Date.now() - 31 * 60_000));
     await expect.poll(() => p.data.liveLessons.find(idle.id), TIMEOUT).toBeUndefined();
     expect(await p.namespaceExists(ns(idle.id))).toBe(false);

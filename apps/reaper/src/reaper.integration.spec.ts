@@ -33,7 +33,8 @@ describe.each(DATABASE_KINDS)('reaper on kube-sim, nats-server and %s', (kind) =
     const idle = await p.newLiveLesson('linux-basics');
     const active = await p.newLiveLesson('linux-basics');
     for (const lesson of [idle, active]) await p.bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: lesson.id });
-    for (const lesson of [idle, active]) await expect.poll(async () => (await p.data.liveLessons.find(lesson.id))?.status, { timeout: 180_000 }).toBe(LiveLessonStatus.READY);
+    for (const lesson of [idle, active])
+      await expect.poll(async () => (await p.data.liveLessons.find(lesson.id))?.status, { timeout: 180_000 }).toBe(LiveLessonStatus.READY);
     await p.data.liveLessons.updateLastActiveTime(idle.id, new Date(Date.now() - 31 * 60_000));
     // The reaper publishes its action after the scheduler was asked: wait for the event, not only for its effect.
     await expect.poll(() => actions.some((a) => a.action === 'expire-live-lesson' && a.target === idle.id && !a.dryRun)).toBe(true);
@@ -43,7 +44,7 @@ describe.each(DATABASE_KINDS)('reaper on kube-sim, nats-server and %s', (kind) =
     expect(namespaces()).toContain(ns(active.id));
   });
 
-  it('deletes a session that holds no lab once idle for sessionIdleTTL (1 h by default, not liveSessionTTL\'s 24 h)', async () => {
+  it("deletes a session that holds no lab once idle for sessionIdleTTL (1 h by default, not liveSessionTTL's 24 h)", async () => {
     const hour = 60 * 60_000;
     const sessions = { idle: `idle-${kind}`, recent: `recent-${kind}` };
     for (const id of Object.values(sessions)) await p.data.liveSessions.create({ id, sourceIp: '127.0.0.1' });
@@ -59,8 +60,16 @@ describe.each(DATABASE_KINDS)('reaper on kube-sim, nats-server and %s', (kind) =
   });
 
   it('sweeps orphan namespaces with one paged list per pass', async () => {
-    p.sim.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns('orphan0002'), labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: 'orphan0002' } } });
-    p.sim.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'someone-elses', labels: { antidoteManaged: 'yes', antidoteId: 'other-instance', liveLesson: 'orphan0003' } } });
+    p.sim.create({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: ns('orphan0002'), labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: 'orphan0002' } },
+    });
+    p.sim.create({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'someone-elses', labels: { antidoteManaged: 'yes', antidoteId: 'other-instance', liveLesson: 'orphan0003' } },
+    });
     // The namespace is gone before the reaper's event arrives: wait for the event.
     await expect.poll(() => actions.some((a) => a.action === 'delete-orphan-namespace' && a.target === ns('orphan0002'))).toBe(true);
     expect(namespaces()).not.toContain(ns('orphan0002'));
@@ -71,7 +80,11 @@ describe.each(DATABASE_KINDS)('reaper on kube-sim, nats-server and %s', (kind) =
   });
 
   it('reports a namespace stuck in Terminating with its finalizers', async () => {
-    p.sim.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns('stuck00001'), labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: 'stuck00001' } } });
+    p.sim.create({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: ns('stuck00001'), labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: 'stuck00001' } },
+    });
     await expect.poll(() => actions.some((a) => a.action === 'report-stuck-namespace' && a.target === ns('stuck00001'))).toBe(true);
     const report = actions.find((a) => a.action === 'report-stuck-namespace' && a.target === ns('stuck00001'));
     expect(JSON.stringify(report?.details)).toMatch(/kubernetes/);
@@ -99,7 +112,8 @@ describe.each(DATABASE_KINDS)('reaper on kube-sim, nats-server and %s', (kind) =
     expect(leaseHolder()).not.toBe(holderBefore);
   });
 
-  const leaseHolder = () => (p.sim.list('leases', 'prod').find((lease) => lease.metadata.name === LEASE)?.spec as { holderIdentity?: string } | undefined)?.holderIdentity;
+  const leaseHolder = () =>
+    (p.sim.list('leases', 'prod').find((lease) => lease.metadata.name === LEASE)?.spec as { holderIdentity?: string } | undefined)?.holderIdentity;
 });
 
 /**
@@ -108,7 +122,13 @@ describe.each(DATABASE_KINDS)('reaper on kube-sim, nats-server and %s', (kind) =
  */
 describe.each(DATABASE_KINDS)('reaper dry run on kube-sim, nats-server and %s', (kind) => {
   let p: TestPlatform<'reaper', KubeSim>;
-  const held = { holderIdentity: 'someone-else', leaseDurationSeconds: 3600, acquireTime: microTime(new Date()), renewTime: microTime(new Date()), leaseTransitions: 0 };
+  const held = {
+    holderIdentity: 'someone-else',
+    leaseDurationSeconds: 3600,
+    acquireTime: microTime(new Date()),
+    renewTime: microTime(new Date()),
+    leaseTransitions: 0,
+  };
 
   beforeAll(async () => {
     p = await startTestPlatform(kind, {
@@ -121,7 +141,11 @@ describe.each(DATABASE_KINDS)('reaper dry run on kube-sim, nats-server and %s', 
   afterAll(() => p?.stop());
 
   it('answers a dry run without changing anything; the orphan goes once a replica leads', async () => {
-    p.sim.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns('drylesson1'), labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: 'drylesson1' } } });
+    p.sim.create({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: ns('drylesson1'), labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: 'drylesson1' } },
+    });
     const reply = await p.bus.request(RequestSubjects.reaperDryRun, {});
     expect(reply.pass.dryRun).toBe(true);
     expect(reply.actions).toContainEqual(expect.objectContaining({ action: 'delete-orphan-namespace', target: ns('drylesson1'), dryRun: true }));

@@ -22,7 +22,8 @@ export class ReaperModule {
   static forRoot(config: AntidoteConfig): DynamicModule {
     const identity = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     const logger = new Logger('LeaderElection');
-    const electionError = (error: unknown): void => logger.warn(`${identity}: lease step failed (not a lost race): ${error instanceof Error ? error.message : String(error)}`);
+    const electionError = (error: unknown): void =>
+      logger.warn(`${identity}: lease step failed (not a lost race): ${error instanceof Error ? error.message : String(error)}`);
     return {
       module: ReaperModule,
       imports: [DataModule.forRoot(config), KubeModule.forRoot(config, { app: 'reaper' })],
@@ -38,7 +39,11 @@ export class ReaperModule {
           useFactory: (kube: KubeClient) =>
             new KubeLeaseStore(kube, config.gc.leaseNamespace ?? config.kubernetes.secretsNamespace, config.gc.leaseName ?? `${config.instanceId}-reaper`),
         },
-        { provide: LEADER_ELECTOR, inject: [LEASE_STORE], useFactory: (store: LeaseStore) => new LeaderElector(store, identity, config.gc.leaseDurationSeconds, undefined, electionError) },
+        {
+          provide: LEADER_ELECTOR,
+          inject: [LEASE_STORE],
+          useFactory: (store: LeaseStore) => new LeaderElector(store, identity, config.gc.leaseDurationSeconds, undefined, electionError),
+        },
         ReaperPass,
         ReaperLoop,
       ],

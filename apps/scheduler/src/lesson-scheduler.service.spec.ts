@@ -27,18 +27,21 @@ describe('LessonScheduler', () => {
   it.each([
     { keepFailedLessons: false, namespaceLeft: false },
     { keepFailedLessons: true, namespaceLeft: true },
-  ])('marks a failed create failed with its reason; keepFailedLessons=$keepFailedLessons decides the teardown', async ({ keepFailedLessons, namespaceLeft }) => {
-    await h.close();
-    h = await lessonHarness({ config: { scheduler: { keepFailedLessons } } });
-    scheduler = h.scheduler();
-    h.cluster.fail('waitForPods', new Error('linux1: ImagePullBackOff'));
-    const lesson = await h.newLiveLesson();
-    await scheduler.submit('create', lesson.id).done;
-    expect(await h.data.liveLessons.get(lesson.id)).toMatchObject({ error: true, failureReason: 'linux1: ImagePullBackOff' });
-    expect(h.cluster.namespaces.has(h.namespaceOf(lesson.id))).toBe(namespaceLeft);
-    const last = h.bus.events(EventSubjects.liveLessonStatusChanged).at(-1);
-    expect(last).toMatchObject({ liveLessonId: lesson.id, error: true });
-  });
+  ])(
+    'marks a failed create failed with its reason; keepFailedLessons=$keepFailedLessons decides the teardown',
+    async ({ keepFailedLessons, namespaceLeft }) => {
+      await h.close();
+      h = await lessonHarness({ config: { scheduler: { keepFailedLessons } } });
+      scheduler = h.scheduler();
+      h.cluster.fail('waitForPods', new Error('linux1: ImagePullBackOff'));
+      const lesson = await h.newLiveLesson();
+      await scheduler.submit('create', lesson.id).done;
+      expect(await h.data.liveLessons.get(lesson.id)).toMatchObject({ error: true, failureReason: 'linux1: ImagePullBackOff' });
+      expect(h.cluster.namespaces.has(h.namespaceOf(lesson.id))).toBe(namespaceLeft);
+      const last = h.bus.events(EventSubjects.liveLessonStatusChanged).at(-1);
+      expect(last).toMatchObject({ liveLessonId: lesson.id, error: true });
+    },
+  );
 
   it('tears nothing down when the create was refused before creating anything', async () => {
     await h.close();
@@ -116,7 +119,9 @@ describe('LessonScheduler', () => {
       await held.reached;
       const first = await h.data.liveLessons.get(lesson.id);
       expect(first.claimedBy).toBe('replica-a');
-      await vi.waitFor(async () => expect((await h.data.liveLessons.get(lesson.id)).claimedUntil!.getTime()).toBeGreaterThan(first.claimedUntil!.getTime() + 750));
+      await vi.waitFor(async () =>
+        expect((await h.data.liveLessons.get(lesson.id)).claimedUntil!.getTime()).toBeGreaterThan(first.claimedUntil!.getTime() + 750),
+      );
       held.release();
       await create.done;
       expect(await h.data.liveLessons.get(lesson.id)).toMatchObject({ status: LiveLessonStatus.READY });
@@ -172,7 +177,9 @@ describe('LessonScheduler', () => {
       const log = vi.spyOn(Logger.prototype, 'log');
       const lesson = await h.newLiveLesson();
       await scheduler.submit('create', lesson.id, 're-driven', 'the claim of replica-z lapsed').done;
-      expect(log.mock.calls.map(([message]) => String(message))).toContain(`re-drive of live lesson ${lesson.id}: create (the claim of replica-z lapsed), now owned by replica-a`);
+      expect(log.mock.calls.map(([message]) => String(message))).toContain(
+        `re-drive of live lesson ${lesson.id}: create (the claim of replica-z lapsed), now owned by replica-a`,
+      );
       log.mockRestore();
     });
   });

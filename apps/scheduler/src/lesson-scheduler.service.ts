@@ -157,6 +157,8 @@ export class LessonScheduler implements OnApplicationShutdown {
   private async fail(lesson: LiveLesson, error: unknown, created: boolean, signal: AbortSignal): Promise<void> {
     await this.status.fail(lesson.id, reasonOf(error));
     if (!created || this.config.scheduler.keepFailedLessons) return;
-    await this.deletes.cleanUpFailed(lesson, signal).catch((cleanup: unknown) => this.logger.warn(`cleanup of failed ${lesson.id} failed: ${reasonOf(cleanup)}`));
+    await this.deletes
+      .cleanUpFailed(lesson, signal)
+      .catch((cleanup: unknown) => this.logger.warn(`cleanup of failed ${lesson.id} failed: ${reasonOf(cleanup)}`));
   }
 }

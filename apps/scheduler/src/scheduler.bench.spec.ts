@@ -1,7 +1,18 @@
 import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
 import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
-import { DATABASE_KINDS, distribution, NETWORK_AUTOMATION, referenceKubeCalls, startTestPlatform, writeBenchReport, writeHistogramSvg, type DatabaseKind, type Distribution, type TestPlatform } from '@antidote/testing';
+import {
+  DATABASE_KINDS,
+  distribution,
+  NETWORK_AUTOMATION,
+  referenceKubeCalls,
+  startTestPlatform,
+  writeBenchReport,
+  writeHistogramSvg,
+  type DatabaseKind,
+  type Distribution,
+  type TestPlatform,
+} from '@antidote/testing';
 import { expect, it } from 'vitest';
 import { schedulerService } from './scheduler.definition.js';
 
@@ -61,7 +72,10 @@ const platform = (kind: DatabaseKind, podStartDelayMs: number, jobRunDelayMs: nu
     cluster: startKubeSim,
     services: { healthchecker: healthcheckerService, scheduler: schedulerService },
     faults: { podStartDelayMs, jobRunDelayMs },
-    overrides: { scheduler: { redriveIntervalSeconds: 1, redriveAfterSeconds: 1, claimLeaseSeconds: 5, maxLiveLessons: 0 }, ...(podStartDelayMs >= 20_000 ? { timeouts: SLOW_TIMEOUTS } : {}) },
+    overrides: {
+      scheduler: { redriveIntervalSeconds: 1, redriveAfterSeconds: 1, claimLeaseSeconds: 5, maxLiveLessons: 0 },
+      ...(podStartDelayMs >= 20_000 ? { timeouts: SLOW_TIMEOUTS } : {}),
+    },
   });
 
 const row = (label: string, run: Run, floorMs = 0) =>
@@ -106,14 +120,32 @@ it.each(DATABASE_KINDS)(`provisions ${BURST} live lessons at once on %s and prin
   const json = writeBenchReport(`scheduler-${kind}`, {
     lesson: { slug: SLUG, ...LESSON },
     burst: { ...fast, samples: undefined },
-    realistic: { ...realistic, samples: undefined, podStartMs: 2000, jobRunMs: 3000, floorMs, overheadMs: { p50: realistic.timeToReadyMs.p50 - floorMs, p95: realistic.timeToReadyMs.p95 - floorMs } },
+    realistic: {
+      ...realistic,
+      samples: undefined,
+      podStartMs: 2000,
+      jobRunMs: 3000,
+      floorMs,
+      overheadMs: { p50: realistic.timeToReadyMs.p50 - floorMs, p95: realistic.timeToReadyMs.p95 - floorMs },
+    },
     kubeCalls: { oneCreate: single.kubeCallsPerLesson, referenceFormula: reference, ratio: reference / single.kubeCallsPerLesson },
-    kubeCallsAtReferenceDelays: { podStartMs: 20_000, jobsMs: 30_000, oneCreate: slowest.kubeCallsPerLesson, referenceFormula: referenceSlowest, ratio: referenceSlowest / slowest.kubeCallsPerLesson },
+    kubeCallsAtReferenceDelays: {
+      podStartMs: 20_000,
+      jobsMs: 30_000,
+      oneCreate: slowest.kubeCallsPerLesson,
+      referenceFormula: referenceSlowest,
+      ratio: referenceSlowest / slowest.kubeCallsPerLesson,
+    },
     peakRssMiB,
   });
-  const svg = writeHistogramSvg(`scheduler-${kind}-time-to-ready`, `time to READY, ${kind} (burst of ${BURST}, no delays; realistic ${REALISTIC}, minus floor)`, 'ms', {
-    burst: fast.samples,
-    'realistic − floor': realistic.samples.map((ms) => ms - floorMs),
-  });
+  const svg = writeHistogramSvg(
+    `scheduler-${kind}-time-to-ready`,
+    `time to READY, ${kind} (burst of ${BURST}, no delays; realistic ${REALISTIC}, minus floor)`,
+    'ms',
+    {
+      burst: fast.samples,
+      'realistic − floor': realistic.samples.map((ms) => ms - floorMs),
+    },
+  );
   console.log(`  figures: ${json}\n  chart:   ${svg}`);
 });

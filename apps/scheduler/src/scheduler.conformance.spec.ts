@@ -30,7 +30,12 @@ describe.skipIf(!conformanceCluster())('scheduler on a real control plane, with 
       }, TIMEOUT)
       .toBeDefined();
     const lesson = await p.data.liveLessons.get(id);
-    expect({ status: lesson.status, error: lesson.error, reason: lesson.failureReason, stage: lesson.configuredStage }).toEqual({ status: LiveLessonStatus.READY, error: false, reason: undefined, stage });
+    expect({ status: lesson.status, error: lesson.error, reason: lesson.failureReason, stage: lesson.configuredStage }).toEqual({
+      status: LiveLessonStatus.READY,
+      error: false,
+      reason: undefined,
+      stage,
+    });
   };
   const create = (id: string) => p.bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: id });
 
@@ -46,7 +51,11 @@ describe.skipIf(!conformanceCluster())('scheduler on a real control plane, with 
     const pods = await p.list('/api/v1', 'pods', ns(lesson.id));
     const endpointPods = pods.filter((pod) => !pod.metadata.labels?.configPod);
     expect(endpointPods.map((pod) => pod.metadata.name).sort()).toEqual(live.endpoints.map((endpoint) => endpoint.name).sort());
-    for (const pod of endpointPods) expect(pod).toMatchObject({ spec: { nodeName: expect.stringMatching(/^kube-sim-/) }, status: { phase: 'Running', podIP: expect.stringMatching(/^127\./) } });
+    for (const pod of endpointPods)
+      expect(pod).toMatchObject({
+        spec: { nodeName: expect.stringMatching(/^kube-sim-/) },
+        status: { phase: 'Running', podIP: expect.stringMatching(/^127\./) },
+      });
     const jobs = await p.list('/apis/batch/v1', 'jobs', ns(lesson.id));
     expect(jobs.map((job) => job.metadata.labels?.stageId)).toContain('0');
     expect(jobs.every((job) => (job.status?.conditions as { type: string }[] | undefined)?.some((condition) => condition.type === 'Complete'))).toBe(true);
@@ -56,7 +65,9 @@ describe.skipIf(!conformanceCluster())('scheduler on a real control plane, with 
     await p.data.liveLessons.changeStage(lessonId, 1, { guideType: 'markdown', guideContents: 'stage 1' });
     expect(await p.bus.request(RequestSubjects.liveLessonModify, { liveLessonId: lessonId, stage: 1 })).toEqual({ accepted: true });
     await ready(lessonId, 1);
-    const stages = (await p.list('/apis/batch/v1', 'jobs', ns(lessonId))).filter((job) => !job.metadata.deletionTimestamp).map((job) => job.metadata.labels?.stageId);
+    const stages = (await p.list('/apis/batch/v1', 'jobs', ns(lessonId)))
+      .filter((job) => !job.metadata.deletionTimestamp)
+      .map((job) => job.metadata.labels?.stageId);
     expect(new Set(stages)).toEqual(new Set(['1']));
     const before = (await p.data.liveLessons.get(lessonId)).lastActiveAt;
     await expect.poll(() => Date.now()).toBeGreaterThan(before.getTime());
@@ -66,7 +77,9 @@ describe.skipIf(!conformanceCluster())('scheduler on a real control plane, with 
 
   it('the real quota controller refuses a pod over the lesson quota', async () => {
     const path = `/api/v1/namespaces/${ns(lessonId)}`;
-    await expect.poll(async () => ((await p.list('/api/v1', 'resourcequotas', ns(lessonId)))[0]?.status as { hard?: object } | undefined)?.hard, TIMEOUT).toBeDefined();
+    await expect
+      .poll(async () => ((await p.list('/api/v1', 'resourcequotas', ns(lessonId)))[0]?.status as { hard?: object } | undefined)?.hard, TIMEOUT)
+      .toBeDefined();
     const pod = {
       apiVersion: 'v1',
       kind: 'Pod',

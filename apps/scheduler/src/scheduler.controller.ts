@@ -76,7 +76,9 @@ export class SchedulerController {
     const lesson = await this.data.liveLessons.find(request.liveLessonId);
     if (!lesson) return notFound(request.liveLessonId);
     await this.data.liveLessons.updateLastActiveTime(lesson.id);
-    await this.data.liveSessions.touch(lesson.sessionId).catch((error: unknown) => this.logger.warn(`could not touch session ${lesson.sessionId}: ${error instanceof Error ? error.message : String(error)}`));
+    await this.data.liveSessions
+      .touch(lesson.sessionId)
+      .catch((error: unknown) => this.logger.warn(`could not touch session ${lesson.sessionId}: ${error instanceof Error ? error.message : String(error)}`));
     return { accepted: true };
   }
 }

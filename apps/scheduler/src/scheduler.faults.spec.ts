@@ -19,13 +19,22 @@ describe('scheduler under Kubernetes faults (kube-sim, nats-server, SQLite)', ()
   afterAll(() => p?.stop());
 
   const ready = (id: string, timeout = 60_000) =>
-    expect.poll(async () => {
-      const lesson = await p.data.liveLessons.find(id);
-      return lesson?.error ? `failed: ${lesson.failureReason}` : lesson?.status;
-    }, { timeout, interval: 100 });
+    expect.poll(
+      async () => {
+        const lesson = await p.data.liveLessons.find(id);
+        return lesson?.error ? `failed: ${lesson.failureReason}` : lesson?.status;
+      },
+      { timeout, interval: 100 },
+    );
 
   it('reaches READY through 503s and 429s on a quarter of the calls, with added latency', async () => {
-    p.sim.setFaults({ errors: [{ code: 503, rate: 0.2 }, { code: 429, rate: 0.05, retryAfterSeconds: 1 }], latencyMs: { '*': 20 } });
+    p.sim.setFaults({
+      errors: [
+        { code: 503, rate: 0.2 },
+        { code: 429, rate: 0.05, retryAfterSeconds: 1 },
+      ],
+      latencyMs: { '*': 20 },
+    });
     const lessons = await Promise.all([p.newLiveLesson('network-automation'), p.newLiveLesson('linux-basics'), p.newLiveLesson('web-services')]);
     for (const lesson of lessons) await p.bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: lesson.id });
     for (const lesson of lessons) await ready(lesson.id).toBe(LiveLessonStatus.READY);

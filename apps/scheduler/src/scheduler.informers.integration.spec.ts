@@ -27,16 +27,23 @@ describe('scheduler on shared informers (kube-sim, nats-server, SQLite)', () => 
   beforeAll(async () => {
     // The namespace's ServiceAccount comes 200 ms after the namespace (a controller's work, as on a real
     // cluster): the pods wait for it in the cache, so no create is refused for its absence.
-    p = await startTestPlatform('sqlite', {cluster: startKubeSim,  services: { healthchecker: healthcheckerService, scheduler: schedulerService }, faults: { serviceAccountDelayMs: 200 } });
+    p = await startTestPlatform('sqlite', {
+      cluster: startKubeSim,
+      services: { healthchecker: healthcheckerService, scheduler: schedulerService },
+      faults: { serviceAccountDelayMs: 200 },
+    });
   });
   afterAll(() => p?.stop());
 
   const create = (id: string) => p.bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: id });
   const outcome = (id: string) =>
-    expect.poll(async () => {
-      const lesson = await p.data.liveLessons.find(id);
-      return lesson?.error ? `failed: ${lesson.failureReason}` : lesson?.status;
-    }, { timeout: 60_000, interval: 50 });
+    expect.poll(
+      async () => {
+        const lesson = await p.data.liveLessons.find(id);
+        return lesson?.error ? `failed: ${lesson.failureReason}` : lesson?.status;
+      },
+      { timeout: 60_000, interval: 50 },
+    );
 
   it('one CREATE of network-automation costs its creates and nothing else: no list, no watch, no read per lesson', async () => {
     // The copied TLS secret is read once a minute per process, not per lesson: a first lesson fills that cache.

@@ -11,12 +11,18 @@ type Platform = TestPlatform<'healthchecker' | 'scheduler', KubeSim>;
 const services = { healthchecker: healthcheckerService, scheduler: schedulerService };
 
 /** Polls the live lesson row until `predicate` holds; on timeout the error shows the last state. */
-async function waitForLesson(p: Platform, id: string, predicate: (lesson: Awaited<ReturnType<Platform['data']['liveLessons']['find']>>) => boolean, timeout = 90_000) {
+async function waitForLesson(
+  p: Platform,
+  id: string,
+  predicate: (lesson: Awaited<ReturnType<Platform['data']['liveLessons']['find']>>) => boolean,
+  timeout = 90_000,
+) {
   const until = Date.now() + timeout;
   for (;;) {
     const lesson = await p.data.liveLessons.find(id);
     if (predicate(lesson)) return lesson;
-    if (Date.now() > until) throw new Error(`timed out; last state ${JSON.stringify({ status: lesson?.status, error: lesson?.error, reason: lesson?.failureReason })}`);
+    if (Date.now() > until)
+      throw new Error(`timed out; last state ${JSON.stringify({ status: lesson?.status, error: lesson?.error, reason: lesson?.failureReason })}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -25,7 +31,7 @@ describe.each(DATABASE_KINDS)('scheduler on kube-sim, nats-server and %s', (kind
   let p: Platform;
 
   beforeAll(async () => {
-    p = await startTestPlatform(kind, {cluster: startKubeSim,  services });
+    p = await startTestPlatform(kind, { cluster: startKubeSim, services });
   });
   afterAll(() => p?.stop());
 
@@ -43,7 +49,12 @@ describe.each(DATABASE_KINDS)('scheduler on kube-sim, nats-server and %s', (kind
     const namespace = p.sim.list('namespaces').find((n) => n.metadata.name === ns(lesson.id));
     expect(namespace?.metadata.labels).toMatchObject({ antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: lesson.id, lessonSlug: 'network-automation' });
     const objects = (plural: string) => p.sim.list(plural, ns(lesson.id));
-    expect(objects('pods').filter((pod) => !pod.metadata.labels?.configPod).map((pod) => pod.metadata.name).sort()).toEqual(ready!.endpoints.map((e) => e.name).sort());
+    expect(
+      objects('pods')
+        .filter((pod) => !pod.metadata.labels?.configPod)
+        .map((pod) => pod.metadata.name)
+        .sort(),
+    ).toEqual(ready!.endpoints.map((e) => e.name).sort());
     expect(objects('network-attachment-definitions').length).toBeGreaterThan(0);
     expect(objects('secrets').map((s) => s.metadata.name)).toContain('tls-certificate');
     expect(objects('jobs').map((job) => job.metadata.labels?.stageId)).toEqual(expect.arrayContaining(['0']));
@@ -175,7 +186,11 @@ describe.each(DATABASE_KINDS)('scheduler on kube-sim, nats-server and %s', (kind
 
   it('reconciles at start: orphan namespaces deleted, lost records failed, requests made while down re-driven', async () => {
     await p.stopService('scheduler');
-    p.sim.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns('orphan0001'), labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: 'orphan0001' } } });
+    p.sim.create({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: ns('orphan0001'), labels: { antidoteManaged: 'yes', antidoteId: INSTANCE, liveLesson: 'orphan0001' } },
+    });
     const lost = await p.newLiveLesson('linux-basics');
     await p.data.liveLessons.updateStatus(lost.id, LiveLessonStatus.READY);
     const waiting = await p.newLiveLesson('linux-basics');
@@ -190,7 +205,11 @@ describe.each(DATABASE_KINDS)('scheduler with a 3 s reachability deadline on %s'
   let p: Platform;
 
   beforeAll(async () => {
-    p = await startTestPlatform(kind, {cluster: startKubeSim,  services, overrides: { timeouts: { podRunningSeconds: 20, reachabilitySeconds: 3, configJobSeconds: 20, namespaceDeleteSeconds: 20 } } });
+    p = await startTestPlatform(kind, {
+      cluster: startKubeSim,
+      services,
+      overrides: { timeouts: { podRunningSeconds: 20, reachabilitySeconds: 3, configJobSeconds: 20, namespaceDeleteSeconds: 20 } },
+    });
   });
   afterAll(() => p?.stop());
 

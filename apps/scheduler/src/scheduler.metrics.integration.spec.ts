@@ -22,7 +22,7 @@ describe('metrics of a live lesson, scraped from /metrics', () => {
   const scrape = async (service: 'healthchecker' | 'scheduler') => (await fetch(`${p.running(service)[0].url}/metrics`)).text();
 
   beforeAll(async () => {
-    p = await startTestPlatform('sqlite', {cluster: startKubeSim,  services: { healthchecker: healthcheckerService, scheduler: schedulerService } });
+    p = await startTestPlatform('sqlite', { cluster: startKubeSim, services: { healthchecker: healthcheckerService, scheduler: schedulerService } });
   });
   afterAll(() => p?.stop());
 
@@ -40,8 +40,16 @@ describe('metrics of a live lesson, scraped from /metrics', () => {
     expect(sample(scheduler, 'antidote_nats_handled_duration_seconds_count', { ...handled, outcome: 'ok' })).toBe(1);
     expect(sample(scheduler, 'antidote_nats_handled_duration_seconds_count', { ...handled, outcome: 'INVALID_PAYLOAD' })).toBe(1);
     // The scheduler asked the healthchecker whether the lab is reachable: a request at its end, handled at the other.
-    expect(sample(scheduler, 'antidote_nats_request_duration_seconds_count', { subject: RequestSubjects.healthWaitReachable, outcome: 'ok' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(scheduler, 'antidote_nats_request_duration_seconds_count', { subject: RequestSubjects.healthWaitReachable, outcome: 'ok' }),
+    ).toBeGreaterThanOrEqual(1);
     const healthchecker = await scrape('healthchecker');
-    expect(sample(healthchecker, 'antidote_nats_handled_duration_seconds_count', { service: 'healthchecker', subject: RequestSubjects.healthWaitReachable, outcome: 'ok' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(healthchecker, 'antidote_nats_handled_duration_seconds_count', {
+        service: 'healthchecker',
+        subject: RequestSubjects.healthWaitReachable,
+        outcome: 'ok',
+      }),
+    ).toBeGreaterThanOrEqual(1);
   });
 });

@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { MetricsService } from '@antidote/runtime';
 import type { PhaseTimes } from '@antidote/contracts';
 
-const seconds = (from?: string, to?: string): number | undefined =>
-  from && to ? (new Date(to).getTime() - new Date(from).getTime()) / 1000 : undefined;
+const seconds = (from?: string, to?: string): number | undefined => (from && to ? (new Date(to).getTime() - new Date(from).getTime()) / 1000 : undefined);
 
 /** What the scheduler exposes on /metrics. */
 @Injectable()
@@ -32,12 +31,37 @@ export class SchedulerMetrics {
     this.inFlight = metrics.gauge({ name: 'antidote_provisioning_in_flight', help: 'Live lesson operations running now' });
     this.queued = metrics.gauge({ name: 'antidote_provisioning_queued', help: 'Live lesson operations waiting for a slot' });
     this.prePullImages = metrics.gauge({ name: 'antidote_prepull_images', help: 'Images the pre-pull DaemonSet pulls onto every node' });
-    this.prePullNodes = metrics.gauge({ name: 'antidote_prepull_nodes', help: 'Nodes of the pre-pull DaemonSet: desired (should run it), ready (every image pulled)', labelNames: ['state'] });
-    this.failures = metrics.counter({ name: 'antidote_live_lesson_failures_total', help: 'Failed live lessons, by the status they failed in', labelNames: ['status'] });
-    this.poolMembers = metrics.gauge({ name: 'antidote_pool_members', help: 'Unclaimed warm-pool members, READY or still building', labelNames: ['lesson', 'state'] });
-    this.poolTarget = metrics.gauge({ name: 'antidote_pool_target_members', help: 'The size the scheduler keeps each warm pool at now (fixed, an operator\'s, or chosen from demand for adaptive pools)', labelNames: ['lesson'] });
-    this.poolRetired = metrics.counter({ name: 'antidote_pool_retired_total', help: 'Warm-pool members retired unclaimed (max-age, failed, stale, surplus, unconfigured)', labelNames: ['lesson', 'reason'] });
-    this.poolRefill = metrics.histogram({ name: 'antidote_pool_refill_seconds', help: 'From a warm-pool member\'s row to READY', labelNames: ['lesson'], buckets });
+    this.prePullNodes = metrics.gauge({
+      name: 'antidote_prepull_nodes',
+      help: 'Nodes of the pre-pull DaemonSet: desired (should run it), ready (every image pulled)',
+      labelNames: ['state'],
+    });
+    this.failures = metrics.counter({
+      name: 'antidote_live_lesson_failures_total',
+      help: 'Failed live lessons, by the status they failed in',
+      labelNames: ['status'],
+    });
+    this.poolMembers = metrics.gauge({
+      name: 'antidote_pool_members',
+      help: 'Unclaimed warm-pool members, READY or still building',
+      labelNames: ['lesson', 'state'],
+    });
+    this.poolTarget = metrics.gauge({
+      name: 'antidote_pool_target_members',
+      help: "The size the scheduler keeps each warm pool at now (fixed, an operator's, or chosen from demand for adaptive pools)",
+      labelNames: ['lesson'],
+    });
+    this.poolRetired = metrics.counter({
+      name: 'antidote_pool_retired_total',
+      help: 'Warm-pool members retired unclaimed (max-age, failed, stale, surplus, unconfigured)',
+      labelNames: ['lesson', 'reason'],
+    });
+    this.poolRefill = metrics.histogram({
+      name: 'antidote_pool_refill_seconds',
+      help: "From a warm-pool member's row to READY",
+      labelNames: ['lesson'],
+      buckets,
+    });
   }
 
   /** A warm-pool member just became READY: its build time is refill time, not a learner's wait. */

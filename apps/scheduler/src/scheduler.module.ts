@@ -33,7 +33,10 @@ export class SchedulerModule {
   static forRoot(config: AntidoteConfig): DynamicModule {
     return {
       module: SchedulerModule,
-      imports: [DataModule.forRoot(config), KubeModule.forRoot(config, { app: 'scheduler', ensureNadCrd: true, maxConcurrentWrites: config.scheduler.maxConcurrentOperations })],
+      imports: [
+        DataModule.forRoot(config),
+        KubeModule.forRoot(config, { app: 'scheduler', ensureNadCrd: true, maxConcurrentWrites: config.scheduler.maxConcurrentOperations }),
+      ],
       controllers: [SchedulerController],
       providers: [
         DatabaseReadiness,

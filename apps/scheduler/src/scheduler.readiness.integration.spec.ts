@@ -39,10 +39,12 @@ describe.each(DATABASE_KINDS)('readiness gates READY (kube-sim, nats-server, hea
       p.sim.setFaults({ booting: ['vqfx1'] });
       const id = await create();
       // vqfx2 and linux1 are up; vqfx1 answers on port 22 (reachable) but its readiness check fails: held in BOOTING.
-      await expect.poll(async () => {
-        const lesson = await p.data.liveLessons.find(id);
-        return { status: lesson?.status, error: lesson?.error, healthy: lesson?.healthyTests, total: lesson?.totalTests };
-      }).toEqual({ status: LiveLessonStatus.BOOTING, error: false, healthy: 2, total: 3 });
+      await expect
+        .poll(async () => {
+          const lesson = await p.data.liveLessons.find(id);
+          return { status: lesson?.status, error: lesson?.error, healthy: lesson?.healthyTests, total: lesson?.totalTests };
+        })
+        .toEqual({ status: LiveLessonStatus.BOOTING, error: false, healthy: 2, total: 3 });
 
       p.sim.setFaults({ booting: [] });
       await expect.poll(async () => (await p.data.liveLessons.find(id))?.status).toBe(LiveLessonStatus.READY);

@@ -18,7 +18,10 @@ describe.skipIf(!conformanceCluster())('a trusted image the operator has not all
   beforeAll(async () => {
     p = await startClusterPlatform({ services: { scheduler: schedulerService } });
     const { curriculum } = await readCurriculum(SAMPLE_CURRICULUM, { tier: 'prod', instanceId: INSTANCE });
-    await p.data.curriculum.replaceCurriculum({ ...curriculum!, images: curriculum!.images.map((image) => (image.slug === 'vqfx' ? { ...image, flavor: 'trusted' as const } : image)) });
+    await p.data.curriculum.replaceCurriculum({
+      ...curriculum!,
+      images: curriculum!.images.map((image) => (image.slug === 'vqfx' ? { ...image, flavor: 'trusted' as const } : image)),
+    });
   });
   afterAll(() => p?.stop());
 
@@ -32,7 +35,10 @@ describe.skipIf(!conformanceCluster())('a trusted image the operator has not all
       expect((pod.spec as PodSpec).runtimeClassName).toBe('kata');
       expect((pod.spec as PodSpec).containers[0].securityContext).toMatchObject({ privileged: false, allowPrivilegeEscalation: false });
     }
-    const containers = (await p.list('/api/v1', 'pods', namespace)).flatMap((pod) => [...((pod.spec as PodSpec).initContainers ?? []), ...(pod.spec as PodSpec).containers]);
+    const containers = (await p.list('/api/v1', 'pods', namespace)).flatMap((pod) => [
+      ...((pod.spec as PodSpec).initContainers ?? []),
+      ...(pod.spec as PodSpec).containers,
+    ]);
     expect(containers.filter((container) => container.securityContext?.privileged)).toEqual([]);
   });
 });

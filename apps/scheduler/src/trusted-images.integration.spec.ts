@@ -21,9 +21,12 @@ describe.each([
   let p: TestPlatform<'scheduler', KubeSim>;
 
   beforeAll(async () => {
-    p = await startTestPlatform('sqlite', {cluster: startKubeSim,  services: { scheduler: schedulerService }, overrides: { pods: { trustedImages } } });
+    p = await startTestPlatform('sqlite', { cluster: startKubeSim, services: { scheduler: schedulerService }, overrides: { pods: { trustedImages } } });
     const { curriculum } = await readCurriculum(SAMPLE_CURRICULUM, { tier: 'prod', instanceId: INSTANCE });
-    await p.data.curriculum.replaceCurriculum({ ...curriculum!, images: curriculum!.images.map((image) => (image.slug === 'vqfx' ? { ...image, flavor: 'trusted' as const } : image)) });
+    await p.data.curriculum.replaceCurriculum({
+      ...curriculum!,
+      images: curriculum!.images.map((image) => (image.slug === 'vqfx' ? { ...image, flavor: 'trusted' as const } : image)),
+    });
   });
   afterAll(() => p?.stop());
 
@@ -31,7 +34,15 @@ describe.each([
     const lesson = await p.newLiveLesson('network-automation');
     expect(await p.bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: lesson.id })).toEqual({ accepted: true });
     const pods = () => p.sim.list('pods', `${INSTANCE}-${lesson.id}`).filter((pod) => !pod.metadata.labels?.configPod);
-    await expect.poll(() => pods().map((pod) => pod.metadata.name).sort(), { timeout: 90_000 }).toEqual(['linux1', 'vqfx1', 'vqfx2']);
+    await expect
+      .poll(
+        () =>
+          pods()
+            .map((pod) => pod.metadata.name)
+            .sort(),
+        { timeout: 90_000 },
+      )
+      .toEqual(['linux1', 'vqfx1', 'vqfx2']);
     const vqfx = pods().filter((pod) => pod.metadata.name!.startsWith('vqfx'));
     for (const pod of vqfx) {
       expect((pod.spec as PodSpec).containers[0].securityContext).toMatchObject({ privileged, allowPrivilegeEscalation: privileged });

@@ -27,15 +27,37 @@ export const unreachable = (down: readonly string[]): WaitReachableReply => ({
   healthy: 0,
   total: down.length,
   elapsedMs: 1000,
-  endpoints: down.map((name) => ({ name, host: `${name}.svc`, reachable: false, latencyMs: 0, probes: [{ target: 'cli', kind: 'ssh', port: 22, verdict: 'refused', reachable: false, latencyMs: 0 }] })),
+  endpoints: down.map((name) => ({
+    name,
+    host: `${name}.svc`,
+    reachable: false,
+    latencyMs: 0,
+    probes: [{ target: 'cli', kind: 'ssh', port: 22, verdict: 'refused', reachable: false, latencyMs: 0 }],
+  })),
 });
 
 /** Two endpoints on one image: enough for order, hosts and reachability without a bigger fixture. */
 export const twoHostLesson = (overrides: Partial<Lesson> = {}): Lesson =>
   makeLesson({
     endpoints: [
-      { name: 'linux1', image: 'utility', configurationType: 'python', configurationFile: 'linux1.py', configurationFiles: {}, additionalPorts: [], presentations: [{ name: 'cli', port: 22, type: 'ssh' }] },
-      { name: 'linux2', image: 'utility', configurationType: '', configurationFile: '', configurationFiles: {}, additionalPorts: [], presentations: [{ name: 'cli', port: 22, type: 'ssh' }] },
+      {
+        name: 'linux1',
+        image: 'utility',
+        configurationType: 'python',
+        configurationFile: 'linux1.py',
+        configurationFiles: {},
+        additionalPorts: [],
+        presentations: [{ name: 'cli', port: 22, type: 'ssh' }],
+      },
+      {
+        name: 'linux2',
+        image: 'utility',
+        configurationType: '',
+        configurationFile: '',
+        configurationFiles: {},
+        additionalPorts: [],
+        presentations: [{ name: 'cli', port: 22, type: 'ssh' }],
+      },
     ],
     stages: [
       { description: 'one', guideType: 'markdown', stageVideo: '', guideContents: 'first' },
@@ -51,7 +73,13 @@ export const twoHostLesson = (overrides: Partial<Lesson> = {}): Lesson =>
  */
 export async function lessonHarness(options: { lesson?: Lesson; config?: Record<string, unknown>; clockOffsetMs?: number } = {}) {
   const lesson = options.lesson ?? twoHostLesson();
-  const config: AntidoteConfig = parseConfig({ instanceId: INSTANCE, curriculumDir: '/curriculum', hepsDomain: 'heps.test', timeouts: { reachabilitySeconds: 1 }, ...options.config }).config;
+  const config: AntidoteConfig = parseConfig({
+    instanceId: INSTANCE,
+    curriculumDir: '/curriculum',
+    hepsDomain: 'heps.test',
+    timeouts: { reachabilitySeconds: 1 },
+    ...options.config,
+  }).config;
   const offset = options.clockOffsetMs ?? 0;
   const data: DataManager = await memoryDatabase(offset ? () => new Date(Date.now() + offset) : undefined);
   await data.curriculum.replaceCurriculum(makeCurriculum({ lessons: [lesson], images: [makeImage()] }));
@@ -103,7 +131,9 @@ export async function lessonHarness(options: { lesson?: Lesson; config?: Record<
       const sessionId = `sess${String(ids).padStart(6, '0')}`;
       await data.liveSessions.create({ id: sessionId, sourceIp: '127.0.0.1' });
       const images = new Map([[makeImage().slug, makeImage()]]);
-      return data.liveLessons.create(liveLessonRecord(lesson, { id, sessionId, instanceId: INSTANCE, hepsDomain: 'heps.test', stage, imageOf: (slug) => images.get(slug) }));
+      return data.liveLessons.create(
+        liveLessonRecord(lesson, { id, sessionId, instanceId: INSTANCE, hepsDomain: 'heps.test', stage, imageOf: (slug) => images.get(slug) }),
+      );
     },
     close: () => data.close(),
   };

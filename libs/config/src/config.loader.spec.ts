@@ -158,7 +158,10 @@ describe('invalid configuration fails naming the key and the problem', () => {
     [{ ...minimal, timeouts: { podRunningSeconds: -1 } }, 'timeouts.podRunningSeconds: '],
     // Written into the page's Content-Security-Policy: https sources only, nothing that could add a directive.
     [{ ...minimal, api: { web: { mediaSources: ['http:'] } } }, 'api.web.mediaSources.0: must be "https:" or an https origin'],
-    [{ ...minimal, api: { web: { mediaSources: ["https://cdn.example; script-src 'unsafe-inline'"] } } }, 'api.web.mediaSources.0: must be "https:" or an https origin'],
+    [
+      { ...minimal, api: { web: { mediaSources: ["https://cdn.example; script-src 'unsafe-inline'"] } } },
+      'api.web.mediaSources.0: must be "https:" or an https origin',
+    ],
     [{ ...minimal, api: { web: { mediaSources: ['*'] } } }, 'api.web.mediaSources.0: must be "https:" or an https origin'],
   ])('%j', (input, expected) => {
     const problems = problemsOf(() => parseConfig(input));
@@ -170,10 +173,28 @@ describe('invalid configuration fails naming the key and the problem', () => {
   });
 
   it("checks the api's edge settings: origins without a path, host names without a scheme, headers due before the whole request", () => {
-    const api = { corsOrigins: ['https://labs.example.org', 'http://127.0.0.1:4200', '*'], allowedHosts: ['labs.example.org', '.example.net', '*.example.com', '::1', '[::1]', '10.1.2.3', '*'] };
+    const api = {
+      corsOrigins: ['https://labs.example.org', 'http://127.0.0.1:4200', '*'],
+      allowedHosts: ['labs.example.org', '.example.net', '*.example.com', '::1', '[::1]', '10.1.2.3', '*'],
+    };
     expect(parseConfig({ ...minimal, api }).config.api).toMatchObject(api);
-    const problems = problemsOf(() => parseConfig({ ...minimal, api: { corsOrigins: ['https://labs.example.org/acore', 'labs.example.org'], allowedHosts: ['https://labs.example.org', 'labs.example.org:443'], headersTimeoutSeconds: 60 } }));
-    expect(problems.map((problem) => problem.split(':')[0])).toEqual(['api.corsOrigins.0', 'api.corsOrigins.1', 'api.allowedHosts.0', 'api.allowedHosts.1', 'api.headersTimeoutSeconds']);
+    const problems = problemsOf(() =>
+      parseConfig({
+        ...minimal,
+        api: {
+          corsOrigins: ['https://labs.example.org/acore', 'labs.example.org'],
+          allowedHosts: ['https://labs.example.org', 'labs.example.org:443'],
+          headersTimeoutSeconds: 60,
+        },
+      }),
+    );
+    expect(problems.map((problem) => problem.split(':')[0])).toEqual([
+      'api.corsOrigins.0',
+      'api.corsOrigins.1',
+      'api.allowedHosts.0',
+      'api.allowedHosts.1',
+      'api.headersTimeoutSeconds',
+    ]);
   });
 
   it('reports a bad environment value by its variable name', () => {
@@ -192,7 +213,12 @@ describe('invalid configuration fails naming the key and the problem', () => {
   it('refuses a YAML alias bomb instead of expanding it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'antidote-config-'));
     const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 1; i < 12; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    for (let i = 1; i < 12; i++)
+      lines.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(',')}]`,
+      );
     writeFileSync(join(dir, 'bomb.yml'), `${lines.join('\n')}\ninstanceId: x\ncurriculumDir: /c\n`);
     expect(problemsOf(() => loadConfig({ path: join(dir, 'bomb.yml'), env: {} }))[0]).toMatch(/^not valid YAML/);
   });
@@ -233,8 +259,14 @@ describe('warmPools', () => {
   });
 
   it('reads an adaptive pool: min defaults to 0, maxAge to an hour', () => {
-    const { config } = parseConfig({ ...minimal, warmPools: { 'network-automation': { adaptive: true, max: 8 }, 'bgp-basics': { adaptive: true, min: 1, max: 4, maxAge: 60 } } }, { env: {} });
-    expect(config.warmPools).toEqual({ 'network-automation': { adaptive: true, min: 0, max: 8, maxAge: 3600 }, 'bgp-basics': { adaptive: true, min: 1, max: 4, maxAge: 60 } });
+    const { config } = parseConfig(
+      { ...minimal, warmPools: { 'network-automation': { adaptive: true, max: 8 }, 'bgp-basics': { adaptive: true, min: 1, max: 4, maxAge: 60 } } },
+      { env: {} },
+    );
+    expect(config.warmPools).toEqual({
+      'network-automation': { adaptive: true, min: 0, max: 8, maxAge: 3600 },
+      'bgp-basics': { adaptive: true, min: 1, max: 4, maxAge: 60 },
+    });
   });
 
   it.each([

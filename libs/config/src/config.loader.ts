@@ -84,16 +84,7 @@ const warningOf = (issue: ConfigIssue): string =>
 
 /** Merges the flat `k8s*` keys with HEAD's `backendConfigs.kubernetes` (HEAD form wins) and derives defaults. */
 export function resolveConfig(raw: RawConfig, source?: string): AntidoteConfig {
-  const {
-    k8sInCluster,
-    k8sOutOfClusterConfigPath,
-    secretsNamespace,
-    tlsCertName,
-    pullCredName,
-    backendConfigs,
-    images,
-    ...rest
-  } = raw;
+  const { k8sInCluster, k8sOutOfClusterConfigPath, secretsNamespace, tlsCertName, pullCredName, backendConfigs, images, ...rest } = raw;
   const head = backendConfigs?.kubernetes ?? {};
   return {
     ...rest,

@@ -55,7 +55,10 @@ const database = z
 const nats = z
   .object({
     /** This app's own NATS user (each app has one; see docs/security.md). One subject token: it names the app's reply inbox. */
-    user: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "_" or "-"').optional(),
+    user: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "_" or "-"')
+      .optional(),
     /** Secret: read from the file or ANTIDOTE_NATS_PASSWORD, never logged. */
     password: z.string().optional(),
     token: z.string().optional(),
@@ -133,7 +136,10 @@ const scheduler = z
      * at once. Default: the pod name (the host name) in a cluster; elsewhere host, pid and a random suffix
      * (two processes must never share a name).
      */
-    replicaName: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be 1-100 letters, digits, ".", "_" or "-"').optional(),
+    replicaName: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be 1-100 letters, digits, ".", "_" or "-"')
+      .optional(),
     /** Attempts for a Kubernetes call answered 429/5xx or not at all, with exponential backoff and jitter. */
     kubeRetries: nonNegativeInt.default(6),
     /** A retryable Kubernetes call is retried for at least this long (seconds): an API outage this long is ridden out. */
@@ -310,11 +316,19 @@ const isOriginOrAny = (value: string): boolean => {
 };
 const corsOrigin = z.string().refine(isOriginOrAny, 'an origin: scheme://host[:port] with no path, or *');
 /** `*`, a host name (`.example.org` or `*.example.org`: its subdomains) or an address: no scheme, port or path. */
-const allowedHost = z.string().refine((value) => value === '*' || isIP(value.replace(/^\[(.*)\]$/, '$1')) !== 0 || /^(\*?\.)?[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?$/i.test(value), 'a host name (.example.org for its subdomains), an address, or *');
+const allowedHost = z
+  .string()
+  .refine(
+    (value) => value === '*' || isIP(value.replace(/^\[(.*)\]$/, '$1')) !== 0 || /^(\*?\.)?[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?$/i.test(value),
+    'a host name (.example.org for its subdomains), an address, or *',
+  );
 
 /** A token bucket per client address: up to `count` at once, refilled continuously over `perSeconds` (count 0 = unlimited). */
 const perAddress = (count: number, perSeconds: number) =>
-  z.object({ count: nonNegativeInt.default(count), perSeconds: positiveSeconds.default(perSeconds) }).strict().default({ count, perSeconds });
+  z
+    .object({ count: nonNegativeInt.default(count), perSeconds: positiveSeconds.default(perSeconds) })
+    .strict()
+    .default({ count, perSeconds });
 
 const api = z
   .object({
@@ -361,7 +375,11 @@ const api = z
     /** New labs per client address (a stage change or keep-alive of a lab is not a new one). */
     newLabsPerAddress: perAddress(120, 600),
     /** Largest accepted request body. */
-    maxBodyBytes: z.number().int().min(256).default(64 * 1024),
+    maxBodyBytes: z
+      .number()
+      .int()
+      .min(256)
+      .default(64 * 1024),
     /** The learner's web UI under `/`: its folder (empty: the `@antidote/web` app beside the api); `web.enabled: false` serves none. */
     web: z
       .object({
@@ -375,7 +393,11 @@ const api = z
          */
         mediaSources: z.array(z.string().regex(/^https:(\/\/(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?)?$/, 'must be "https:" or an https origin')).default(['https:']),
         /** Largest image or video the api serves from a lesson's folder. */
-        lessonFileMaxBytes: z.number().int().min(1).default(16 * 1024 * 1024),
+        lessonFileMaxBytes: z
+          .number()
+          .int()
+          .min(1)
+          .default(16 * 1024 * 1024),
       })
       .strict()
       .default({ enabled: true, root: '', hiddenGraceSeconds: 300, mediaSources: ['https:'], lessonFileMaxBytes: 16 * 1024 * 1024 }),
@@ -387,7 +409,12 @@ const api = z
         /** A terminal with no input or output for this long is closed. */
         idleTimeoutSeconds: z.number().int().min(1).default(900),
         /** Largest WebSocket message accepted from the browser. */
-        maxFrameBytes: z.number().int().min(64).max(1024 * 1024).default(16 * 1024),
+        maxFrameBytes: z
+          .number()
+          .int()
+          .min(64)
+          .max(1024 * 1024)
+          .default(16 * 1024),
         /** Bound of the SSH connect and login. */
         connectTimeoutMs: z.number().int().min(1).default(10_000),
         /** Origins allowed to open a terminal besides the api's own (as seen through `api.trustedProxies`); `*` is refused. */
@@ -395,13 +422,28 @@ const api = z
         /** Input frames (keys, pastes, resizes) per terminal per second; past it the api stops reading the socket until the rate allows. */
         inputFramesPerSecond: z.number().int().min(1).default(200),
         /** Input bytes per terminal per second, the same way. */
-        inputBytesPerSecond: z.number().int().min(64).default(64 * 1024),
+        inputBytesPerSecond: z
+          .number()
+          .int()
+          .min(64)
+          .default(64 * 1024),
       })
       .strict()
-      .default({ maxPerSession: 8, idleTimeoutSeconds: 900, maxFrameBytes: 16 * 1024, connectTimeoutMs: 10_000, allowedOrigins: [], inputFramesPerSecond: 200, inputBytesPerSecond: 64 * 1024 }),
+      .default({
+        maxPerSession: 8,
+        idleTimeoutSeconds: 900,
+        maxFrameBytes: 16 * 1024,
+        connectTimeoutMs: 10_000,
+        allowedOrigins: [],
+        inputFramesPerSecond: 200,
+        inputBytesPerSecond: 64 * 1024,
+      }),
   })
   .strict()
-  .refine((api) => api.headersTimeoutSeconds <= api.requestTimeoutSeconds, { message: 'api.headersTimeoutSeconds must not exceed api.requestTimeoutSeconds', path: ['headersTimeoutSeconds'] });
+  .refine((api) => api.headersTimeoutSeconds <= api.requestTimeoutSeconds, {
+    message: 'api.headersTimeoutSeconds must not exceed api.requestTimeoutSeconds',
+    path: ['headersTimeoutSeconds'],
+  });
 
 const ops = z
   .object({

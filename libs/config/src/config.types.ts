@@ -23,13 +23,7 @@ export interface PlatformImages {
 /** The validated, resolved configuration every app receives. */
 export type AntidoteConfig = Omit<
   RawConfig,
-  | 'k8sInCluster'
-  | 'k8sOutOfClusterConfigPath'
-  | 'secretsNamespace'
-  | 'tlsCertName'
-  | 'pullCredName'
-  | 'backendConfigs'
-  | 'images'
+  'k8sInCluster' | 'k8sOutOfClusterConfigPath' | 'secretsNamespace' | 'tlsCertName' | 'pullCredName' | 'backendConfigs' | 'images'
 > & {
   kubernetes: KubernetesConfig;
   images: PlatformImages;

@@ -11,4 +11,13 @@ export { isTrustedImage, trustedImagesOf, type TrustedImages } from './trusted-i
 export { METADATA_SERVICES } from './metadata-addresses.js';
 export { CONFIG_PATH_ENV, envNameOf, INSTANCE_TOKEN_ENV, instanceTokenOf } from './env-overrides.js';
 export { ANTIDOTE_CONFIG, ConfigModule, InjectConfig } from './config.module.js';
-export { DEFAULT_POOL_MAX_AGE, isAdaptivePool, poolBudgetOf, warmPoolSchema, warmPoolsSchema, type AdaptiveWarmPoolConfig, type StaticWarmPoolConfig, type WarmPoolConfig } from './warm-pools.schema.js';
+export {
+  DEFAULT_POOL_MAX_AGE,
+  isAdaptivePool,
+  poolBudgetOf,
+  warmPoolSchema,
+  warmPoolsSchema,
+  type AdaptiveWarmPoolConfig,
+  type StaticWarmPoolConfig,
+  type WarmPoolConfig,
+} from './warm-pools.schema.js';

@@ -10,7 +10,12 @@ export interface TrustedImages {
 }
 
 const globToRegExp = (glob: string): RegExp =>
-  new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
 
 /** Whether the operator lets image `slug` run privileged. */
 export function isTrustedImage(trusted: TrustedImages, slug: string): boolean {
@@ -22,4 +27,7 @@ export function isTrustedImage(trusted: TrustedImages, slug: string): boolean {
 }
 
 /** The allow list of a configuration. */
-export const trustedImagesOf = (config: { imageOrg: string; pods: { trustedImages: readonly string[] } }): TrustedImages => ({ patterns: config.pods.trustedImages, imageOrg: config.imageOrg });
+export const trustedImagesOf = (config: { imageOrg: string; pods: { trustedImages: readonly string[] } }): TrustedImages => ({
+  patterns: config.pods.trustedImages,
+  imageOrg: config.imageOrg,
+});

@@ -52,7 +52,9 @@ const warmPoolObject = z
   });
 
 /** Adaptive pools read `min` as 0 when it is left out. */
-export const warmPoolSchema = warmPoolObject.transform((pool): WarmPoolConfig => (pool.adaptive ? { adaptive: true, min: pool.min ?? 0, max: pool.max ?? 0, maxAge: pool.maxAge } : { size: pool.size ?? 0, maxAge: pool.maxAge }));
+export const warmPoolSchema = warmPoolObject.transform((pool): WarmPoolConfig =>
+  pool.adaptive ? { adaptive: true, min: pool.min ?? 0, max: pool.max ?? 0, maxAge: pool.maxAge } : { size: pool.size ?? 0, maxAge: pool.maxAge },
+);
 
 /** `warmPools: { <lessonSlug>: { size, maxAge } | { adaptive: true, min, max, maxAge } }`; empty (the default): no pools, every lab is built when asked for. */
 export const warmPoolsSchema = z.record(lessonSlugSchema, warmPoolSchema);

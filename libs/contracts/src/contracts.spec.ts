@@ -11,7 +11,15 @@ describe('contracts', () => {
   it('accepts a well-formed create request and refuses wrong types, unknown fields and bad ids', () => {
     const create = requestContracts[RequestSubjects.liveLessonCreate].request;
     expect(create.safeParse({ liveLessonId: 'abcdef1234' }).success).toBe(true);
-    for (const bad of [{}, { liveLessonId: 42 }, { liveLessonId: 'abcdef1234', extra: 1 }, { liveLessonId: '../../etc' }, { liveLessonId: 'x'.repeat(500) }, null, 'text']) {
+    for (const bad of [
+      {},
+      { liveLessonId: 42 },
+      { liveLessonId: 'abcdef1234', extra: 1 },
+      { liveLessonId: '../../etc' },
+      { liveLessonId: 'x'.repeat(500) },
+      null,
+      'text',
+    ]) {
       expect(create.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }
   });
@@ -22,7 +30,17 @@ describe('contracts', () => {
     expect(modify.safeParse({ liveLessonId: 'abcdef1234', stage: -1 }).success).toBe(false);
     expect(modify.safeParse({ liveLessonId: 'abcdef1234', stage: 1.5 }).success).toBe(false);
     const event = eventContracts[EventSubjects.liveLessonStatusChanged];
-    const base = { liveLessonId: 'abcdef1234', sessionId: 'session001', lessonSlug: 'x', error: false, stage: 0, healthyTests: 0, totalTests: 1, phaseTimes: {}, at: new Date().toISOString() };
+    const base = {
+      liveLessonId: 'abcdef1234',
+      sessionId: 'session001',
+      lessonSlug: 'x',
+      error: false,
+      stage: 0,
+      healthyTests: 0,
+      totalTests: 1,
+      phaseTimes: {},
+      at: new Date().toISOString(),
+    };
     for (const status of ['INITIALIZED', 'BOOTING', 'CONFIGURATION', 'READY']) expect(event.safeParse({ ...base, status }).success, status).toBe(true);
     expect(event.safeParse({ ...base, status: 'RUNNING' }).success).toBe(false);
   });

@@ -11,15 +11,15 @@ export const DEV_MODE_SESSION_ID = 'antidotedevmode';
  * Accepts the generated form and, for records made by other tools (dev mode, imports), any short
  * DNS-label-safe id.
  */
-export const liveLessonIdSchema = z
-  .string()
-  .min(1)
-  .max(40)
-  .regex(DNS1123_LABEL, 'must be lower-case letters, digits and "-"');
+export const liveLessonIdSchema = z.string().min(1).max(40).regex(DNS1123_LABEL, 'must be lower-case letters, digits and "-"');
 export const sessionIdSchema = z
   .string()
   .min(1)
   .max(64)
   .regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, "-" and "_"');
 /** Lesson slugs (curriculum rule: lower-case letters and hyphens). */
-export const lessonSlugSchema = z.string().min(1).max(253).regex(/^[a-z-]+$/, 'must be lower-case letters and "-"');
+export const lessonSlugSchema = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^[a-z-]+$/, 'must be lower-case letters and "-"');

@@ -18,7 +18,10 @@ export const liveLessonStatusChangedEventSchema = z
     /** True once the live lesson and its namespace are gone. */
     deleted: z.boolean().optional(),
     /** When its start is expected to reach READY (ISO time; from recent starts of its images), once estimated. */
-    estimatedReadyAt: z.iso.datetime({ offset: true }).optional().describe('When the start is expected to reach READY (ISO time), from recent starts of its images; absent until estimated'),
+    estimatedReadyAt: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe('When the start is expected to reach READY (ISO time), from recent starts of its images; absent until estimated'),
     at: z.string(),
   })
   .strict();

@@ -11,12 +11,7 @@ export const LiveLessonStatus = {
   READY: 'READY',
 } as const;
 export type LiveLessonStatus = (typeof LiveLessonStatus)[keyof typeof LiveLessonStatus];
-export const liveLessonStatusSchema = z.enum([
-  LiveLessonStatus.INITIALIZED,
-  LiveLessonStatus.BOOTING,
-  LiveLessonStatus.CONFIGURATION,
-  LiveLessonStatus.READY,
-]);
+export const liveLessonStatusSchema = z.enum([LiveLessonStatus.INITIALIZED, LiveLessonStatus.BOOTING, LiveLessonStatus.CONFIGURATION, LiveLessonStatus.READY]);
 
 /** When each phase was entered (ISO timestamps); recorded by the scheduler. */
 export const phaseTimesSchema = z

@@ -26,7 +26,12 @@ const pattern = z
     (text) => !compiles(text) || linearTimeRegExp(text) !== undefined,
     'must run in linear time: back-references, lookahead/lookbehind and counted repetitions over 16 (such as {32}) can backtrack catastrophically; use + or * instead',
   );
-const port = z.number({ error: 'must be a port number' }).int('must be a whole number').min(1, 'must be at least 1').max(65535, 'must be at most 65535').optional();
+const port = z
+  .number({ error: 'must be a port number' })
+  .int('must be a whole number')
+  .min(1, 'must be at least 1')
+  .max(65535, 'must be at most 65535')
+  .optional();
 
 const sshCheck = z
   .object({
@@ -51,7 +56,12 @@ const httpCheck = z
       .max(READINESS_LIMITS.path, `must be at most ${READINESS_LIMITS.path} characters`)
       .regex(/^\/[\x21-\x7e]*$/, 'must be a path starting with "/" (printable characters, no spaces)'),
     /** The status that means ready (default 200). */
-    status: z.number({ error: 'must be an HTTP status' }).int('must be a whole number').min(100, 'must be an HTTP status (100-599)').max(599, 'must be an HTTP status (100-599)').optional(),
+    status: z
+      .number({ error: 'must be an HTTP status' })
+      .int('must be a whole number')
+      .min(100, 'must be an HTTP status (100-599)')
+      .max(599, 'must be an HTTP status (100-599)')
+      .optional(),
     /** Default: the endpoint's first http presentation. */
     port,
   })
@@ -93,7 +103,10 @@ const DEFAULT_SSH_PORT = 22;
  * tcp: the endpoint's first port). Undefined: nothing to ask (an http check on an endpoint without an
  * http presentation, a tcp check on one without ports).
  */
-export function readinessPort(check: ReadinessCheck, endpoint: { ports: readonly number[]; presentations: readonly { port: number; type: string }[] }): number | undefined {
+export function readinessPort(
+  check: ReadinessCheck,
+  endpoint: { ports: readonly number[]; presentations: readonly { port: number; type: string }[] },
+): number | undefined {
   if (check.port !== undefined) return check.port;
   if (check.type === 'tcp') return endpoint.ports[0];
   const presentation = endpoint.presentations.find((p) => p.type === check.type)?.port;

@@ -46,7 +46,5 @@ export type ReaperPassEvent = z.infer<typeof reaperPassEventSchema>;
 
 /** Ask the reaper (leader) for a dry run of its next pass: `antictl reap --dry-run`. */
 export const reaperDryRunRequestSchema = z.object({}).strict();
-export const reaperDryRunReplySchema = z
-  .object({ actions: z.array(reaperActionEventSchema), pass: reaperPassEventSchema })
-  .strict();
+export const reaperDryRunReplySchema = z.object({ actions: z.array(reaperActionEventSchema), pass: reaperPassEventSchema }).strict();
 export type ReaperDryRunReply = z.infer<typeof reaperDryRunReplySchema>;

@@ -1,11 +1,5 @@
 import type { z } from 'zod';
-import {
-  healthCheckReplySchema,
-  healthCheckRequestSchema,
-  healthProgressEventSchema,
-  waitReachableReplySchema,
-  waitReachableRequestSchema,
-} from './health.js';
+import { healthCheckReplySchema, healthCheckRequestSchema, healthProgressEventSchema, waitReachableReplySchema, waitReachableRequestSchema } from './health.js';
 import { liveLessonStatusChangedEventSchema } from './live-lesson.events.js';
 import {
   createLiveLessonRequestSchema,

@@ -28,7 +28,8 @@ export function nadCrdManifest(): V1CustomResourceDefinition {
           storage: true,
           schema: {
             openAPIV3Schema: {
-              description: 'NetworkAttachmentDefinition is a CRD schema specified by the Network Plumbing Working Group to express the intent for attaching pods to one or more logical or physical networks.',
+              description:
+                'NetworkAttachmentDefinition is a CRD schema specified by the Network Plumbing Working Group to express the intent for attaching pods to one or more logical or physical networks.',
               type: 'object',
               properties: {
                 apiVersion: { type: 'string' },

@@ -1,4 +1,13 @@
-import type { V1Lease, V1LeaseSpec, V1LimitRange, V1LimitRangeItem, V1NetworkPolicy, V1NetworkPolicyIngressRule, V1NetworkPolicyPeer, V1NetworkPolicySpec } from '@kubernetes/client-node';
+import type {
+  V1Lease,
+  V1LeaseSpec,
+  V1LimitRange,
+  V1LimitRangeItem,
+  V1NetworkPolicy,
+  V1NetworkPolicyIngressRule,
+  V1NetworkPolicyPeer,
+  V1NetworkPolicySpec,
+} from '@kubernetes/client-node';
 
 /*
  * client-node's model types rename a few JSON fields that are keywords in some language (`from` is

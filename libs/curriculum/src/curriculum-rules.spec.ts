@@ -21,7 +21,13 @@ const lesson = (field: string | undefined, message: string): Expected => ({ file
 /** The valid curriculum plus a second lesson `two` (tier given), which lesson `one` may refer to. */
 function withSecondLesson(tier: Tier, change: (one: Record<string, unknown>) => void): CurriculumFiles {
   const files = withLesson(change);
-  files['lessons/two/lesson.meta.yaml'] = { ...(validFiles()[LESSON_FILE] as object), slug: 'two', tier, endpoints: [{ name: 'linux1', image: 'utility', additionalPorts: [22] }], connections: [] };
+  files['lessons/two/lesson.meta.yaml'] = {
+    ...(validFiles()[LESSON_FILE] as object),
+    slug: 'two',
+    tier,
+    endpoints: [{ name: 'linux1', image: 'utility', additionalPorts: [22] }],
+    connections: [],
+  };
   files['lessons/two/stage0/guide.md'] = 'two';
   return files;
 }
@@ -32,24 +38,67 @@ function withSecondLesson(tier: Tier, change: (one: Record<string, unknown>) => 
  */
 const cases: [string, CurriculumFiles, Expected[], Tier?][] = [
   // §1 schema rules, including the reference's ingestor scenarios §8.3 #13–15
-  ['curriculum: a required key is missing', withFile(CURRICULUM_FILE, (m) => delete m.gitRoot), [{ file: CURRICULUM_FILE, field: 'gitRoot', message: 'is required (a string)' }]],
-  ['collection: slug with bad characters (§8.3 #13)', withFile(COLLECTION_FILE, (m) => (m.slug = 'foobar9b3#$(*#'), {}), [{ file: COLLECTION_FILE, field: 'slug', message: 'must be lower-case letters and "-" only' }, lesson('collection', 'collection "main" does not exist')]],
-  ['collection: unknown type', withFile(COLLECTION_FILE, (m) => (m.type = 'club')), [{ file: COLLECTION_FILE, field: 'type', message: 'must be one of vendor, community, consultancy' }]],
-  ['collection: empty tier', withFile(COLLECTION_FILE, (m) => (m.tier = '')), [{ file: COLLECTION_FILE, field: 'tier', message: 'must be one of prod, ptr, local' }]],
-  ['image: slug is an image reference (§8.3 #14)', withFile(IMAGE_FILE, (m) => (m.slug = 'antidotelabs/utility:latest')), [
+  [
+    'curriculum: a required key is missing',
+    withFile(CURRICULUM_FILE, (m) => delete m.gitRoot),
+    [{ file: CURRICULUM_FILE, field: 'gitRoot', message: 'is required (a string)' }],
+  ],
+  [
+    'collection: slug with bad characters (§8.3 #13)',
+    withFile(COLLECTION_FILE, (m) => (m.slug = 'foobar9b3#$(*#'), {}),
+    [{ file: COLLECTION_FILE, field: 'slug', message: 'must be lower-case letters and "-" only' }, lesson('collection', 'collection "main" does not exist')],
+  ],
+  [
+    'collection: unknown type',
+    withFile(COLLECTION_FILE, (m) => (m.type = 'club')),
+    [{ file: COLLECTION_FILE, field: 'type', message: 'must be one of vendor, community, consultancy' }],
+  ],
+  [
+    'collection: empty tier',
+    withFile(COLLECTION_FILE, (m) => (m.tier = '')),
+    [{ file: COLLECTION_FILE, field: 'tier', message: 'must be one of prod, ptr, local' }],
+  ],
+  [
+    'image: slug is an image reference (§8.3 #14)',
+    withFile(IMAGE_FILE, (m) => (m.slug = 'antidotelabs/utility:latest')),
+    [
       { file: IMAGE_FILE, field: 'slug', message: 'must be letters, digits and "-" only' },
       lesson('endpoints[0].image', 'endpoint "linux1" uses image "utility", which is not in images/'),
       lesson('endpoints[1].image', 'endpoint "linux2" uses image "utility", which is not in images/'),
     ],
   ],
   ['image: empty sshUser (§8.3 #14)', withFile(IMAGE_FILE, (m) => (m.sshUser = '')), [{ file: IMAGE_FILE, field: 'sshUser', message: 'must not be empty' }]],
-  ['image: eth0 among the interfaces (§8.3 #14, HEAD)', withFile(IMAGE_FILE, (m) => (m.networkInterfaces = ['eth0', 'net1'])), [{ file: IMAGE_FILE, field: 'networkInterfaces', message: "Not allowed to include 'eth0' in networkInterfaces; it is the pod's default network" }]],
-  ['image: unknown flavor', withFile(IMAGE_FILE, (m) => (m.flavor = 'shiny')), [{ file: IMAGE_FILE, field: 'flavor', message: 'must be one of legacy, trusted, untrusted' }]],
+  [
+    'image: eth0 among the interfaces (§8.3 #14, HEAD)',
+    withFile(IMAGE_FILE, (m) => (m.networkInterfaces = ['eth0', 'net1'])),
+    [{ file: IMAGE_FILE, field: 'networkInterfaces', message: "Not allowed to include 'eth0' in networkInterfaces; it is the pod's default network" }],
+  ],
+  [
+    'image: unknown flavor',
+    withFile(IMAGE_FILE, (m) => (m.flavor = 'shiny')),
+    [{ file: IMAGE_FILE, field: 'flavor', message: 'must be one of legacy, trusted, untrusted' }],
+  ],
   ['lesson: slug with bad characters (§8.3 #15)', withLesson((l) => (l.slug = 'foobar9b3#$(*#')), [lesson('slug', 'must be lower-case letters and "-" only')]],
-  ['lesson: endpoint image is a reference (§8.3 #15)', withLesson((l) => (endpointsOf(l)[0].image = 'antidotelabs/utility:latest')), [lesson('endpoints[0].image', 'must be an image slug (letters, digits and "-"), not an image reference')]],
-  ['lesson: presentation port 0 (§8.3 #15)', withLesson((l) => (endpointsOf(l)[0].presentations![0].port = 0)), [lesson('endpoints[0].presentations[0].port', 'must be at least 1')]],
-  ['lesson: unknown presentation type', withLesson((l) => (endpointsOf(l)[0].presentations![0].type = 'vnc')), [lesson('endpoints[0].presentations[0].type', 'must be one of http, ssh')]],
-  ['lesson: unknown configurationType', withLesson((l) => (endpointsOf(l)[0].configurationType = 'chef')), [lesson('endpoints[0].configurationType', 'must be one of , napalm, python, ansible')]],
+  [
+    'lesson: endpoint image is a reference (§8.3 #15)',
+    withLesson((l) => (endpointsOf(l)[0].image = 'antidotelabs/utility:latest')),
+    [lesson('endpoints[0].image', 'must be an image slug (letters, digits and "-"), not an image reference')],
+  ],
+  [
+    'lesson: presentation port 0 (§8.3 #15)',
+    withLesson((l) => (endpointsOf(l)[0].presentations![0].port = 0)),
+    [lesson('endpoints[0].presentations[0].port', 'must be at least 1')],
+  ],
+  [
+    'lesson: unknown presentation type',
+    withLesson((l) => (endpointsOf(l)[0].presentations![0].type = 'vnc')),
+    [lesson('endpoints[0].presentations[0].type', 'must be one of http, ssh')],
+  ],
+  [
+    'lesson: unknown configurationType',
+    withLesson((l) => (endpointsOf(l)[0].configurationType = 'chef')),
+    [lesson('endpoints[0].configurationType', 'must be one of , napalm, python, ansible')],
+  ],
   ['lesson: no stages', withLesson((l) => (l.stages = [])), [lesson('stages', 'must have at least one stage')]],
   ['lesson: unknown guideType', withLesson((l) => (l.stages = [{ guideType: 'pdf' }])), [lesson('stages[0].guideType', 'must be one of markdown, jupyter')]],
   ['lesson: no endpoints', withLesson((l) => ((l.endpoints = []), (l.connections = []))), [lesson('endpoints', 'must have at least one endpoint')]],
@@ -58,31 +107,133 @@ const cases: [string, CurriculumFiles, Expected[], Tier?][] = [
   ['lesson: empty shortDescription', withLesson((l) => (l.shortDescription = '')), [lesson('shortDescription', 'must not be empty')]],
   ['lesson: missing name', withLesson((l) => delete l.name), [lesson('name', 'is required (a string)')]],
   // §2.3 rules 2–8
-  ['rule 2: duplicate endpoints', withLesson((l) => ((endpointsOf(l)[1].name = 'linux1'), (l.connections = []))), [lesson('endpoints[1].name', 'Duplicate endpoints detected: "linux1"')]],
-  ['rule 3: no presentations and no additional ports', withLesson((l) => (endpointsOf(l)[1].additionalPorts = [])), [lesson('endpoints[1]', 'No presentations configured, and no additionalPorts specified')]],
-  ['rule 4: python file missing', withLesson(() => undefined, { 'lessons/one/stage0/configs/linux1.py': undefined as unknown as string }), [lesson('endpoints[0].configurationType', 'Configuration file not found: stage0/configs/ has no linux1.py')]],
-  ['rule 4: ansible file missing in the second stage', withLesson((l) => ((endpointsOf(l)[0].configurationType = 'ansible'), (l.stages = [{ guideType: 'markdown' }, { guideType: 'markdown' }])), { 'lessons/one/stage0/configs/linux1.yml': 'x', 'lessons/one/stage1/guide.md': 'x' }), [lesson('endpoints[0].configurationType', 'Configuration file not found: stage1/configs/ has no linux1.yml')]],
-  ['rule 4: napalm file with an unknown driver', withLesson((l) => (endpointsOf(l)[0].configurationType = 'napalm'), { 'lessons/one/stage0/configs/linux1-vyos.txt': 'x' }), [lesson('endpoints[0].configurationType', 'Configuration file not found: stage0/configs/ has no linux1-<junos|eos|iosxr|nxos|nxos_ssh|ios>.txt')]],
-  ['rule 5: duplicate presentations', withLesson((l) => endpointsOf(l)[0].presentations!.push({ name: 'cli', port: 23, type: 'ssh' })), [lesson('endpoints[0].presentations[1].name', 'Duplicate presentations detected: "cli"')]],
-  ['rule 6: malformed connection', withLesson((l) => (l.connections = [{ a: 'nobody', b: 'linux2' }])), [lesson('connections[0].a', 'Malformed connection: no endpoint named "nobody"')]],
-  ['rule 7: markdown guide missing', withLesson(() => undefined, { 'lessons/one/stage0/guide.md': undefined as unknown as string }), [lesson('stages[0].guideType', "Couldn't find/read lesson guide: stage0/guide.md is missing or unreadable")]],
-  ['rule 7: jupyter guide missing', withLesson((l) => (l.stages = [{ guideType: 'jupyter' }])), [lesson('stages[0].guideType', "Couldn't find/read lesson guide: stage0/guide.ipynb is missing or unreadable")]],
+  [
+    'rule 2: duplicate endpoints',
+    withLesson((l) => ((endpointsOf(l)[1].name = 'linux1'), (l.connections = []))),
+    [lesson('endpoints[1].name', 'Duplicate endpoints detected: "linux1"')],
+  ],
+  [
+    'rule 3: no presentations and no additional ports',
+    withLesson((l) => (endpointsOf(l)[1].additionalPorts = [])),
+    [lesson('endpoints[1]', 'No presentations configured, and no additionalPorts specified')],
+  ],
+  [
+    'rule 4: python file missing',
+    withLesson(() => undefined, { 'lessons/one/stage0/configs/linux1.py': undefined as unknown as string }),
+    [lesson('endpoints[0].configurationType', 'Configuration file not found: stage0/configs/ has no linux1.py')],
+  ],
+  [
+    'rule 4: ansible file missing in the second stage',
+    withLesson((l) => ((endpointsOf(l)[0].configurationType = 'ansible'), (l.stages = [{ guideType: 'markdown' }, { guideType: 'markdown' }])), {
+      'lessons/one/stage0/configs/linux1.yml': 'x',
+      'lessons/one/stage1/guide.md': 'x',
+    }),
+    [lesson('endpoints[0].configurationType', 'Configuration file not found: stage1/configs/ has no linux1.yml')],
+  ],
+  [
+    'rule 4: napalm file with an unknown driver',
+    withLesson((l) => (endpointsOf(l)[0].configurationType = 'napalm'), { 'lessons/one/stage0/configs/linux1-vyos.txt': 'x' }),
+    [lesson('endpoints[0].configurationType', 'Configuration file not found: stage0/configs/ has no linux1-<junos|eos|iosxr|nxos|nxos_ssh|ios>.txt')],
+  ],
+  [
+    'rule 5: duplicate presentations',
+    withLesson((l) => endpointsOf(l)[0].presentations!.push({ name: 'cli', port: 23, type: 'ssh' })),
+    [lesson('endpoints[0].presentations[1].name', 'Duplicate presentations detected: "cli"')],
+  ],
+  [
+    'rule 6: malformed connection',
+    withLesson((l) => (l.connections = [{ a: 'nobody', b: 'linux2' }])),
+    [lesson('connections[0].a', 'Malformed connection: no endpoint named "nobody"')],
+  ],
+  [
+    'rule 7: markdown guide missing',
+    withLesson(() => undefined, { 'lessons/one/stage0/guide.md': undefined as unknown as string }),
+    [lesson('stages[0].guideType', "Couldn't find/read lesson guide: stage0/guide.md is missing or unreadable")],
+  ],
+  [
+    'rule 7: jupyter guide missing',
+    withLesson((l) => (l.stages = [{ guideType: 'jupyter' }])),
+    [lesson('stages[0].guideType', "Couldn't find/read lesson guide: stage0/guide.ipynb is missing or unreadable")],
+  ],
   ['rule 8: unknown prereq', withLesson((l) => (l.prereqs = ['nope'])), [lesson('prereqs[0]', 'Lesson one listed an unknown prereq: nope')]],
-  ['rule 8: prereq filtered out by tier', withSecondLesson('ptr', (l) => (l.prereqs = ['two'])), [lesson('prereqs[0]', 'Lesson one listed an unknown prereq: two (it exists, but its tier "ptr" is below the configured tier "prod")')], 'prod'],
+  [
+    'rule 8: prereq filtered out by tier',
+    withSecondLesson('ptr', (l) => (l.prereqs = ['two'])),
+    [lesson('prereqs[0]', 'Lesson one listed an unknown prereq: two (it exists, but its tier "ptr" is below the configured tier "prod")')],
+    'prod',
+  ],
   // Rules the original lacked
-  ['endpoint name is not a DNS label', withLesson((l) => ((endpointsOf(l)[1].name = 'Linux_2'), (l.connections = []))), [lesson('endpoints[1].name', 'must be a DNS-1035 label (a lower-case letter, then lower-case letters, digits and "-")')]],
-  ['endpoint name is too long', withLesson((l) => ((endpointsOf(l)[1].name = `l${'x'.repeat(63)}`), (l.connections = []))), [lesson('endpoints[1].name', 'must be at most 63 characters')]],
-  ['presentation name is not a DNS label', withLesson((l) => (endpointsOf(l)[0].presentations![0].name = 'web.ui')), [lesson('endpoints[0].presentations[0].name', 'must be a DNS-1123 label (lower-case letters, digits and "-")')]],
-  ['endpoint name is reserved', withLesson((l) => ((endpointsOf(l)[1].name = 'jupyterlabguide'), (l.connections = []))), [lesson('endpoints[1].name', '"jupyterlabguide" is reserved for the endpoint Antidote adds for Jupyter guides')]],
-  ['napalm endpoint name with "-"', withLesson((l) => ((endpointsOf(l)[0].name = 'core-1'), (endpointsOf(l)[0].configurationType = 'napalm'), (l.connections = [])), { 'lessons/one/stage0/configs/core-1-junos.txt': 'x' }), [lesson('endpoints[0].name', 'napalm endpoint names must not contain "-" or "." (the driver is read from "<name>-<driver>.txt")')]],
-  ['endpoint image does not exist', withLesson((l) => (endpointsOf(l)[1].image = 'ghost')), [lesson('endpoints[1].image', 'endpoint "linux2" uses image "ghost", which is not in images/')]],
+  [
+    'endpoint name is not a DNS label',
+    withLesson((l) => ((endpointsOf(l)[1].name = 'Linux_2'), (l.connections = []))),
+    [lesson('endpoints[1].name', 'must be a DNS-1035 label (a lower-case letter, then lower-case letters, digits and "-")')],
+  ],
+  [
+    'endpoint name is too long',
+    withLesson((l) => ((endpointsOf(l)[1].name = `l${'x'.repeat(63)}`), (l.connections = []))),
+    [lesson('endpoints[1].name', 'must be at most 63 characters')],
+  ],
+  [
+    'presentation name is not a DNS label',
+    withLesson((l) => (endpointsOf(l)[0].presentations![0].name = 'web.ui')),
+    [lesson('endpoints[0].presentations[0].name', 'must be a DNS-1123 label (lower-case letters, digits and "-")')],
+  ],
+  [
+    'endpoint name is reserved',
+    withLesson((l) => ((endpointsOf(l)[1].name = 'jupyterlabguide'), (l.connections = []))),
+    [lesson('endpoints[1].name', '"jupyterlabguide" is reserved for the endpoint Antidote adds for Jupyter guides')],
+  ],
+  [
+    'napalm endpoint name with "-"',
+    withLesson((l) => ((endpointsOf(l)[0].name = 'core-1'), (endpointsOf(l)[0].configurationType = 'napalm'), (l.connections = [])), {
+      'lessons/one/stage0/configs/core-1-junos.txt': 'x',
+    }),
+    [lesson('endpoints[0].name', 'napalm endpoint names must not contain "-" or "." (the driver is read from "<name>-<driver>.txt")')],
+  ],
+  [
+    'endpoint image does not exist',
+    withLesson((l) => (endpointsOf(l)[1].image = 'ghost')),
+    [lesson('endpoints[1].image', 'endpoint "linux2" uses image "ghost", which is not in images/')],
+  ],
   ['collection does not exist', withLesson((l) => (l.collection = 'ghost')), [lesson('collection', 'collection "ghost" does not exist')]],
-  ['collection below the tier', withFile(COLLECTION_FILE, (m) => (m.tier = 'local')), [lesson('collection', 'collection "main" is below the configured tier "prod"')], 'prod'],
-  ['connection subnet is not a CIDR', withLesson((l) => (l.connections = [{ a: 'linux1', b: 'linux2', subnet: 'everywhere' }])), [lesson('connections[0].subnet', 'must be an IPv4 CIDR such as 10.1.0.0/24')]],
+  [
+    'collection below the tier',
+    withFile(COLLECTION_FILE, (m) => (m.tier = 'local')),
+    [lesson('collection', 'collection "main" is below the configured tier "prod"')],
+    'prod',
+  ],
+  [
+    'connection subnet is not a CIDR',
+    withLesson((l) => (l.connections = [{ a: 'linux1', b: 'linux2', subnet: 'everywhere' }])),
+    [lesson('connections[0].subnet', 'must be an IPv4 CIDR such as 10.1.0.0/24')],
+  ],
   ['readyDelay is not a number', withLesson((l) => (l.readyDelay = 'soon')), [lesson('readyDelay', 'must be a number of seconds')]],
-  ['duplicate lesson slug', { ...validFiles(), 'lessons/copy/lesson.meta.yaml': validFiles()[LESSON_FILE], 'lessons/copy/stage0/guide.md': 'x', 'lessons/copy/stage0/configs/linux1.py': 'x' }, [{ file: LESSON_FILE, field: 'slug', message: 'duplicate lesson slug "one" (also in lessons/copy/lesson.meta.yaml)' }]],
-  ['duplicate image slug', { ...validFiles(), 'images/utility-copy/image.meta.yaml': validFiles()[IMAGE_FILE] }, [{ file: 'images/utility-copy/image.meta.yaml', field: 'slug', message: 'duplicate image slug "utility" (also in images/utility/image.meta.yaml)' }]],
-  ['duplicate collection slug', { ...validFiles(), 'collections/again/collection.meta.yaml': validFiles()[COLLECTION_FILE] }, [{ file: 'collections/main/collection.meta.yaml', field: 'slug', message: 'duplicate collection slug "main" (also in collections/again/collection.meta.yaml)' }]],
+  [
+    'duplicate lesson slug',
+    {
+      ...validFiles(),
+      'lessons/copy/lesson.meta.yaml': validFiles()[LESSON_FILE],
+      'lessons/copy/stage0/guide.md': 'x',
+      'lessons/copy/stage0/configs/linux1.py': 'x',
+    },
+    [{ file: LESSON_FILE, field: 'slug', message: 'duplicate lesson slug "one" (also in lessons/copy/lesson.meta.yaml)' }],
+  ],
+  [
+    'duplicate image slug',
+    { ...validFiles(), 'images/utility-copy/image.meta.yaml': validFiles()[IMAGE_FILE] },
+    [{ file: 'images/utility-copy/image.meta.yaml', field: 'slug', message: 'duplicate image slug "utility" (also in images/utility/image.meta.yaml)' }],
+  ],
+  [
+    'duplicate collection slug',
+    { ...validFiles(), 'collections/again/collection.meta.yaml': validFiles()[COLLECTION_FILE] },
+    [
+      {
+        file: 'collections/main/collection.meta.yaml',
+        field: 'slug',
+        message: 'duplicate collection slug "main" (also in collections/again/collection.meta.yaml)',
+      },
+    ],
+  ],
 ];
 
 describe('readCurriculum: one failing curriculum per rule, with the exact problems', () => {
@@ -98,12 +249,18 @@ describe('readCurriculum: one failing curriculum per rule, with the exact proble
     expect(only((await read(files, 'prod')).problems)).toEqual([]);
     const result = await read(files, 'prod', 'antidote');
     expect(only(result.problems)).toEqual([
-      lesson('endpoints[0].presentations[0].name', `the HEP domain label "antidote-<10-char id>-linux1-${'p'.repeat(40)}" would be 67 characters; the limit for a DNS label is 63`),
+      lesson(
+        'endpoints[0].presentations[0].name',
+        `the HEP domain label "antidote-<10-char id>-linux1-${'p'.repeat(40)}" would be 67 characters; the limit for a DNS label is 63`,
+      ),
     ]);
   });
 
   it('accepts what HEAD accepts: no networkInterfaces, an empty list, and the legacy privileged key without a warning', async () => {
-    for (const change of [(m: Record<string, unknown>) => delete m.networkInterfaces, (m: Record<string, unknown>) => ((m.networkInterfaces = []), (m.privileged = false))]) {
+    for (const change of [
+      (m: Record<string, unknown>) => delete m.networkInterfaces,
+      (m: Record<string, unknown>) => ((m.networkInterfaces = []), (m.privileged = false)),
+    ]) {
       const result = await read(withFile(IMAGE_FILE, change));
       expect(result.problems).toEqual([]);
       expect(result.warnings).toEqual([]);
@@ -129,11 +286,14 @@ describe('readCurriculum: one failing curriculum per rule, with the exact proble
 
 describe('readCurriculum: all problems in one pass', () => {
   it('reports problems of every file, and the lesson rules of a lesson that failed its schema', async () => {
-    const files = withLesson((l) => {
-      l.category = 'magic';
-      endpointsOf(l)[1].name = 'linux1';
-      l.connections = [];
-    }, { 'lessons/one/stage0/guide.md': undefined as unknown as string });
+    const files = withLesson(
+      (l) => {
+        l.category = 'magic';
+        endpointsOf(l)[1].name = 'linux1';
+        l.connections = [];
+      },
+      { 'lessons/one/stage0/guide.md': undefined as unknown as string },
+    );
     delete files['lessons/one/stage0/guide.md'];
     (files[IMAGE_FILE] as Record<string, unknown>).flavor = 'bad';
     const result = await read(files);

@@ -51,7 +51,11 @@ export async function readCurriculumIsolated(dir: string, options: ReadOptions, 
         if (/out of memory|heap limit|javascript OOM/i.test(stderr)) {
           return resolve(stopped(`reading the curriculum needed more than ${limits.memoryMb} MB of memory; the limit is ${limits.memoryMb} MB`));
         }
-        reject(new Error(`the curriculum reader stopped (${exitSignal ?? `exit code ${code}`}) without a result${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-3).join(' ')}` : ''}`));
+        reject(
+          new Error(
+            `the curriculum reader stopped (${exitSignal ?? `exit code ${code}`}) without a result${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-3).join(' ')}` : ''}`,
+          ),
+        );
       });
     });
   } finally {
@@ -74,5 +78,7 @@ function end(reader: ChildProcess): void {
 
 /** The compiled reader: beside this module, or the library's build output when this runs from source. */
 function readerScript(): string | undefined {
-  return ['./curriculum.worker.js', '../dist/curriculum.worker.js'].map((path) => fileURLToPath(new URL(path, import.meta.url))).find((path) => existsSync(path));
+  return ['./curriculum.worker.js', '../dist/curriculum.worker.js']
+    .map((path) => fileURLToPath(new URL(path, import.meta.url)))
+    .find((path) => existsSync(path));
 }

@@ -121,8 +121,7 @@ export interface Curriculum {
 }
 
 /** Any stage uses a Jupyter lab guide. */
-export const usesJupyterGuide = (lesson: Pick<Lesson, 'stages'>): boolean =>
-  lesson.stages.some((stage) => stage.guideType === 'jupyter');
+export const usesJupyterGuide = (lesson: Pick<Lesson, 'stages'>): boolean => lesson.stages.some((stage) => stage.guideType === 'jupyter');
 
 /** Ports of an endpoint: presentation ports in order, then additional ports, first occurrence kept. */
 export const endpointPorts = (endpoint: Pick<LessonEndpoint, 'presentations' | 'additionalPorts'>): number[] => [

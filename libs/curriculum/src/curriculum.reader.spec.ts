@@ -31,7 +31,11 @@ describe('readCurriculum: valid curricula', () => {
     const result = await readCurriculum(join(fixtures, 'test-curriculum'), { tier: 'local' });
     expect(result.problems).toEqual([]);
     expect(result.curriculum!.meta.name).toBe('antidote-test-curriculum');
-    expect(result.curriculum!.collections[0]).toMatchObject({ slug: 'valid-collection', title: 'Stargate Command', collectionFile: 'collections/stargatecommand/collection.meta.yaml' });
+    expect(result.curriculum!.collections[0]).toMatchObject({
+      slug: 'valid-collection',
+      title: 'Stargate Command',
+      collectionFile: 'collections/stargatecommand/collection.meta.yaml',
+    });
     const lesson = result.curriculum!.lessons[0];
     expect(lesson).toMatchObject({ slug: 'valid-lesson', lessonDir: 'lessons/validlesson1', lessonFile: 'lessons/validlesson1/lesson.meta.yaml' });
     expect(lesson.endpoints.map((e) => e.configurationFile)).toEqual(['foobar1-junos.txt', 'foobar2.py', 'foobar3.yml']);
@@ -44,9 +48,27 @@ describe('readCurriculum: valid curricula', () => {
     expect(result.counts).toEqual({ collections: 0, images: 1, lessons: 1, skippedCollections: 0, skippedLessons: 0 });
     expect(result.curriculum!.images[0]).toMatchObject({ slug: 'utility', configPassword: 'antidotePassword', networkInterfaces: ['net1'] });
     const lesson = result.curriculum!.lessons[0];
-    expect(lesson).toMatchObject({ slug: 'test-lesson', name: 'Antidote Test Lesson', category: 'workflows', collection: '', prereqs: [], tags: [], connections: [], authors: [], readyDelay: 0 });
+    expect(lesson).toMatchObject({
+      slug: 'test-lesson',
+      name: 'Antidote Test Lesson',
+      category: 'workflows',
+      collection: '',
+      prereqs: [],
+      tags: [],
+      connections: [],
+      authors: [],
+      readyDelay: 0,
+    });
     expect(lesson.endpoints).toEqual([
-      { name: 'linux', image: 'utility', configurationType: '', configurationFile: '', configurationFiles: {}, additionalPorts: [], presentations: [{ name: 'cli1', port: 22, type: 'ssh' }] },
+      {
+        name: 'linux',
+        image: 'utility',
+        configurationType: '',
+        configurationFile: '',
+        configurationFiles: {},
+        additionalPorts: [],
+        presentations: [{ name: 'cli1', port: 22, type: 'ssh' }],
+      },
     ]);
     expect(lesson.stages).toEqual([{ description: 'Test stage', guideType: 'markdown', stageVideo: '', guideContents: 'test guide' }]);
   });
@@ -90,9 +112,19 @@ describe('readCurriculum: valid curricula', () => {
     const prod = await read(files, 'prod');
     expect(prod.problems).toEqual([]);
     expect(prod.counts).toMatchObject({ collections: 1, skippedCollections: 1, lessons: 1 });
-    const local = await read(withLesson((l) => (l.tier = 'local')), 'prod');
+    const local = await read(
+      withLesson((l) => (l.tier = 'local')),
+      'prod',
+    );
     expect(local.counts).toMatchObject({ lessons: 0, skippedLessons: 1 });
-    expect((await read(withLesson((l) => (l.tier = 'ptr')), 'ptr')).counts.lessons).toBe(1);
+    expect(
+      (
+        await read(
+          withLesson((l) => (l.tier = 'ptr')),
+          'ptr',
+        )
+      ).counts.lessons,
+    ).toBe(1);
   });
 
   it('accepts HEAD image format (no networkInterfaces) and unquoted numeric versions', async () => {
@@ -104,4 +136,3 @@ describe('readCurriculum: valid curricula', () => {
     expect(result.curriculum!.images[0].networkInterfaces).toEqual([]);
   });
 });
-

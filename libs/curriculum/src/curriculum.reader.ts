@@ -143,7 +143,7 @@ async function readAll<T extends Collection | Image>(
   const found: Found<T>[] = [];
   for (const path of await fs.find(join(fs.root, folder), (name) => name === fileName, onUnsafe)) {
     const { file, value, slug } = await readOne(fs, path, level, schema, problems);
-    const typed = value ? ((level === 'collection' ? { ...(value), collectionFile: file } : value) as T) : undefined;
+    const typed = value ? ((level === 'collection' ? { ...value, collectionFile: file } : value) as T) : undefined;
     found.push({ file, value: typed, slug });
   }
   return found;

@@ -31,7 +31,9 @@ describe('readCurriculum: broken input is a report, never a crash', () => {
 
   it('reports a curriculum directory that does not exist', async () => {
     const result = await readCurriculum('/nonexistent/curriculum', { tier: 'prod' });
-    expect(only(result.problems)).toEqual([{ file: '/nonexistent/curriculum', field: undefined, message: expect.stringMatching(/^cannot open the curriculum directory: ENOENT/) }]);
+    expect(only(result.problems)).toEqual([
+      { file: '/nonexistent/curriculum', field: undefined, message: expect.stringMatching(/^cannot open the curriculum directory: ENOENT/) },
+    ]);
     expect(result.curriculum).toBeUndefined();
   });
 
@@ -52,8 +54,16 @@ describe('readCurriculum: broken input is a report, never a crash', () => {
     files['lessons/types/lesson.meta.yaml'] = { ...(files[LESSON_FILE] as object), slug: 'types', stages: 'all of them', readyDelay: [1] };
     const result = await read(files);
     expect(only(result.problems)).toEqual([
-      { file: 'lessons/bomb/lesson.meta.yaml', field: undefined, message: `its aliases expand to more than ${LIMITS.yamlAliases} nodes (an alias bomb); the limit is ${LIMITS.yamlAliases}` },
-      { file: 'lessons/dupkeys/lesson.meta.yaml', field: undefined, message: expect.stringMatching(/^not valid YAML: Map keys must be unique at line 2, column 1$/) },
+      {
+        file: 'lessons/bomb/lesson.meta.yaml',
+        field: undefined,
+        message: `its aliases expand to more than ${LIMITS.yamlAliases} nodes (an alias bomb); the limit is ${LIMITS.yamlAliases}`,
+      },
+      {
+        file: 'lessons/dupkeys/lesson.meta.yaml',
+        field: undefined,
+        message: expect.stringMatching(/^not valid YAML: Map keys must be unique at line 2, column 1$/),
+      },
       { file: 'lessons/list/lesson.meta.yaml', field: undefined, message: 'must be a YAML mapping of keys' },
       { file: 'lessons/types/lesson.meta.yaml', field: 'stages', message: 'must be a list' },
       { file: 'lessons/types/lesson.meta.yaml', field: 'readyDelay', message: 'must be a number of seconds' },
@@ -65,8 +75,16 @@ describe('readCurriculum: broken input is a report, never a crash', () => {
     files['lessons/big/lesson.meta.yaml'] = `name: ${'x'.repeat(LIMITS.metaFileBytes)}\n`;
     const result = await read(files);
     expect(only(result.problems)).toEqual([
-      { file: 'lessons/big/lesson.meta.yaml', field: undefined, message: `the file is ${LIMITS.metaFileBytes + 7} bytes; the limit is ${LIMITS.metaFileBytes}` },
-      { file: LESSON_FILE, field: 'stages[0].guideType', message: `Couldn't find/read lesson guide: stage0/guide.md is ${LIMITS.guideBytes + 1} bytes; the limit is ${LIMITS.guideBytes}` },
+      {
+        file: 'lessons/big/lesson.meta.yaml',
+        field: undefined,
+        message: `the file is ${LIMITS.metaFileBytes + 7} bytes; the limit is ${LIMITS.metaFileBytes}`,
+      },
+      {
+        file: LESSON_FILE,
+        field: 'stages[0].guideType',
+        message: `Couldn't find/read lesson guide: stage0/guide.md is ${LIMITS.guideBytes + 1} bytes; the limit is ${LIMITS.guideBytes}`,
+      },
     ]);
   });
 });
@@ -83,7 +101,13 @@ describe('readCurriculum: every read is bounded', () => {
   it.each(Object.entries(deeply))('refuses a document nested past the limit before parsing it (%s)', async (_, text) => {
     const result = await read({ ...validFiles(), 'lessons/deep/lesson.meta.yaml': text });
     expect(only(result.problems)).toEqual([
-      { file: 'lessons/deep/lesson.meta.yaml', field: undefined, message: expect.stringMatching(new RegExp(`^nests deeper than ${LIMITS.yamlDepth} levels \\(line \\d+\\); the limit is ${LIMITS.yamlDepth}; not parsed$`)) },
+      {
+        file: 'lessons/deep/lesson.meta.yaml',
+        field: undefined,
+        message: expect.stringMatching(
+          new RegExp(`^nests deeper than ${LIMITS.yamlDepth} levels \\(line \\d+\\); the limit is ${LIMITS.yamlDepth}; not parsed$`),
+        ),
+      },
     ]);
   });
 
@@ -98,7 +122,9 @@ describe('readCurriculum: every read is bounded', () => {
 
   it('names an alias used before its anchor', async () => {
     const result = await read({ ...validFiles(), 'lessons/alias/lesson.meta.yaml': 'name: *n\nother: &n x\n' });
-    expect(only(result.problems)).toEqual([{ file: 'lessons/alias/lesson.meta.yaml', field: undefined, message: 'not valid YAML: the alias *n has no anchor &n before it' }]);
+    expect(only(result.problems)).toEqual([
+      { file: 'lessons/alias/lesson.meta.yaml', field: undefined, message: 'not valid YAML: the alias *n has no anchor &n before it' },
+    ]);
   });
 
   it('reports a symlink cycle inside the curriculum by name, and reads every folder once', async () => {
@@ -119,18 +145,30 @@ describe('readCurriculum: every read is bounded', () => {
     const files = withLesson(() => undefined, { 'lessons/one/stage0/guide.md': 'x'.repeat(2000) });
     const bytes = await readCurriculum(writeCurriculum(files), { tier: 'local', limits: { totalBytes: 1500 } });
     expect(only(bytes.problems)).toEqual([
-      { file: 'lessons/one/stage0/guide.md', field: undefined, message: 'the curriculum holds more than 1500 bytes to read (reached at this file); the limit is 1500' },
+      {
+        file: 'lessons/one/stage0/guide.md',
+        field: undefined,
+        message: 'the curriculum holds more than 1500 bytes to read (reached at this file); the limit is 1500',
+      },
     ]);
 
     const many: CurriculumFiles = validFiles();
     for (let i = 0; i < 30; i++) many[`lessons/many/f${i}.txt`] = '';
     const entries = await readCurriculum(writeCurriculum(many), { tier: 'local', limits: { entries: 20 } });
-    expect(only(entries.problems)).toEqual([{ file: expect.stringMatching(/^lessons\/many\/f/), field: undefined, message: 'the curriculum has more than 20 folder entries; the limit is 20' }]);
+    expect(only(entries.problems)).toEqual([
+      { file: expect.stringMatching(/^lessons\/many\/f/), field: undefined, message: 'the curriculum has more than 20 folder entries; the limit is 20' },
+    ]);
     expect(entries.curriculum).toBeUndefined();
 
     let now = 0;
     const time = await readCurriculum(writeCurriculum(validFiles()), { tier: 'local', limits: { seconds: 5 } }, () => (now += 1000));
-    expect(only(time.problems)).toEqual([{ file: expect.any(String), field: undefined, message: expect.stringMatching(/^reading the curriculum took longer than 5 s \(stopped at this file\); the limit is 5 s$/) }]);
+    expect(only(time.problems)).toEqual([
+      {
+        file: expect.any(String),
+        field: undefined,
+        message: expect.stringMatching(/^reading the curriculum took longer than 5 s \(stopped at this file\); the limit is 5 s$/),
+      },
+    ]);
   });
 });
 
@@ -159,7 +197,9 @@ describe('readCurriculum: hostile paths and names are refused', () => {
     const whole = writeCurriculum({ 'curriculum.meta.yaml': validFiles()['curriculum.meta.yaml'] });
     symlinkSync(join(root, 'lessons'), join(whole, 'lessons'));
     const viaLink = await readCurriculum(whole, { tier: 'prod' });
-    expect(only(viaLink.problems)).toEqual([{ file: 'lessons', field: undefined, message: `leads outside the curriculum directory (to ${join(root, 'lessons')}); not followed` }]);
+    expect(only(viaLink.problems)).toEqual([
+      { file: 'lessons', field: undefined, message: `leads outside the curriculum directory (to ${join(root, 'lessons')}); not followed` },
+    ]);
   });
 
   it('follows symlinks that stay inside the curriculum', async () => {
@@ -167,7 +207,10 @@ describe('readCurriculum: hostile paths and names are refused', () => {
     symlinkSync(join(root, 'lessons/one/stage0/guide.md'), join(root, 'lessons/one/stage0/guide-link.md'));
     rmSync(join(root, 'images/utility'), { recursive: true });
     mkdirSync(join(root, 'shared/utility'), { recursive: true });
-    writeFileSync(join(root, 'shared/utility/image.meta.yaml'), 'slug: utility\nflavor: untrusted\nsshUser: u\nsshPassword: p\nconfigUser: u\nconfigPassword: p\n');
+    writeFileSync(
+      join(root, 'shared/utility/image.meta.yaml'),
+      'slug: utility\nflavor: untrusted\nsshUser: u\nsshPassword: p\nconfigUser: u\nconfigPassword: p\n',
+    );
     symlinkSync(join(root, 'shared/utility'), join(root, 'images/utility'));
     const result = await readCurriculum(root, { tier: 'prod' });
     expect(result.problems).toEqual([]);

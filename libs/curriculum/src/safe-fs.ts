@@ -93,7 +93,10 @@ export class SafeFs {
     if (info.size > maxBytes) throw new UnsafePathError(path, `is ${info.size} bytes; the limit is ${maxBytes}`);
     this.bytes += info.size;
     if (this.bytes > this.limits.totalBytes) {
-      throw new LimitError(path, `the curriculum holds more than ${this.limits.totalBytes} bytes to read (reached at this file); the limit is ${this.limits.totalBytes}`);
+      throw new LimitError(
+        path,
+        `the curriculum holds more than ${this.limits.totalBytes} bytes to read (reached at this file); the limit is ${this.limits.totalBytes}`,
+      );
     }
     return readFile(real, 'utf8');
   }
@@ -137,7 +140,8 @@ export class SafeFs {
     } catch (error) {
       // An absent folder is an empty one (reference §2.1); anything else (a file, no permission) is reported.
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT') walk.onUnsafe(new UnsafePathError(dir, code === 'ENOTDIR' ? 'is not a directory' : `cannot be listed (${code ?? 'unknown error'})`));
+      if (code !== 'ENOENT')
+        walk.onUnsafe(new UnsafePathError(dir, code === 'ENOTDIR' ? 'is not a directory' : `cannot be listed (${code ?? 'unknown error'})`));
       return [];
     }
     walk.ancestors.add(real);
@@ -150,7 +154,8 @@ export class SafeFs {
 
   private async visit(path: string, entry: Dirent, depth: number, walk: Walk): Promise<string[]> {
     this.checkTime(path);
-    if (++this.entries > this.limits.entries) throw new LimitError(path, `the curriculum has more than ${this.limits.entries} folder entries; the limit is ${this.limits.entries}`);
+    if (++this.entries > this.limits.entries)
+      throw new LimitError(path, `the curriculum has more than ${this.limits.entries} folder entries; the limit is ${this.limits.entries}`);
     try {
       let target: Dirent | Stats = entry;
       if (entry.isSymbolicLink()) {
@@ -170,6 +175,10 @@ export class SafeFs {
   }
 
   private checkTime(path: string): void {
-    if (this.clock() > this.deadline) throw new LimitError(path, `reading the curriculum took longer than ${this.limits.seconds} s (stopped at this file); the limit is ${this.limits.seconds} s`);
+    if (this.clock() > this.deadline)
+      throw new LimitError(
+        path,
+        `reading the curriculum took longer than ${this.limits.seconds} s (stopped at this file); the limit is ${this.limits.seconds} s`,
+      );
   }
 }

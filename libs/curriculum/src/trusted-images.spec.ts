@@ -14,7 +14,8 @@ describe('privileged images are the operator’s call (pods.trustedImages)', () 
         file: IMAGE_FILE,
         field: 'flavor',
         rule: 'trusted-image',
-        message: 'image "utility" asks for flavor trusted (privileged pods), which the operator has not allowed (pods.trustedImages: none); add "utility" there to allow it, or make the image untrusted',
+        message:
+          'image "utility" asks for flavor trusted (privileged pods), which the operator has not allowed (pods.trustedImages: none); add "utility" there to allow it, or make the image untrusted',
       },
     ]);
     expect((await readCurriculum(trusted, operator(['vqfx', 'csr*']))).problems[0].message).toMatch(/\(pods\.trustedImages: vqfx, csr\*\)/);

@@ -102,7 +102,11 @@ describe.each(DATABASE_KINDS)('admission queue and rate buckets on %s', (kind) =
       return { id, result, row: await db.data.liveLessons.find(id), ticket: await db.data.admission.find(id) };
     };
     const admitted = await withRow('a', limits);
-    expect(admitted).toMatchObject({ result: { kind: 'admitted' }, row: { id: admitted.id, endpoints: expect.any(Array) }, ticket: { admittedAt: expect.any(Date) } });
+    expect(admitted).toMatchObject({
+      result: { kind: 'admitted' },
+      row: { id: admitted.id, endpoints: expect.any(Array) },
+      ticket: { admittedAt: expect.any(Date) },
+    });
     const waiting = await withRow('b', limits);
     expect(waiting).toMatchObject({ result: { kind: 'waiting', position: 1 }, row: { id: waiting.id }, ticket: { admittedAt: null } });
     const full = await withRow('c', limits);
@@ -173,7 +177,8 @@ describe.each(DATABASE_KINDS)('admission queue and rate buckets on %s', (kind) =
     const running = await request('a', limits);
     const waiting = await request('b', limits);
     clock += 60_000;
-    const due = async (): Promise<string[]> => (await db.data.work.findNeedingWork({ owner: 'nobody', unclaimedBefore: new Date(clock), limit: 100 })).map((lesson) => lesson.id);
+    const due = async (): Promise<string[]> =>
+      (await db.data.work.findNeedingWork({ owner: 'nobody', unclaimedBefore: new Date(clock), limit: 100 })).map((lesson) => lesson.id);
     expect(await due()).toEqual([running.id]);
     await db.data.liveLessons.delete(running.id);
     await db.data.admission.drain(1, new Date(0));
@@ -182,7 +187,9 @@ describe.each(DATABASE_KINDS)('admission queue and rate buckets on %s', (kind) =
 
   it('takes tokens from a bucket shared by replicas, refilled continuously', async () => {
     const rate = { count: 3, perSeconds: 60 };
-    const takes = await Promise.all(Array.from({ length: 5 }, (_, i) => (i % 2 && kind === 'postgres' ? replica : db.data).rateBuckets.take('session:10.0.0.1', rate)));
+    const takes = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => (i % 2 && kind === 'postgres' ? replica : db.data).rateBuckets.take('session:10.0.0.1', rate)),
+    );
     expect(takes.filter((wait) => wait === 0)).toHaveLength(3);
     expect(takes.filter((wait) => wait > 0).every((wait) => wait >= 1 && wait <= 20)).toBe(true);
     expect(await db.data.rateBuckets.take('session:10.0.0.2', rate)).toBe(0);

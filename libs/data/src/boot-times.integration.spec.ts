@@ -2,7 +2,11 @@ import { DATABASE_KINDS, makeLiveEndpoint, makeNewLiveLesson, testDatabase, type
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEPT_STARTS, liveLessonStatusOf } from './index.js';
 
-const endpoints = [makeLiveEndpoint({ name: 'vqfx1', image: 'vqfx', position: 0 }), makeLiveEndpoint({ name: 'vqfx2', image: 'vqfx', position: 1 }), makeLiveEndpoint({ name: 'linux1', image: 'utility', position: 2 })];
+const endpoints = [
+  makeLiveEndpoint({ name: 'vqfx1', image: 'vqfx', position: 0 }),
+  makeLiveEndpoint({ name: 'vqfx2', image: 'vqfx', position: 1 }),
+  makeLiveEndpoint({ name: 'linux1', image: 'utility', position: 2 }),
+];
 const at = (seconds: number): Date => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds));
 
 describe.each(DATABASE_KINDS)('boot times on %s', (kind) => {
@@ -48,7 +52,12 @@ describe.each(DATABASE_KINDS)('boot times on %s', (kind) => {
     await lessons.create(makeNewLiveLesson({ id: 'bt-start', sessionId: 'bt-start', lessonSlug: 'network-automation', endpoints }));
     clock = at(1);
     await lessons.updateStatus('bt-start', 'BOOTING');
-    for (const [name, second] of [['linux1', 4], ['vqfx1', 30], ['vqfx2', 33]] as const) await lessons.recordEndpointUp('bt-start', name, at(second));
+    for (const [name, second] of [
+      ['linux1', 4],
+      ['vqfx1', 30],
+      ['vqfx2', 33],
+    ] as const)
+      await lessons.recordEndpointUp('bt-start', name, at(second));
     clock = at(34);
     await lessons.updateStatus('bt-start', 'CONFIGURATION');
     clock = at(40);
@@ -58,7 +67,14 @@ describe.each(DATABASE_KINDS)('boot times on %s', (kind) => {
     expect(await db.data.starts.record('bt-start', 'network-automation', ready.phaseTimes)).toMatchObject({ liveLessonId: 'bt-start' });
     const [start, ...rest] = await db.data.starts.recent(10);
     expect(rest).toEqual([]);
-    expect(start).toEqual({ liveLessonId: 'bt-start', lessonSlug: 'network-automation', readyAt: at(40), provisionMs: 1000, configureMs: 6000, bootMs: { vqfx: 32_000, utility: 3000 } });
+    expect(start).toEqual({
+      liveLessonId: 'bt-start',
+      lessonSlug: 'network-automation',
+      readyAt: at(40),
+      provisionMs: 1000,
+      configureMs: 6000,
+      bootMs: { vqfx: 32_000, utility: 3000 },
+    });
   });
 
   it('records nothing of a start it did not see whole, and keeps only the most recent starts', async () => {

@@ -1,4 +1,15 @@
-import { DATABASE_KINDS, makeCollection, makeCurriculum, makeEndpoint, makeImage, makeLesson, makeLiveEndpoint, makeNewLiveLesson, testDatabase, type TestDatabase } from '@antidote/testing';
+import {
+  DATABASE_KINDS,
+  makeCollection,
+  makeCurriculum,
+  makeEndpoint,
+  makeImage,
+  makeLesson,
+  makeLiveEndpoint,
+  makeNewLiveLesson,
+  testDatabase,
+  type TestDatabase,
+} from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError } from './index.js';
 
@@ -34,8 +45,14 @@ describe.each(DATABASE_KINDS)('curriculum on %s', (kind) => {
     await db.data.curriculum.insertImages([makeImage({ slug: 'ready-a', readiness }), makeImage({ slug: 'plain-b' })]);
     expect((await db.data.curriculum.getImage('ready-a')).readiness).toEqual(readiness);
     expect(await db.data.curriculum.getImage('plain-b')).not.toHaveProperty('readiness');
-    expect((await db.data.curriculum.imagesOf({ endpoints: [makeEndpoint({ name: 'e1', image: 'ready-a' })] })).images.get('ready-a')?.readiness).toEqual(readiness);
-    const lesson = makeNewLiveLesson({ id: 'ready12345', sessionId: 'readysess', endpoints: [makeLiveEndpoint({ name: 'vqfx1', readiness }), makeLiveEndpoint({ name: 'linux1', position: 1 })] });
+    expect((await db.data.curriculum.imagesOf({ endpoints: [makeEndpoint({ name: 'e1', image: 'ready-a' })] })).images.get('ready-a')?.readiness).toEqual(
+      readiness,
+    );
+    const lesson = makeNewLiveLesson({
+      id: 'ready12345',
+      sessionId: 'readysess',
+      endpoints: [makeLiveEndpoint({ name: 'vqfx1', readiness }), makeLiveEndpoint({ name: 'linux1', position: 1 })],
+    });
     await db.data.liveSessions.create({ id: 'readysess', sourceIp: '127.0.0.1' });
     await db.data.liveLessons.create(lesson);
     const [withCheck, without] = (await db.data.liveLessons.get('ready12345')).endpoints;
@@ -45,7 +62,11 @@ describe.each(DATABASE_KINDS)('curriculum on %s', (kind) => {
 
   it("finds a lesson's images in one lookup and names the endpoints whose image is missing", async () => {
     await db.data.curriculum.insertImages([makeImage({ slug: 'img-a' }), makeImage({ slug: 'img-b' })]);
-    const endpoints = [makeEndpoint({ name: 'e1', image: 'img-a' }), makeEndpoint({ name: 'e2', image: 'img-a' }), makeEndpoint({ name: 'e3', image: 'img-b' })];
+    const endpoints = [
+      makeEndpoint({ name: 'e1', image: 'img-a' }),
+      makeEndpoint({ name: 'e2', image: 'img-a' }),
+      makeEndpoint({ name: 'e3', image: 'img-b' }),
+    ];
     const found = await db.data.curriculum.imagesOf({ endpoints });
     expect([...found.images.keys()].sort()).toEqual(['img-a', 'img-b']);
     expect(found.images.get('img-b')?.slug).toBe('img-b');

@@ -27,7 +27,13 @@ export function createDataSource(database: DatabaseConfig): DataSource {
   const common = { entities, migrations, synchronize: false, migrationsRun: false, logging: false, logger } as const;
   if (target.kind === 'postgres') {
     // retryingPg: a connection refused while the server restarts is tried again inside the request.
-    return (dataSource = new DataSource({ ...common, type: 'postgres', driver: retryingPg, url: target.url, extra: { max: database.poolSize, connectionTimeoutMillis: 10_000, connectRetryMs: (database.connectRetrySeconds ?? 3) * 1000 } }));
+    return (dataSource = new DataSource({
+      ...common,
+      type: 'postgres',
+      driver: retryingPg,
+      url: target.url,
+      extra: { max: database.poolSize, connectionTimeoutMillis: 10_000, connectRetryMs: (database.connectRetrySeconds ?? 3) * 1000 },
+    }));
   }
   if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
   return (dataSource = new DataSource({

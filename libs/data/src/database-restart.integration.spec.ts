@@ -30,18 +30,28 @@ describe('a DataManager across PostgreSQL restarts', () => {
     expect(await data.liveLessons.count()).toBe(0);
     let failure: unknown;
     await postgres.restart(async () => {
-      failure = await data.liveLessons.count().then(() => undefined, (error: unknown) => error);
+      failure = await data.liveLessons.count().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     }, 'immediate');
     expect(failure).toBeInstanceOf(Error);
     expect(isDatabaseUnavailable(failure)).toBe(true);
     expect(await data.liveLessons.count()).toBe(0);
   });
 
-  it('fails a statement the server is cut off in the middle of with a code that says so (ECONNRESET, or the server\'s own)', async () => {
+  it("fails a statement the server is cut off in the middle of with a code that says so (ECONNRESET, or the server's own)", async () => {
     const data = await open(0);
-    const running = data.dataSource.query('SELECT pg_sleep(60)').then(() => undefined, (error: unknown) => error);
+    const running = data.dataSource.query('SELECT pg_sleep(60)').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     // The statement is under way on the server before it goes.
-    await expect.poll(async () => Number((await data.dataSource.query<{ n: string }[]>("SELECT COUNT(*) AS n FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'"))[0].n)).toBe(1);
+    await expect
+      .poll(async () =>
+        Number((await data.dataSource.query<{ n: string }[]>("SELECT COUNT(*) AS n FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'"))[0].n),
+      )
+      .toBe(1);
     await postgres.restart(0, 'immediate');
     const failure = (await running) as { code?: unknown };
     expect(isDatabaseUnavailable(failure)).toBe(true);
@@ -55,7 +65,15 @@ describe('a DataManager across PostgreSQL restarts', () => {
     await postgres.restart(async () => {
       pending = data.liveLessons.count();
       // Still waiting for the server, not failed: it is down until this callback returns.
-      expect(await Promise.race([pending.then(() => 'answered', () => 'failed'), new Promise((resolve) => setTimeout(resolve, 300, 'waiting'))])).toBe('waiting');
+      expect(
+        await Promise.race([
+          pending.then(
+            () => 'answered',
+            () => 'failed',
+          ),
+          new Promise((resolve) => setTimeout(resolve, 300, 'waiting')),
+        ]),
+      ).toBe('waiting');
     }, 'immediate');
     expect(await pending).toBe(0);
   });

@@ -7,14 +7,22 @@ describe('isDatabaseUnavailable', () => {
   it.each([
     { case: 'connection refused', error: withCode('ECONNREFUSED'), unavailable: true },
     { case: 'PostgreSQL starting up (57P03)', error: withCode('57P03', 'the database system is starting up'), unavailable: true },
-    { case: 'administrator shutdown (57P01), wrapped by TypeORM', error: Object.assign(new Error('query failed'), { driverError: withCode('57P01') }), unavailable: true },
+    {
+      case: 'administrator shutdown (57P01), wrapped by TypeORM',
+      error: Object.assign(new Error('query failed'), { driverError: withCode('57P01') }),
+      unavailable: true,
+    },
     { case: 'a connection cut mid-statement (words only)', error: new Error('Connection terminated unexpectedly'), unavailable: true },
     { case: 'the pool timing out a checkout', error: new Error('timeout exceeded when trying to connect'), unavailable: true },
     { case: 'SQLite busy past its timeout', error: withCode('SQLITE_BUSY'), unavailable: true },
     { case: 'a unique violation', error: withCode('23505'), unavailable: false },
     { case: 'a syntax error', error: withCode('42601', 'syntax error at or near "SELEC"'), unavailable: false },
     { case: 'not an error at all', error: 'ECONNREFUSED', unavailable: false },
-    { case: 'a Kubernetes call refused (a socket error as its cause only)', error: new Error('create pods: no response ConnectionError: connect ECONNREFUSED', { cause: withCode('ECONNREFUSED') }), unavailable: false },
+    {
+      case: 'a Kubernetes call refused (a socket error as its cause only)',
+      error: new Error('create pods: no response ConnectionError: connect ECONNREFUSED', { cause: withCode('ECONNREFUSED') }),
+      unavailable: false,
+    },
   ])('$case: $unavailable', ({ error, unavailable }) => {
     expect(isDatabaseUnavailable(error)).toBe(unavailable);
   });

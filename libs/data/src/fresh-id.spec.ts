@@ -10,7 +10,9 @@ describe('withFreshId', () => {
     const tried: string[] = [];
     const id = await withFreshId((candidate) => {
       tried.push(candidate);
-      return tried.length < 3 ? Promise.reject(new DuplicateError(`Livelesson ${candidate} already exists`, DataErrorCodes.idTaken)) : Promise.resolve(candidate);
+      return tried.length < 3
+        ? Promise.reject(new DuplicateError(`Livelesson ${candidate} already exists`, DataErrorCodes.idTaken))
+        : Promise.resolve(candidate);
     }, exhausted);
     expect(tried).toHaveLength(3);
     expect(new Set(tried).size).toBe(3);

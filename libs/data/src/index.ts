@@ -4,7 +4,17 @@ export { isDatabaseUnavailable } from './database-unavailable.js';
 export { DatabaseLifecycle, DataModule } from './data.module.js';
 export { createDataSource, databaseTarget } from './data-source.factory.js';
 export type { DatabaseConfig, DatabaseTarget } from './data-source.factory.js';
-export type { LiveEndpoint, LiveLesson, LiveLessonFilter, LiveLessonState, LivePresentation, WrittenLiveLessonState, LiveSession, NewLiveLesson, NewLiveSession } from './live.types.js';
+export type {
+  LiveEndpoint,
+  LiveLesson,
+  LiveLessonFilter,
+  LiveLessonState,
+  LivePresentation,
+  WrittenLiveLessonState,
+  LiveSession,
+  NewLiveLesson,
+  NewLiveSession,
+} from './live.types.js';
 export { migrate, revertAllMigrations, runMigrations } from './migrate.js';
 export { CurriculumRepository } from './repositories/curriculum.repository.js';
 export { LiveLessonWorkRepository } from './repositories/live-lesson-work.repository.js';
@@ -16,7 +26,14 @@ export { randomId, withFreshId } from './fresh-id.js';
 export { poolSessionId, WarmPoolRepository } from './repositories/warm-pool.repository.js';
 export { DEMAND_BUCKET_MS, WarmPoolSizingRepository, type PoolDemand, type PoolOverride } from './repositories/warm-pool-sizing.repository.js';
 export { KEPT_STARTS, LessonStartRepository, startOf, type LessonStart } from './repositories/lesson-start.repository.js';
-export { AdmissionQueueRepository, type AdmissionRequest, type AdmissionTicket, type DrainResult, type EnqueueResult, type QueueLimits } from './repositories/admission-queue.repository.js';
+export {
+  AdmissionQueueRepository,
+  type AdmissionRequest,
+  type AdmissionTicket,
+  type DrainResult,
+  type EnqueueResult,
+  type QueueLimits,
+} from './repositories/admission-queue.repository.js';
 export { AdmissionStatsRepository, type AdmissionHistory, type CapacityHolder } from './repositories/admission-stats.repository.js';
 export { RateBucketRepository, type BucketRate } from './repositories/rate-bucket.repository.js';
 export { logStatements, onStatement, type LoggedStatement, type StatementLog } from './statement-log.js';

@@ -44,7 +44,10 @@ describe.each(DATABASE_KINDS)('claims, re-drive and expiry queries on %s', (kind
     clock = later(10);
     const mine = new Set(['fresh', 'booting', 'ready', 'gone', 'failed', 'busy']);
     const ids = async (unclaimedBefore?: Date, owner = 'me'): Promise<string[]> =>
-      (await db.data.work.findNeedingWork({ owner, unclaimedBefore, limit: 100 })).map((lesson) => lesson.id).filter((id) => mine.has(id)).sort();
+      (await db.data.work.findNeedingWork({ owner, unclaimedBefore, limit: 100 }))
+        .map((lesson) => lesson.id)
+        .filter((id) => mine.has(id))
+        .sort();
     expect(await ids(later(-20))).toEqual([]);
     expect(await ids(later(1))).toEqual(['booting', 'fresh', 'gone']);
     // Held by a live replica: nobody else's to take, but its own after a restart of that replica.

@@ -16,7 +16,10 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
     await lessons.create(makeNewLiveLesson({ id: '10-abcdef', sessionId: 'abcdef', lessonSlug: 'one' }));
     await lessons.create(makeNewLiveLesson({ id: '11-abcdef', sessionId: 'abcdef', lessonSlug: 'two' }));
     await lessons.create(makeNewLiveLesson({ id: '10-ghijk', sessionId: 'ghijk', currentStage: 1 }));
-    await expect(lessons.create(makeNewLiveLesson({ id: '10-ghijk', sessionId: 'other' }))).rejects.toMatchObject({ code: DataErrorCodes.idTaken, message: 'Livelesson 10-ghijk already exists' });
+    await expect(lessons.create(makeNewLiveLesson({ id: '10-ghijk', sessionId: 'other' }))).rejects.toMatchObject({
+      code: DataErrorCodes.idTaken,
+      message: 'Livelesson 10-ghijk already exists',
+    });
     expect(await lessons.list()).toHaveLength(3);
     expect((await lessons.get('10-abcdef')).sessionId).toBe('abcdef');
     await expect(lessons.get('foobar')).rejects.toThrow(new NotFoundError('Unable to find liveLesson foobar'));
@@ -51,7 +54,9 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
 
   it('refuses a second live lesson of the same lesson in one session', async () => {
     await db.data.liveLessons.create(makeNewLiveLesson({ id: 'dup-1', sessionId: 'dupsession', lessonSlug: 'x' }));
-    await expect(db.data.liveLessons.create(makeNewLiveLesson({ id: 'dup-2', sessionId: 'dupsession', lessonSlug: 'x' }))).rejects.toMatchObject({ code: DataErrorCodes.duplicate });
+    await expect(db.data.liveLessons.create(makeNewLiveLesson({ id: 'dup-2', sessionId: 'dupsession', lessonSlug: 'x' }))).rejects.toMatchObject({
+      code: DataErrorCodes.duplicate,
+    });
     expect(await db.data.liveLessons.find('dup-2')).toBeUndefined();
   });
 
@@ -64,9 +69,18 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
         endpoints: [makeLiveEndpoint({ name: 'zeta', position: 0 }), makeLiveEndpoint({ name: 'alpha', position: 1 })],
       }),
     );
-    await lessons.updateEndpointHosts('order', new Map([['alpha', '10.0.0.2'], ['no-such-endpoint', '10.0.0.9']]));
+    await lessons.updateEndpointHosts(
+      'order',
+      new Map([
+        ['alpha', '10.0.0.2'],
+        ['no-such-endpoint', '10.0.0.9'],
+      ]),
+    );
     await expect(lessons.updateEndpointHosts('no-such-lesson', new Map([['alpha', '10.0.0.3']]))).rejects.toThrow(/doesn't exist/);
-    await lessons.addEndpoint('order', makeLiveEndpoint({ name: 'jupyterlabguide', position: 2, image: 'antidotelabs/jupyter:latest', ports: [8888], presentations: [] }));
+    await lessons.addEndpoint(
+      'order',
+      makeLiveEndpoint({ name: 'jupyterlabguide', position: 2, image: 'antidotelabs/jupyter:latest', ports: [8888], presentations: [] }),
+    );
     await lessons.addEndpoint('order', makeLiveEndpoint({ name: 'jupyterlabguide', position: 2 }));
     const lesson = await lessons.get('order');
     expect(lesson.endpoints.map((e) => [e.name, e.host])).toEqual([
@@ -102,11 +116,25 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
     clock = new Date('2026-01-01T00:00:05Z');
     // What updateStatus returns is the row's state as a fresh read finds it (no second read needed).
     const written = await lessons.updateStatus('phases', 'BOOTING');
-    const { endpoints: _endpoints, guideType: _t, guideContents: _c, guideDomain: _d, antidoteId: _a, createdAt: _cr, lastActiveAt: _l, ...state } = await lessons.get('phases');
+    const {
+      endpoints: _endpoints,
+      guideType: _t,
+      guideContents: _c,
+      guideDomain: _d,
+      antidoteId: _a,
+      createdAt: _cr,
+      lastActiveAt: _l,
+      ...state
+    } = await lessons.get('phases');
     expect(written).toEqual(state);
     expect(written.phaseTimes).toEqual({ initializedAt: '2026-01-01T00:00:00.000Z', bootingAt: '2026-01-01T00:00:05.000Z' });
     clock = new Date('2026-01-01T00:00:09Z');
-    expect(await lessons.markFailed('phases', 'pods failed: ErrImagePull')).toMatchObject({ status: 'BOOTING', error: true, failureReason: 'pods failed: ErrImagePull', updatedAt: clock });
+    expect(await lessons.markFailed('phases', 'pods failed: ErrImagePull')).toMatchObject({
+      status: 'BOOTING',
+      error: true,
+      failureReason: 'pods failed: ErrImagePull',
+      updatedAt: clock,
+    });
     await expect(lessons.updateStatus('no-such-lesson', 'READY')).rejects.toBeInstanceOf(NotFoundError);
     await expect(lessons.markFailed('no-such-lesson', 'gone')).rejects.toBeInstanceOf(NotFoundError);
     await lessons.setConfiguredStage('phases', 0);

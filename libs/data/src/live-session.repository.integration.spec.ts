@@ -16,7 +16,10 @@ describe.each(DATABASE_KINDS)('live sessions on %s', (kind) => {
     await sessions.create({ id: 'abcdef', sourceIp: '1.1.1.1' });
     await sessions.create({ id: 'ghijkl', sourceIp: '2.2.2.2' });
     await sessions.create({ id: 'mnopqr', sourceIp: '3.3.3.3' });
-    await expect(sessions.create({ id: 'abcdef', sourceIp: '9.9.9.9' })).rejects.toMatchObject({ code: DataErrorCodes.idTaken, message: 'LiveSession abcdef already exists' });
+    await expect(sessions.create({ id: 'abcdef', sourceIp: '9.9.9.9' })).rejects.toMatchObject({
+      code: DataErrorCodes.idTaken,
+      message: 'LiveSession abcdef already exists',
+    });
     expect(await sessions.list()).toHaveLength(3);
     expect((await sessions.get('abcdef')).persistent).toBe(false);
     await expect(sessions.get('foobar')).rejects.toThrow(new NotFoundError('Unable to find liveSession foobar'));

@@ -59,7 +59,10 @@ export interface LiveLesson {
 }
 
 /** Where a live lesson stands, without its endpoints and guide: what status events carry. */
-export type LiveLessonState = Pick<LiveLesson, 'id' | 'sessionId' | 'lessonSlug' | 'status' | 'error' | 'failureReason' | 'currentStage' | 'healthyTests' | 'totalTests' | 'phaseTimes' | 'estimatedReadyAt'>;
+export type LiveLessonState = Pick<
+  LiveLesson,
+  'id' | 'sessionId' | 'lessonSlug' | 'status' | 'error' | 'failureReason' | 'currentStage' | 'healthyTests' | 'totalTests' | 'phaseTimes' | 'estimatedReadyAt'
+>;
 
 /** What a status write returns (the state as written) and a state read finds: the state, with the pool flag and the update time. */
 export type WrittenLiveLessonState = LiveLessonState & Pick<LiveLesson, 'pool' | 'updatedAt'>;

@@ -8,10 +8,20 @@ describe.each(DATABASE_KINDS)('statements past the query builder on %s', (kind) 
   beforeAll(async () => {
     db = await testDatabase(kind, () => new Date('2026-03-04T05:06:07.089Z'));
     await db.data.liveSessions.create({ id: 'sess-1', sourceIp: '127.0.0.9', persistent: true });
-    await db.data.curriculum.insertImages([makeImage({ slug: 'vqfx', readiness: { type: 'ssh', command: 'show version', match: 'JUNOS' } }), makeImage({ slug: 'utility' })]);
+    await db.data.curriculum.insertImages([
+      makeImage({ slug: 'vqfx', readiness: { type: 'ssh', command: 'show version', match: 'JUNOS' } }),
+      makeImage({ slug: 'utility' }),
+    ]);
     await db.data.curriculum.insertLessons([makeLesson({ slug: 'one', tags: ['a', 'b'] })]);
     await db.data.liveLessons.create(
-      makeNewLiveLesson({ id: 'll-1', sessionId: 'sess-1', endpoints: [makeLiveEndpoint({ name: 'vqfx1', position: 0, readiness: { type: 'ssh', command: 'x', match: 'y' } }), makeLiveEndpoint({ name: 'linux1', position: 1 })] }),
+      makeNewLiveLesson({
+        id: 'll-1',
+        sessionId: 'sess-1',
+        endpoints: [
+          makeLiveEndpoint({ name: 'vqfx1', position: 0, readiness: { type: 'ssh', command: 'x', match: 'y' } }),
+          makeLiveEndpoint({ name: 'linux1', position: 1 }),
+        ],
+      }),
     );
     await db.data.liveLessons.updateEndpointHosts('ll-1', new Map([['linux1', '10.0.0.7']]));
     await db.data.liveLessons.markFailed('ll-1', 'a reason');
@@ -42,7 +52,8 @@ describe.each(DATABASE_KINDS)('statements past the query builder on %s', (kind) 
     const query = dataSource.query.bind(dataSource);
     dataSource.query = ((sql: string, values?: unknown[]) => (texts.push(sql), query(sql, values))) as typeof dataSource.query;
     try {
-      const count = async (n: number) => Number((await sqlRows<{ n: number | string }>(dataSource, 'SELECT COUNT(*) AS n FROM live_lessons WHERE created_at < :n', { n }))[0]?.n);
+      const count = async (n: number) =>
+        Number((await sqlRows<{ n: number | string }>(dataSource, 'SELECT COUNT(*) AS n FROM live_lessons WHERE created_at < :n', { n }))[0]?.n);
       expect([await count(0), await count(Date.parse('2030-01-01')), await count(Number.MAX_SAFE_INTEGER)]).toEqual([0, 1, 1]);
     } finally {
       dataSource.query = query;

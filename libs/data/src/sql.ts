@@ -27,7 +27,12 @@ export async function selectEntities<T extends ObjectLiteral>(
   manager?: EntityManager,
 ): Promise<T[]> {
   const metadata = dataSource.getMetadata(target);
-  const rows = await sqlRows<Record<string, unknown>>(dataSource, `${selectList(dataSource, metadata)} WHERE ${where}${orderBy ? ` ORDER BY ${orderBy}` : ''}`, parameters, manager);
+  const rows = await sqlRows<Record<string, unknown>>(
+    dataSource,
+    `${selectList(dataSource, metadata)} WHERE ${where}${orderBy ? ` ORDER BY ${orderBy}` : ''}`,
+    parameters,
+    manager,
+  );
   const { driver } = dataSource;
   return rows.map((row) => {
     const entity: Record<string, unknown> = {};
@@ -65,6 +70,7 @@ function selectList(dataSource: DataSource, metadata: EntityMetadata): string {
  */
 function boundNumbers(parameters: ObjectLiteral): ObjectLiteral {
   const bound: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(parameters) as [string, unknown][]) bound[name] = typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : value;
+  for (const [name, value] of Object.entries(parameters) as [string, unknown][])
+    bound[name] = typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : value;
   return bound;
 }

@@ -18,7 +18,10 @@ export function inTransaction<T>(dataSource: DataSource, work: (manager: EntityM
   if (dataSource.options.type !== 'better-sqlite3') return dataSource.transaction(work);
   const previous = queues.get(dataSource) ?? Promise.resolve();
   const next = previous.catch(() => undefined).then(() => retryWhileBusy(() => dataSource.transaction(work)));
-  queues.set(dataSource, next.catch(() => undefined));
+  queues.set(
+    dataSource,
+    next.catch(() => undefined),
+  );
   return next;
 }
 

@@ -1,4 +1,14 @@
-import { type DynamicModule, Global, Inject, Injectable, Logger, Module, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import {
+  type DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import type { AntidoteConfig } from '@antidote/config';
 import { ensureNadCrd } from '@antidote/crd';
 import { APP_LOGGER, MetricsService, ReadinessRegistry, type AppLogger } from '@antidote/runtime';
@@ -57,7 +67,8 @@ class KubeReadiness implements OnModuleInit, OnApplicationBootstrap, OnApplicati
         return;
       } catch (error) {
         if (signal.aborted) return;
-        if (attempt === 1 || attempt % 15 === 0) this.logger.warn(`Kubernetes not ready yet (attempt ${attempt}): ${error instanceof Error ? error.message : String(error)}`);
+        if (attempt === 1 || attempt % 15 === 0)
+          this.logger.warn(`Kubernetes not ready yet (attempt ${attempt}): ${error instanceof Error ? error.message : String(error)}`);
         await sleep(RETRY_MS, undefined, { signal }).catch(() => undefined);
       }
     }
@@ -77,7 +88,11 @@ export class KubeModule {
           provide: KubeClient,
           inject: [MetricsService, APP_LOGGER],
           useFactory: (metrics: MetricsService, logger: AppLogger) => {
-            const calls = metrics.counter({ name: 'antidote_kube_api_calls_total', help: 'Kubernetes API calls (every attempt)', labelNames: ['verb', 'resource', 'code'] });
+            const calls = metrics.counter({
+              name: 'antidote_kube_api_calls_total',
+              help: 'Kubernetes API calls (every attempt)',
+              labelNames: ['verb', 'resource', 'code'],
+            });
             return KubeClient.fromConfig(config.kubernetes, {
               timeoutMs: config.timeouts.kubeRequestSeconds * 1000,
               retries: config.scheduler.kubeRetries,

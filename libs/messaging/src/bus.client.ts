@@ -119,7 +119,9 @@ export class BusClient {
 
   publish<S extends EventSubject>(subject: S, event: EventOf<S>, correlationId?: string): void {
     const body: unknown = parseContract(eventContracts[subject], subject, event);
-    inBusSpan('publish', subject, () => this.connection(subject).publish(subject, encoder.encode(JSON.stringify(body)), { headers: outgoingHeaders(correlationId) }));
+    inBusSpan('publish', subject, () =>
+      this.connection(subject).publish(subject, encoder.encode(JSON.stringify(body)), { headers: outgoingHeaders(correlationId) }),
+    );
   }
 
   /**
@@ -147,10 +149,9 @@ export class BusClient {
           return;
         }
         const meta: EventMeta = { subject, correlationId: correlationIdOf(message.headers) };
-        void inBusSpan('receive', subject, async () => handler(parsed.data as EventOf<S>, meta), incomingContext(message.headers))
-          .catch((failure: unknown) =>
-            this.defaults.logger?.error('event handler failed', { subject, error: failure instanceof Error ? failure.message : String(failure) }),
-          );
+        void inBusSpan('receive', subject, async () => handler(parsed.data as EventOf<S>, meta), incomingContext(message.headers)).catch((failure: unknown) =>
+          this.defaults.logger?.error('event handler failed', { subject, error: failure instanceof Error ? failure.message : String(failure) }),
+        );
       },
     });
   }
@@ -164,7 +165,8 @@ export class BusClient {
     const promise = new Promise<never>((_, reject) => {
       dispose =
         this.source.watch?.((change) => {
-          if (change === 'disconnect') reject(new BusRequestError(ErrorCodes.unavailable, `the NATS connection dropped while waiting for the reply to ${subject}`, subject));
+          if (change === 'disconnect')
+            reject(new BusRequestError(ErrorCodes.unavailable, `the NATS connection dropped while waiting for the reply to ${subject}`, subject));
         }) ?? dispose;
     });
     promise.catch(() => undefined);

@@ -18,7 +18,7 @@ export function decodeJson(data: Uint8Array): Decoded {
 
 export function isErrorReply(value: unknown): value is ErrorReplyBody {
   if (typeof value !== 'object' || value === null || !('error' in value)) return false;
-  const error = (value).error;
+  const error = value.error;
   return typeof error === 'object' && error !== null && 'code' in error && 'message' in error;
 }
 
@@ -38,7 +38,7 @@ export function toErrorReply(error: unknown): ErrorReplyBody {
   if (error instanceof ContractViolationError) {
     return { error: { code: error.code, message: error.message, issues: error.issues } };
   }
-  if (typeof error === 'object' && error !== null && 'code' in error && typeof (error).code === 'string') {
+  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') {
     const { code, message, issues } = error as { code: string; message?: unknown; issues?: unknown };
     const body: ErrorReplyBody['error'] = { code, message: typeof message === 'string' ? message : code };
     if (Array.isArray(issues)) body.issues = issues as NonNullable<ErrorReplyBody['error']['issues']>;

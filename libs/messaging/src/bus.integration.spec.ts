@@ -59,7 +59,8 @@ describe('bus over a real nats-server', () => {
     app.connectMicroservice<MicroserviceOptions>(busMicroserviceOptions(config, 'scheduler'), { inheritAppConfig: true });
     await app.startAllMicroservices();
     await app.init();
-    const login = (identity: 'api' | 'scheduler') => connect({ servers: nats.url, user: nats.credentials[identity].user, pass: nats.credentials[identity].password, inboxPrefix: inboxPrefixOf(identity) });
+    const login = (identity: 'api' | 'scheduler') =>
+      connect({ servers: nats.url, user: nats.credentials[identity].user, pass: nats.credentials[identity].password, inboxPrefix: inboxPrefixOf(identity) });
     raw = await login('api');
     bus = new BusClient(raw, { requestTimeoutMs: 30_000 });
     schedulerRaw = await login('scheduler');
@@ -92,7 +93,10 @@ describe('bus over a real nats-server', () => {
   });
 
   it('keeps domain error codes and hides internal errors', async () => {
-    await expect(bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: 'busy' })).rejects.toMatchObject({ code: 'BUSY', message: 'LiveLesson is currently busy' });
+    await expect(bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: 'busy' })).rejects.toMatchObject({
+      code: 'BUSY',
+      message: 'LiveLesson is currently busy',
+    });
     const failure = await bus.request(RequestSubjects.liveLessonCreate, { liveLessonId: 'explode' }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(BusRequestError);
     expect(failure).toMatchObject({ code: 'INTERNAL' });

@@ -88,7 +88,10 @@ describe('NATS authentication against a real nats-server', () => {
   });
 
   it('a service whose credentials are refused never reports connected, and its wait fails with the clear error', async () => {
-    const manager = new NatsConnectionManager(configWith(withPassword.url, { ANTIDOTE_NATS_USER: 'antidote', ANTIDOTE_NATS_PASSWORD: 'wrong-password' }), 'auth-test');
+    const manager = new NatsConnectionManager(
+      configWith(withPassword.url, { ANTIDOTE_NATS_USER: 'antidote', ANTIDOTE_NATS_PASSWORD: 'wrong-password' }),
+      'auth-test',
+    );
     await expect(manager.connected()).rejects.toBeInstanceOf(NatsAuthenticationError);
     expect(manager.isConnected()).toBe(false);
   });

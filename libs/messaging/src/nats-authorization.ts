@@ -35,7 +35,12 @@ function userBlock(identity: BusIdentity, user: string, password: PasswordSource
     `subscribe: ${subscribe.length > 0 ? `{ allow: ${list(subscribe)} }` : '{ deny: [">"] }'}`,
     ...(permissions.answersRequests ? ['allow_responses: true'] : []),
   ];
-  return [`    # ${identity}`, `    { user: ${JSON.stringify(user)}, password: ${passwordText(password)}, permissions: {`, ...lines.map((line) => `      ${line}`), '    } }'].join('\n');
+  return [
+    `    # ${identity}`,
+    `    { user: ${JSON.stringify(user)}, password: ${passwordText(password)}, permissions: {`,
+    ...lines.map((line) => `      ${line}`),
+    '    } }',
+  ].join('\n');
 }
 
 /**

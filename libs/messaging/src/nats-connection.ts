@@ -53,7 +53,8 @@ export async function connectNats(config: NatsClientConfig, name: string): Promi
   try {
     return await connect(options);
   } catch (error) {
-    if (error instanceof Error && error.name === 'AuthorizationError') throw new NatsAuthenticationError([options.servers ?? []].flat(), name, authMethod(config.nats), error);
+    if (error instanceof Error && error.name === 'AuthorizationError')
+      throw new NatsAuthenticationError([options.servers ?? []].flat(), name, authMethod(config.nats), error);
     throw error;
   }
 }

@@ -81,9 +81,9 @@ describe('NATS authorization (real nats-server)', () => {
     healthchecker.subscribe(RequestSubjects.liveLessonCreate);
     healthchecker.subscribe('antidote.>');
     await healthchecker.flush();
-    await expect.poll(() => [...refused].sort()).toEqual(
-      [`subscription ${EventSubjects.liveLessonStatusChanged}`, `subscription ${RequestSubjects.liveLessonCreate}`, 'subscription antidote.>'].sort(),
-    );
+    await expect
+      .poll(() => [...refused].sort())
+      .toEqual([`subscription ${EventSubjects.liveLessonStatusChanged}`, `subscription ${RequestSubjects.liveLessonCreate}`, 'subscription antidote.>'].sort());
   });
 
   it("keeps each identity's replies private: the reaper cannot read the api's inbox", async () => {

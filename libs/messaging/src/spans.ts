@@ -49,4 +49,8 @@ const busKinds = { request: SpanKind.CLIENT, publish: SpanKind.PRODUCER, receive
 
 /** A span for one NATS operation on `subject`, so the headers sent inside carry it as the receiver's parent. */
 export const inBusSpan = <T>(operation: keyof typeof busKinds, subject: string, fn: () => T, parent?: Context): T =>
-  inSpan(`${subject} ${operation}`, { tracer: 'antidote-messaging', kind: busKinds[operation], parent, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject } }, fn);
+  inSpan(
+    `${subject} ${operation}`,
+    { tracer: 'antidote-messaging', kind: busKinds[operation], parent, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject } },
+    fn,
+  );

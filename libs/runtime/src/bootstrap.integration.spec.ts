@@ -56,16 +56,24 @@ describe('startService', () => {
 
   it('stops at start with the reason when NATS refuses its credentials, or their absence', async () => {
     const start = (login: Record<string, unknown>) =>
-      startService({ name: 'probe', module: emptyModule, port: () => 0, host: () => '127.0.0.1', consumesBus: true }, { env: {}, argv: [], overrides: { instanceId: 'test', curriculumDir: '/c', natsUrl: nats.url, nats: login, logging: { level: 'silent' } } });
+      startService(
+        { name: 'probe', module: emptyModule, port: () => 0, host: () => '127.0.0.1', consumesBus: true },
+        { env: {}, argv: [], overrides: { instanceId: 'test', curriculumDir: '/c', natsUrl: nats.url, nats: login, logging: { level: 'silent' } } },
+      );
     // The development opt-out only skips the check at start: a server with authorization still refuses.
     await expect(start({ allowAnonymous: true })).rejects.toThrow(/refused the connection of probe\S* \(no credentials\): Authorization Violation/);
-    await expect(start({ user: 'scheduler', password: 'not-the-password' })).rejects.toThrow(/refused the connection of probe\S* \(user "scheduler" with a password\)/);
+    await expect(start({ user: 'scheduler', password: 'not-the-password' })).rejects.toThrow(
+      /refused the connection of probe\S* \(user "scheduler" with a password\)/,
+    );
   });
 
   it('refuses to start without bus credentials, even against a nats-server that has no authorization', async () => {
     const open = await testNats({ config: '' });
     const start = (nats: Record<string, unknown>) =>
-      startService({ name: 'probe', module: emptyModule, port: () => 0, host: () => '127.0.0.1', consumesBus: true }, { env: {}, argv: [], overrides: { instanceId: 'test', curriculumDir: '/c', natsUrl: open.url, nats, logging: { level: 'silent' } } });
+      startService(
+        { name: 'probe', module: emptyModule, port: () => 0, host: () => '127.0.0.1', consumesBus: true },
+        { env: {}, argv: [], overrides: { instanceId: 'test', curriculumDir: '/c', natsUrl: open.url, nats, logging: { level: 'silent' } } },
+      );
     try {
       const refusal = start({}).then(
         () => undefined,
@@ -74,13 +82,19 @@ describe('startService', () => {
       const error = await refusal;
       expect(error).toBeInstanceOf(NatsCredentialsMissingError);
       expect((error as Error).message).not.toContain('\n');
-      expect((error as Error).message).toMatch(/^probe has no NATS credentials: set nats\.user and nats\.password \(ANTIDOTE_NATS_USER, ANTIDOTE_NATS_PASSWORD\).*nats\.allowAnonymous: true \(ANTIDOTE_NATS_ALLOW_ANONYMOUS=true\)$/);
+      expect((error as Error).message).toMatch(
+        /^probe has no NATS credentials: set nats\.user and nats\.password \(ANTIDOTE_NATS_USER, ANTIDOTE_NATS_PASSWORD\).*nats\.allowAnonymous: true \(ANTIDOTE_NATS_ALLOW_ANONYMOUS=true\)$/,
+      );
       // A user without its password is no credential either.
       await expect(start({ user: 'api' })).rejects.toBeInstanceOf(NatsCredentialsMissingError);
       // With the explicit development opt-out, set through its variable, it starts and is ready.
       const anonymous = await startService(
         { name: 'probe', module: emptyModule, port: () => 0, host: () => '127.0.0.1', consumesBus: true },
-        { env: { ANTIDOTE_NATS_ALLOW_ANONYMOUS: 'true' }, argv: [], overrides: { instanceId: 'test', curriculumDir: '/c', natsUrl: open.url, logging: { level: 'silent' } } },
+        {
+          env: { ANTIDOTE_NATS_ALLOW_ANONYMOUS: 'true' },
+          argv: [],
+          overrides: { instanceId: 'test', curriculumDir: '/c', natsUrl: open.url, logging: { level: 'silent' } },
+        },
       );
       try {
         expect((await fetch(`${anonymous.url}/readyz`, { signal: AbortSignal.timeout(10_000) })).status).toBe(200);
@@ -94,7 +108,10 @@ describe('startService', () => {
 
   it('refuses to start on an invalid configuration, naming the key', async () => {
     await expect(
-      startService({ name: 'bad', module: emptyModule, port: () => 0, consumesBus: false }, { env: {}, argv: [], overrides: { instanceId: 'Bad_Id', curriculumDir: '/c' } }),
+      startService(
+        { name: 'bad', module: emptyModule, port: () => 0, consumesBus: false },
+        { env: {}, argv: [], overrides: { instanceId: 'Bad_Id', curriculumDir: '/c' } },
+      ),
     ).rejects.toThrow(/instanceId: must be a DNS-1123 label/);
   });
 });

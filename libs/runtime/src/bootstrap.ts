@@ -66,7 +66,12 @@ export async function startService(definition: ServiceDefinition, options: LoadC
   const app = await NestFactory.create(
     {
       module: class ServiceRootModule {},
-      imports: [ConfigModule.forRoot(config), RuntimeModule.forRoot(definition.name, logger), MessagingModule.forRoot(definition.name), definition.module(config)],
+      imports: [
+        ConfigModule.forRoot(config),
+        RuntimeModule.forRoot(definition.name, logger),
+        MessagingModule.forRoot(definition.name),
+        definition.module(config),
+      ],
     },
     { logger: new PinoNestLogger(logger), abortOnError: false, bodyParser: definition.defaultBodyParsers ?? true },
   );
@@ -168,7 +173,8 @@ export function runService(definition: ServiceDefinition): void {
       service = started;
     })
     .catch((error: unknown) => {
-      if (error instanceof ConfigError || error instanceof NatsAuthenticationError || error instanceof NatsCredentialsMissingError) process.stderr.write(`${error.message}\n`);
+      if (error instanceof ConfigError || error instanceof NatsAuthenticationError || error instanceof NatsCredentialsMissingError)
+        process.stderr.write(`${error.message}\n`);
       else process.stderr.write(`${definition.name} failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       process.exit(1);
     });

@@ -9,7 +9,12 @@ const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
 
 /** NATS request latency and errors of the requests this service makes: `antidote_nats_request_duration_seconds{subject,outcome}`. */
 export function observeBusRequests(bus: BusClient, metrics: MetricsService): void {
-  const sent = metrics.histogram({ name: 'antidote_nats_request_duration_seconds', help: 'NATS requests this service made, by subject and outcome (ok or the error code)', labelNames: ['subject', 'outcome'], buckets: BUCKETS });
+  const sent = metrics.histogram({
+    name: 'antidote_nats_request_duration_seconds',
+    help: 'NATS requests this service made, by subject and outcome (ok or the error code)',
+    labelNames: ['subject', 'outcome'],
+    buckets: BUCKETS,
+  });
   bus.observe((event) => sent.observe({ subject: event.subject, outcome: event.outcome }, event.seconds));
 }
 
@@ -21,7 +26,12 @@ export class BusHandledMetricsInterceptor implements NestInterceptor {
   private readonly handled;
 
   constructor(metrics: MetricsService) {
-    this.handled = metrics.histogram({ name: 'antidote_nats_handled_duration_seconds', help: 'NATS requests this service handled, by subject and outcome (ok or the error code)', labelNames: ['subject', 'outcome'], buckets: BUCKETS });
+    this.handled = metrics.histogram({
+      name: 'antidote_nats_handled_duration_seconds',
+      help: 'NATS requests this service handled, by subject and outcome (ok or the error code)',
+      labelNames: ['subject', 'outcome'],
+      buckets: BUCKETS,
+    });
   }
 
   intercept(execution: ExecutionContext, next: CallHandler): Observable<unknown> {

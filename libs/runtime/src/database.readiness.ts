@@ -20,7 +20,10 @@ export class DatabaseReadiness implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     this.readiness.register('database', () => this.database.isReady());
-    const statements = this.metrics.counter({ name: 'antidote_database_statements_total', help: 'Statements sent to the database (BEGIN and COMMIT included)' });
+    const statements = this.metrics.counter({
+      name: 'antidote_database_statements_total',
+      help: 'Statements sent to the database (BEGIN and COMMIT included)',
+    });
     this.stopCounting = onStatement(this.data.dataSource, () => statements.inc());
   }
 

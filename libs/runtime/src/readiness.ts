@@ -60,7 +60,12 @@ export class ReadinessRegistry {
     await this.waitUntil(false, onWait, intervalMs, signal);
   }
 
-  private async waitUntil(dependenciesOnly: boolean, onWait: ((failing: string[]) => void) | undefined, intervalMs: number, signal?: AbortSignal): Promise<void> {
+  private async waitUntil(
+    dependenciesOnly: boolean,
+    onWait: ((failing: string[]) => void) | undefined,
+    intervalMs: number,
+    signal?: AbortSignal,
+  ): Promise<void> {
     let round = 0;
     for (;;) {
       const report = await this.report(undefined, dependenciesOnly);

@@ -1,15 +1,5 @@
 /** Keys whose values never reach logs, traces or error messages. */
-export const SECRET_KEYS = [
-  'password',
-  'pass',
-  'token',
-  'sshPassword',
-  'configPassword',
-  'SSHPassword',
-  'authorization',
-  'adminToken',
-  'secret',
-] as const;
+export const SECRET_KEYS = ['password', 'pass', 'token', 'sshPassword', 'configPassword', 'SSHPassword', 'authorization', 'adminToken', 'secret'] as const;
 
 const CREDENTIALS_IN_URL = /([a-z][a-z0-9+.-]*:\/\/[^:/@\s]+):([^@\s/]+)@/gi;
 const BEARER = /(bearer\s+)[A-Za-z0-9._~+/=-]+/gi;

@@ -34,19 +34,21 @@ export class TracingInterceptor implements NestInterceptor {
     if (!started) return next.handle();
     const { span, parent } = started;
     return new Observable((subscriber) => {
-      const subscription = context.with(trace.setSpan(parent, span), () => next.handle()).subscribe({
-        next: (value) => subscriber.next(value),
-        error: (error: unknown) => {
-          this.fail(span, error, execution);
-          span.end();
-          subscriber.error(error);
-        },
-        complete: () => {
-          this.succeed(span, execution);
-          span.end();
-          subscriber.complete();
-        },
-      });
+      const subscription = context
+        .with(trace.setSpan(parent, span), () => next.handle())
+        .subscribe({
+          next: (value) => subscriber.next(value),
+          error: (error: unknown) => {
+            this.fail(span, error, execution);
+            span.end();
+            subscriber.error(error);
+          },
+          complete: () => {
+            this.succeed(span, execution);
+            span.end();
+            subscriber.complete();
+          },
+        });
       return () => subscription.unsubscribe();
     });
   }
@@ -57,7 +59,11 @@ export class TracingInterceptor implements NestInterceptor {
       const nats = execution.switchToRpc().getContext<NatsContext>();
       const parent = incomingContext(nats.getHeaders() as Parameters<typeof incomingContext>[0]);
       const subject = nats.getSubject();
-      const span = tracer.startSpan(`${subject} handle`, { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject } }, parent);
+      const span = tracer.startSpan(
+        `${subject} handle`,
+        { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject } },
+        parent,
+      );
       return { span, parent };
     }
     if (execution.getType() === 'http') {
@@ -65,14 +71,19 @@ export class TracingInterceptor implements NestInterceptor {
       const parent = propagation.extract(context.active(), request.headers, headerGetter);
       const route = request.route?.path ?? (request.originalUrl ?? request.url).split('?')[0];
       if (opsRoutes.has(route)) return undefined;
-      const span = tracer.startSpan(`${request.method} ${route}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'http.route': route } }, parent);
+      const span = tracer.startSpan(
+        `${request.method} ${route}`,
+        { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'http.route': route } },
+        parent,
+      );
       return { span, parent };
     }
     return undefined;
   }
 
   private succeed(span: Span, execution: ExecutionContext): void {
-    if (execution.getType() === 'http') span.setAttribute('http.response.status_code', execution.switchToHttp().getResponse<{ statusCode: number }>().statusCode);
+    if (execution.getType() === 'http')
+      span.setAttribute('http.response.status_code', execution.switchToHttp().getResponse<{ statusCode: number }>().statusCode);
   }
 
   private fail(span: Span, error: unknown, execution: ExecutionContext): void {

@@ -11,7 +11,8 @@ const CLUSTER_OVERRIDES = {
 };
 
 /** Which identity each app runs with: its own ServiceAccount token, none for apps that never call Kubernetes. */
-const kubeconfigOf = (cluster: ConformanceCluster, service: string): string => (service === 'scheduler' ? cluster.scheduler : service === 'reaper' ? cluster.reaper : cluster.anonymous);
+const kubeconfigOf = (cluster: ConformanceCluster, service: string): string =>
+  service === 'scheduler' ? cluster.scheduler : service === 'reaper' ? cluster.reaper : cluster.anonymous;
 
 /**
  * The platform in process (nats-server, SQLite) on the real control plane of the conformance global setup,

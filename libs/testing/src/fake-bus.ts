@@ -1,4 +1,13 @@
-import { ErrorCodes, eventContracts, requestContracts, type EventOf, type EventSubject, type ReplyOf, type RequestOf, type RequestSubject } from '@antidote/contracts';
+import {
+  ErrorCodes,
+  eventContracts,
+  requestContracts,
+  type EventOf,
+  type EventSubject,
+  type ReplyOf,
+  type RequestOf,
+  type RequestSubject,
+} from '@antidote/contracts';
 import { BusRequestError, parseContract, type BusClient, type RequestOptions } from '@antidote/messaging';
 
 type Handler<S extends RequestSubject> = (payload: RequestOf<S>) => ReplyOf<S> | Promise<ReplyOf<S>>;

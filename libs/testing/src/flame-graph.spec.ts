@@ -62,7 +62,18 @@ describe('names and packages', () => {
     [frame('(garbage collector)'), '(garbage collector)', '(native)'],
   ])('%o is "%s" of %s', (callFrame, name, pkg) => {
     expect(frameName(callFrame)).toBe(name);
-    const only = [...callTree({ nodes: [{ id: 1, callFrame: frame('(root)'), children: [2] }, { id: 2, callFrame }], startTime: 0, endTime: 1, samples: [2, 2], timeDeltas: [0, 1] }).children.values()][0];
+    const only = [
+      ...callTree({
+        nodes: [
+          { id: 1, callFrame: frame('(root)'), children: [2] },
+          { id: 2, callFrame },
+        ],
+        startTime: 0,
+        endTime: 1,
+        samples: [2, 2],
+        timeDeltas: [0, 1],
+      }).children.values(),
+    ][0];
     expect([only.name, packageOf(only.file)]).toEqual([name, pkg]);
   });
 
@@ -117,7 +128,8 @@ describe('a real profile', () => {
     const { profile } = await session.post('Profiler.stop');
     session.disconnect();
     const tree = callTree(profile as CpuProfile, { fromMicros: from, toMicros: to });
-    const spun = (frame: Frame): number => (frame.name.startsWith('spinUntil ') ? frame.micros : [...frame.children.values()].reduce((sum, child) => sum + spun(child), 0));
+    const spun = (frame: Frame): number =>
+      frame.name.startsWith('spinUntil ') ? frame.micros : [...frame.children.values()].reduce((sum, child) => sum + spun(child), 0);
     expect(tree.micros).toBeGreaterThan(0);
     expect(spun(tree) / tree.micros).toBeGreaterThan(0.5);
   });

@@ -50,7 +50,13 @@ export const HOSTILE_CURRICULA = {
   /** 9 levels of aliases, 10 references each: a billion nodes once expanded. */
   'alias bomb': {
     build(root: string): void {
-      const levels = Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array<string>(10).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`);
+      const levels = Array.from(
+        { length: 8 },
+        (_, i) =>
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array<string>(10)
+            .fill(`*${String.fromCharCode(97 + i)}`)
+            .join(', ')}]`,
+      );
       write(join(root, 'lessons/bomb/lesson.meta.yaml'), ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...levels].join('\n'));
     },
     problem: new RegExp(`aliases expand to more than ${LIMITS.yamlAliases} nodes .*the limit is ${LIMITS.yamlAliases}`),
@@ -67,7 +73,9 @@ export const HOSTILE_CURRICULA = {
       }
     },
     // Reading the guides up to the total takes a while on a busy machine: the time limit may end it first.
-    problem: new RegExp(`bytes[^;]*; the limit is (${LIMITS.guideBytes}|${LIMITS.totalBytes})|took longer than ${LIMITS.seconds} s; the limit is ${LIMITS.seconds} s`),
+    problem: new RegExp(
+      `bytes[^;]*; the limit is (${LIMITS.guideBytes}|${LIMITS.totalBytes})|took longer than ${LIMITS.seconds} s; the limit is ${LIMITS.seconds} s`,
+    ),
   },
   /** More folder entries than a read lists. */
   'many files': {

@@ -23,7 +23,11 @@ export function kcpDir(): string | undefined {
  * Starts kcp with its state in `state`; resolves with the admin kubeconfig once the control plane is ready.
  * `timeoutSeconds`: how long start.sh waits for it (its KCP_TIMEOUT; its own default when not given).
  */
-export async function startKcp(dir: string, state: string, options: { timeoutSeconds?: number } = {}): Promise<{ kubeconfig: string; stop: () => Promise<void> }> {
+export async function startKcp(
+  dir: string,
+  state: string,
+  options: { timeoutSeconds?: number } = {},
+): Promise<{ kubeconfig: string; stop: () => Promise<void> }> {
   const env = options.timeoutSeconds === undefined ? process.env : { ...process.env, KCP_TIMEOUT: String(options.timeoutSeconds) };
   const { stdout } = await run('bash', [join(dir, 'start.sh'), state], { env, maxBuffer: 16 * 1024 * 1024 });
   return { kubeconfig: stdout.trim().split('\n').pop()!, stop: async () => void (await run('bash', [join(dir, 'stop.sh'), state])) };
@@ -45,7 +49,16 @@ export interface ConformanceCluster {
 }
 
 const RBAC_KINDS = new Set(['Namespace', 'ServiceAccount', 'ClusterRole', 'Role', 'ClusterRoleBinding', 'RoleBinding']);
-const PLURALS: Record<string, string> = { Namespace: 'namespaces', ServiceAccount: 'serviceaccounts', ClusterRole: 'clusterroles', Role: 'roles', ClusterRoleBinding: 'clusterrolebindings', RoleBinding: 'rolebindings', Secret: 'secrets', RuntimeClass: 'runtimeclasses' };
+const PLURALS: Record<string, string> = {
+  Namespace: 'namespaces',
+  ServiceAccount: 'serviceaccounts',
+  ClusterRole: 'clusterroles',
+  Role: 'roles',
+  ClusterRoleBinding: 'clusterrolebindings',
+  RoleBinding: 'rolebindings',
+  Secret: 'secrets',
+  RuntimeClass: 'runtimeclasses',
+};
 
 interface Manifest {
   apiVersion: string;
@@ -66,12 +79,20 @@ const pathOf = (object: Manifest): string => {
 export async function prepareCluster(adminKubeconfig: string, workDir: string): Promise<ConformanceCluster> {
   const api = kubeRest(adminKubeconfig);
   const rendered = execFileSync('kubectl', ['kustomize', join(ROOT, 'deploy', 'k8s', 'base')], { encoding: 'utf8' });
-  const manifests = parseAllDocuments(rendered).map((doc) => doc.toJS() as Manifest).filter((object) => RBAC_KINDS.has(object.kind));
+  const manifests = parseAllDocuments(rendered)
+    .map((doc) => doc.toJS() as Manifest)
+    .filter((object) => RBAC_KINDS.has(object.kind));
   // What a cluster that runs lessons has: the RuntimeClass of untrusted endpoints (config podResources.untrustedRuntimeClass).
   const cluster = [
     { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'kata' }, handler: 'kata' },
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'prod' } },
-    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'tls-certificate', namespace: 'prod' }, type: 'kubernetes.io/tls', data: { 'tls.crt': 'Y3J0', 'tls.key': 'a2V5' } },
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'tls-certificate', namespace: 'prod' },
+      type: 'kubernetes.io/tls',
+      data: { 'tls.crt': 'Y3J0', 'tls.key': 'a2V5' },
+    },
   ];
   for (const object of [...manifests.sort((a, b) => Number(b.kind === 'Namespace') - Number(a.kind === 'Namespace')), ...cluster]) {
     await api.must('POST', pathOf(object), object, [409]);
@@ -80,7 +101,14 @@ export async function prepareCluster(adminKubeconfig: string, workDir: string): 
   const admin = parse(readFileSync(adminKubeconfig, 'utf8')) as { clusters: { cluster: Record<string, unknown> }[] };
   const write = (name: string, user: Record<string, string>): string => {
     const file = join(workDir, `${name}.kubeconfig`);
-    const config = { apiVersion: 'v1', kind: 'Config', clusters: [{ name: 'kcp', cluster: admin.clusters[0].cluster }], users: [{ name, user }], contexts: [{ name, context: { cluster: 'kcp', user: name } }], 'current-context': name };
+    const config = {
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'kcp', cluster: admin.clusters[0].cluster }],
+      users: [{ name, user }],
+      contexts: [{ name, context: { cluster: 'kcp', user: name } }],
+      'current-context': name,
+    };
     writeFileSync(file, stringify(config), { mode: 0o600 });
     return file;
   };

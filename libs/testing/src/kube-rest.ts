@@ -10,7 +10,12 @@ export function kubeRest(kubeconfigPath: string, userAgent = 'antidote-tests'): 
   const http = new KubeHttp(kubeConnectionFrom(config, userAgent));
   const call = async (method: string, path: string, body?: unknown, contentType?: string): Promise<KubeRestReply> => {
     try {
-      const reply = await http.send({ method: method as KubeRequest['method'], path, ...(body === undefined ? {} : { body }), ...(contentType ? { contentType } : {}) });
+      const reply = await http.send({
+        method: method as KubeRequest['method'],
+        path,
+        ...(body === undefined ? {} : { body }),
+        ...(contentType ? { contentType } : {}),
+      });
       return { code: reply.status, body: bodyOf(reply.text) };
     } catch (error) {
       if (error instanceof HttpStatusError) return { code: error.statusCode, body: bodyOf(error.body) };
@@ -21,7 +26,8 @@ export function kubeRest(kubeconfigPath: string, userAgent = 'antidote-tests'): 
     call,
     async must(method, path, body, allowed = [], contentType) {
       const reply = await call(method, path, body, contentType);
-      if ((reply.code < 200 || reply.code > 299) && !allowed.includes(reply.code)) throw new Error(`${method} ${path}: ${reply.code} ${reply.body.message ?? ''}`);
+      if ((reply.code < 200 || reply.code > 299) && !allowed.includes(reply.code))
+        throw new Error(`${method} ${path}: ${reply.code} ${reply.body.message ?? ''}`);
       return reply;
     },
   };

@@ -72,7 +72,13 @@ export function makeCollection(overrides: Partial<Collection> = {}): Collection 
 
 export function makeCurriculum(overrides: Partial<Curriculum> = {}): Curriculum {
   return {
-    meta: { name: 'antidote-test-curriculum', description: 'A test curriculum', website: 'https://example.com', aVer: '0.6.0', gitRoot: 'https://example.com/git' },
+    meta: {
+      name: 'antidote-test-curriculum',
+      description: 'A test curriculum',
+      website: 'https://example.com',
+      aVer: '0.6.0',
+      gitRoot: 'https://example.com/git',
+    },
     collections: [makeCollection()],
     images: [makeImage()],
     lessons: [makeLesson()],

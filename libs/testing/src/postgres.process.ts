@@ -84,7 +84,17 @@ export async function startPostgres(): Promise<PostgresProcess> {
   }
   asPostgres(bin, ['initdb', '-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
   const port = await freePort();
-  const startArgs = ['pg_ctl', '-D', data, '-l', join(dir, 'log'), '-w', '-o', `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=300`, 'start'];
+  const startArgs = [
+    'pg_ctl',
+    '-D',
+    data,
+    '-l',
+    join(dir, 'log'),
+    '-w',
+    '-o',
+    `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=300`,
+    'start',
+  ];
   const stopArgs = (mode: 'fast' | 'immediate'): string[] => ['pg_ctl', '-D', data, '-m', mode, '-w', 'stop'];
   const stopServer = (): void => asPostgres(bin, stopArgs('fast'));
   asPostgres(bin, startArgs);
@@ -123,4 +133,3 @@ export function externalPostgres(adminUrl: string): PostgresProcess {
     stop: () => Promise.resolve(),
   };
 }
-

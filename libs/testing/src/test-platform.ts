@@ -37,14 +37,23 @@ export interface TestPlatformOptions<N extends string, S extends SimulatedCluste
  * database of the given kind holding the sample curriculum, and the given services on them; plus a bus
  * client, a DataManager and the status events, for the test to act as the api does.
  */
-export async function startTestPlatform<N extends string, S extends SimulatedCluster, F extends PlatformFaults>(kind: DatabaseKind, options: TestPlatformOptions<N, S, F>) {
+export async function startTestPlatform<N extends string, S extends SimulatedCluster, F extends PlatformFaults>(
+  kind: DatabaseKind,
+  options: TestPlatformOptions<N, S, F>,
+) {
   const kubeconfig = join(mkdtempSync(join(tmpdir(), 'sched-')), 'kubeconfig');
   const sim = await options.cluster({
     kubeconfigPath: kubeconfig,
     faults: Object.assign({ podStartDelayMs: 50, jobRunDelayMs: 50 }, options.faults),
     objects: [
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'prod' } },
-      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'tls-certificate', namespace: 'prod' }, type: 'kubernetes.io/tls', data: { 'tls.crt': 'Y3J0', 'tls.key': 'a2V5' } },
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'tls-certificate', namespace: 'prod' },
+        type: 'kubernetes.io/tls',
+        data: { 'tls.crt': 'Y3J0', 'tls.key': 'a2V5' },
+      },
       ...(options.objects ?? []),
     ],
   });
@@ -85,7 +94,11 @@ export async function startPlatformOn<N extends string>(kind: DatabaseKind, opti
   };
   const start = async (name: N): Promise<RunningService> => {
     const definition = options.services[name];
-    const service = await startService(definition, { env: {}, argv: [], overrides: { k8sOutOfClusterConfigPath: kubeconfigOf(name), ...config, ...nats.loginAs(identityOf(definition)) } });
+    const service = await startService(definition, {
+      env: {},
+      argv: [],
+      overrides: { k8sOutOfClusterConfigPath: kubeconfigOf(name), ...config, ...nats.loginAs(identityOf(definition)) },
+    });
     running.set(name, [...(running.get(name) ?? []), service]);
     return service;
   };
@@ -129,7 +142,9 @@ export async function startPlatformOn<N extends string>(kind: DatabaseKind, opti
       const id = `ll${kind.slice(0, 2)}${String(++ids).padStart(6, '0')}`;
       const sessionId = `se${kind.slice(0, 2)}${String(ids).padStart(6, '0')}`;
       await data.liveSessions.create({ id: sessionId, sourceIp: '127.0.0.1' });
-      return data.liveLessons.create(liveLessonRecord(lesson, { id, sessionId, instanceId: INSTANCE, hepsDomain: 'heps.test', stage, imageOf: (s) => images.get(s) }));
+      return data.liveLessons.create(
+        liveLessonRecord(lesson, { id, sessionId, instanceId: INSTANCE, hepsDomain: 'heps.test', stage, imageOf: (s) => images.get(s) }),
+      );
     },
     /** Deletes a live lesson as the api and the reaper do: the deletion recorded on the row, then the request. */
     async deleteLiveLesson(id: string) {
@@ -148,5 +163,7 @@ export async function startPlatformOn<N extends string>(kind: DatabaseKind, opti
   };
 }
 
-export type TestPlatform<N extends string = string, S extends SimulatedCluster = SimulatedCluster> = Awaited<ReturnType<typeof startTestPlatform<N, S, PlatformFaults>>>;
+export type TestPlatform<N extends string = string, S extends SimulatedCluster = SimulatedCluster> = Awaited<
+  ReturnType<typeof startTestPlatform<N, S, PlatformFaults>>
+>;
 export type ClusterPlatform<N extends string = string> = Awaited<ReturnType<typeof startPlatformOn<N>>>;

@@ -11,7 +11,9 @@ const sample = join(import.meta.dirname, '..', '..', '..', 'examples', 'curricul
 /** Runs the built CLI as a user would; resolves with its exit code and output. */
 const antictl = (...args: string[]) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [bin, ...args], { timeout: 150_000 }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+    execFile(process.execPath, [bin, ...args], { timeout: 150_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
   });
 
 describe('antictl (the built CLI)', () => {
@@ -31,18 +33,30 @@ describe('antictl (the built CLI)', () => {
     writeFileSync(vqfx, readFileSync(vqfx, 'utf8').replace(/^flavor: untrusted$/m, 'flavor: trusted'));
     const config = (trusted: string[]) => {
       const file = join(dir, `config-${trusted.length}.yml`);
-      writeFileSync(file, `instanceId: antictl-test
+      writeFileSync(
+        file,
+        `instanceId: antictl-test
 curriculumDir: /unused
 pods:
   trustedImages: ${JSON.stringify(trusted)}
-`);
+`,
+      );
       return file;
     };
     const refused = await antictl('--json', 'curriculum', 'validate', curriculum, '--config', config([]));
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stdout)).toMatchObject({
       valid: false,
-      problems: [{ file: 'images/vqfx/image.meta.yaml', field: 'flavor', rule: 'trusted-image', message: expect.stringMatching(/^image "vqfx" asks for flavor trusted \(privileged pods\), which the operator has not allowed \(pods\.trustedImages: none\)/) }],
+      problems: [
+        {
+          file: 'images/vqfx/image.meta.yaml',
+          field: 'flavor',
+          rule: 'trusted-image',
+          message: expect.stringMatching(
+            /^image "vqfx" asks for flavor trusted \(privileged pods\), which the operator has not allowed \(pods\.trustedImages: none\)/,
+          ),
+        },
+      ],
     });
     expect(await antictl('curriculum', 'validate', curriculum, '--config', config(['vq*']))).toMatchObject({ code: 0 });
     // Without a config there is no operator to ask: the curriculum alone is checked.
@@ -85,7 +99,8 @@ pods:
   it('prints the nats-server authorization for a NATS the operator runs: one user per app, passwords from the environment', async () => {
     const printed = await antictl('nats-config');
     expect(printed.code).toBe(0);
-    for (const app of ['api', 'scheduler', 'healthchecker', 'reaper', 'admin']) expect(printed.stdout).toContain(`{ user: "${app}", password: $${app.toUpperCase()}_PASSWORD`);
+    for (const app of ['api', 'scheduler', 'healthchecker', 'reaper', 'admin'])
+      expect(printed.stdout).toContain(`{ user: "${app}", password: $${app.toUpperCase()}_PASSWORD`);
   });
 
   it('says clearly when the API or NATS cannot be reached, and refuses bad arguments', async () => {
@@ -96,7 +111,10 @@ pods:
     expect(nats.code).toBe(1);
     expect(nats.stderr).toMatch(/cannot reach NATS|no reaper answered/);
     const credentials = await antictl('reap', '--dry-run', '--nats', 'nats://127.0.0.1:9', '--credentials', '/nonexistent/nats-credentials.json');
-    expect(credentials).toMatchObject({ code: 1, stderr: expect.stringMatching(/antictl: cannot read NATS credentials from \/nonexistent\/nats-credentials\.json/) });
+    expect(credentials).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/antictl: cannot read NATS credentials from \/nonexistent\/nats-credentials\.json/),
+    });
     const stage = await antictl('lesson', 'request', 'x', '--stage', 'two', '--api', 'http://127.0.0.1:9');
     expect(stage.code).toBe(2);
     const unknown = await antictl('frobnicate');

@@ -63,7 +63,11 @@ export class ApiClient {
     if (given) return given;
     const found = (lesson ?? (await this.getLiveLesson(id))).SessionID;
     if (found) return found;
-    throw new CliError(`live lesson ${id} belongs to a session the api shows operators only: pass --session <id> (\`lesson request\` prints it) or the admin token`, 2, CliErrorCodes.sessionRequired);
+    throw new CliError(
+      `live lesson ${id} belongs to a session the api shows operators only: pass --session <id> (\`lesson request\` prints it) or the admin token`,
+      2,
+      CliErrorCodes.sessionRequired,
+    );
   }
 
   getLesson(slug: string): Promise<ExpLesson> {
@@ -106,7 +110,8 @@ export class ApiClient {
   }
 
   private needAdmin(what: string): void {
-    if (!this.adminToken) throw new CliError(`${what} needs the admin token: run \`antictl up\` here, or pass --token / ANTIDOTE_ADMIN_TOKEN`, 2, CliErrorCodes.adminTokenRequired);
+    if (!this.adminToken)
+      throw new CliError(`${what} needs the admin token: run \`antictl up\` here, or pass --token / ANTIDOTE_ADMIN_TOKEN`, 2, CliErrorCodes.adminTokenRequired);
   }
 
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -127,7 +132,11 @@ export class ApiClient {
     try {
       parsed = text ? (JSON.parse(text) as unknown) : undefined;
     } catch {
-      throw new CliError(`${this.baseUrl}${path} answered ${response.status} with something other than JSON: is this an Antidote API?`, 1, CliErrorCodes.badResponse);
+      throw new CliError(
+        `${this.baseUrl}${path} answered ${response.status} with something other than JSON: is this an Antidote API?`,
+        1,
+        CliErrorCodes.badResponse,
+      );
     }
     if (!response.ok) {
       const message = (parsed as { message?: string } | undefined)?.message ?? text;

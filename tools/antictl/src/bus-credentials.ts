@@ -31,6 +31,7 @@ export function readBusLogin(file: string, identity: BusIdentity): BusLogin {
     throw new CliError(`cannot read NATS credentials from ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const login = parsed[identity];
-  if (typeof login?.user !== 'string' || typeof login.password !== 'string') throw new CliError(`${file} holds no "${identity}" login ({ "user": …, "password": … })`);
+  if (typeof login?.user !== 'string' || typeof login.password !== 'string')
+    throw new CliError(`${file} holds no "${identity}" login ({ "user": …, "password": … })`);
   return { user: login.user, password: login.password };
 }

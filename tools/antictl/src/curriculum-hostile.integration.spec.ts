@@ -14,12 +14,16 @@ const validate = (dir: string) =>
   });
 
 describe('antictl curriculum validate (the built CLI) on hostile curricula', () => {
-  it.each(Object.keys(HOSTILE_CURRICULA) as HostileCurriculum[])('%s: ends with exit 1 and a problem naming the cycle or the limit', async (kind) => {
-    const dir = writeHostileCurriculum(kind);
-    const { code, stdout, stderr } = await validate(dir);
-    expect({ code, stderr }).toEqual({ code: 1, stderr: '' });
-    const report = JSON.parse(stdout) as { valid: boolean; problems: { file: string; message: string }[] };
-    expect(report.valid).toBe(false);
-    expect(report.problems.map((problem) => problem.message)).toContainEqual(expect.stringMatching(HOSTILE_CURRICULA[kind].problem));
-  }, 180_000);
+  it.each(Object.keys(HOSTILE_CURRICULA) as HostileCurriculum[])(
+    '%s: ends with exit 1 and a problem naming the cycle or the limit',
+    async (kind) => {
+      const dir = writeHostileCurriculum(kind);
+      const { code, stdout, stderr } = await validate(dir);
+      expect({ code, stderr }).toEqual({ code: 1, stderr: '' });
+      const report = JSON.parse(stdout) as { valid: boolean; problems: { file: string; message: string }[] };
+      expect(report.valid).toBe(false);
+      expect(report.problems.map((problem) => problem.message)).toContainEqual(expect.stringMatching(HOSTILE_CURRICULA[kind].problem));
+    },
+    180_000,
+  );
 });

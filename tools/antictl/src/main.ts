@@ -31,7 +31,10 @@ natsConfigCommand(program, output);
 
 /** `commander.unknownCommand` → USAGE code `UNKNOWN_COMMAND`, with commander's message. */
 function usageError(error: CommanderError): CliError {
-  const code = error.code.replace(/^commander\./, '').replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
+  const code = error.code
+    .replace(/^commander\./, '')
+    .replace(/([a-z])([A-Z])/g, '$1_$2')
+    .toUpperCase();
   return new CliError(error.message.replace(/^error: /, ''), 2, code);
 }
 

@@ -10,7 +10,9 @@ const bin = join(import.meta.dirname, '..', 'bin', 'antictl.js');
 /** The built CLI, run from `cwd` (a fresh folder: no platform of ours around it). */
 const antictl = (cwd: string, args: string[], env: NodeJS.ProcessEnv = process.env) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd, env, timeout: 150_000 }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+    execFile(process.execPath, [bin, ...args], { cwd, env, timeout: 150_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
   });
 
 /** One line on stderr, no stack trace. */
@@ -60,10 +62,18 @@ describe('antictl up refuses each mistake before it starts anything', () => {
     const file = config('two.yml', 'httpPort: eighty\napi:\n  adminTokn: x\n');
     const plain = await antictl(home, ['up', '--config', file]);
     expect(plain.code).toBe(1);
-    expect(plain.stderr).toMatch(/^antictl: two\.yml has 2 problems\n {2}two\.yml:3: api\.adminTokn: unknown configuration key \(did you mean "api\.adminToken"\?\)\n {2}two\.yml:1: httpPort: /);
+    expect(plain.stderr).toMatch(
+      /^antictl: two\.yml has 2 problems\n {2}two\.yml:3: api\.adminTokn: unknown configuration key \(did you mean "api\.adminToken"\?\)\n {2}two\.yml:1: httpPort: /,
+    );
     const json = await antictl(home, ['--json', 'up', '--config', file]);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stderr)).toMatchObject({ error: { code: 'CONFIG_INVALID', message: 'two.yml has 2 problems', details: [expect.stringMatching(/^two\.yml:3: /), expect.stringMatching(/^two\.yml:1: /)] } });
+    expect(JSON.parse(json.stderr)).toMatchObject({
+      error: {
+        code: 'CONFIG_INVALID',
+        message: 'two.yml has 2 problems',
+        details: [expect.stringMatching(/^two\.yml:3: /), expect.stringMatching(/^two\.yml:1: /)],
+      },
+    });
   });
 
   it('a curriculum folder that does not exist, or one with problems: listed, exit 1', async () => {
@@ -83,12 +93,16 @@ describe('antictl up refuses each mistake before it starts anything', () => {
   it('a port in use: the port and the process that holds it', async () => {
     const flag = await antictl(home, ['up', '--api-port', String(heldPort)]);
     expect(flag.code).toBe(1);
-    expect(oneLine(flag.stderr)).toMatch(new RegExp(`^antictl: port ${heldPort} is already in use by pid ${process.pid} \\(.*node.*\\): stop it, or choose another port with --api-port$`));
+    expect(oneLine(flag.stderr)).toMatch(
+      new RegExp(`^antictl: port ${heldPort} is already in use by pid ${process.pid} \\(.*node.*\\): stop it, or choose another port with --api-port$`),
+    );
     // the config's httpPort is the api's port when --api-port is not given
     const file = config('port.yml', `httpPort: ${heldPort}\n`);
     const fromConfig = await antictl(home, ['up', '--config', file]);
     expect(fromConfig.code).toBe(1);
-    expect(oneLine(fromConfig.stderr)).toMatch(new RegExp(`^antictl: port ${heldPort} is already in use by pid ${process.pid} .*--api-port \\(or httpPort in port\\.yml\\)$`));
+    expect(oneLine(fromConfig.stderr)).toMatch(
+      new RegExp(`^antictl: port ${heldPort} is already in use by pid ${process.pid} .*--api-port \\(or httpPort in port\\.yml\\)$`),
+    );
   });
 
   it('nats-server missing: the install command, and no folder left behind', async () => {
@@ -119,7 +133,9 @@ describe('antictl without a local platform', () => {
     expect(oneLine(list.stderr)).toMatch(/^antictl: listing every live lesson needs the admin token: run `antictl up` here/);
     const json = await antictl(home, ['--json', 'lesson', 'get', 'abcdef'], env);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stderr)).toMatchObject({ error: { code: 'API_UNREACHABLE', message: expect.stringMatching(/cannot reach the Antidote API at http:\/\/127\.0\.0\.1:9/) } });
+    expect(JSON.parse(json.stderr)).toMatchObject({
+      error: { code: 'API_UNREACHABLE', message: expect.stringMatching(/cannot reach the Antidote API at http:\/\/127\.0\.0\.1:9/) },
+    });
     const stage = await antictl(home, ['--json', 'lesson', 'request', 'x', '--stage', 'two'], env);
     expect(stage.code).toBe(2);
     expect(JSON.parse(stage.stderr)).toMatchObject({ error: { code: 'BAD_STAGE' } });

@@ -16,10 +16,16 @@ describe('Kubernetes REST semantics', () => {
     await expect(fixture.core.createNamespacedConfigMap({ namespace: 'api', body: { metadata: { name: 'cm' } } })).rejects.toMatchObject({ code: 409 });
     const current = await fixture.core.readNamespacedConfigMap({ name: 'cm', namespace: 'api' });
     await fixture.core.replaceNamespacedConfigMap({ name: 'cm', namespace: 'api', body: { ...current, data: { a: '2' } } });
-    await expect(fixture.core.replaceNamespacedConfigMap({ name: 'cm', namespace: 'api', body: { ...current, data: { a: '3' } } })).rejects.toMatchObject({ code: 409 });
+    await expect(fixture.core.replaceNamespacedConfigMap({ name: 'cm', namespace: 'api', body: { ...current, data: { a: '3' } } })).rejects.toMatchObject({
+      code: 409,
+    });
     await expect(fixture.core.createNamespacedConfigMap({ namespace: 'api', body: { metadata: { name: 'Not_Valid' } } })).rejects.toMatchObject({ code: 422 });
     await expect(fixture.core.createNamespacedConfigMap({ namespace: 'nowhere', body: { metadata: { name: 'x' } } })).rejects.toMatchObject({ code: 404 });
-    const raw = await fixture.sim.fetch(`/api/v1/namespaces/api/configmaps`, { method: 'POST', body: '{broken', headers: { 'content-type': 'application/json' } });
+    const raw = await fixture.sim.fetch(`/api/v1/namespaces/api/configmaps`, {
+      method: 'POST',
+      body: '{broken',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(raw.status).toBe(400);
     expect(await raw.json()).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 });
   });
@@ -36,7 +42,11 @@ describe('Kubernetes REST semantics', () => {
   });
 
   it('selects by label (equality and set-based) and field, and pages lists', async () => {
-    for (const [name, tier] of [['s1', 'web'], ['s2', 'db'], ['s3', 'web']] as const) {
+    for (const [name, tier] of [
+      ['s1', 'web'],
+      ['s2', 'db'],
+      ['s3', 'web'],
+    ] as const) {
       await fixture.core.createNamespacedConfigMap({ namespace: 'api', body: { metadata: { name, labels: { sel: 'yes', tier } } } });
     }
     const names = async (labelSelector: string, fieldSelector?: string) =>
@@ -60,7 +70,12 @@ describe('Kubernetes REST semantics', () => {
         spec: {
           group: 'k8s.cni.cncf.io',
           scope: 'Namespaced',
-          names: { plural: 'network-attachment-definitions', singular: 'network-attachment-definition', kind: 'NetworkAttachmentDefinition', shortNames: ['net-attach-def'] },
+          names: {
+            plural: 'network-attachment-definitions',
+            singular: 'network-attachment-definition',
+            kind: 'NetworkAttachmentDefinition',
+            shortNames: ['net-attach-def'],
+          },
           versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', x_kubernetes_preserve_unknown_fields: true } } }],
         },
       },
@@ -73,22 +88,40 @@ describe('Kubernetes REST semantics', () => {
       plural: 'network-attachment-definitions',
       body: { apiVersion: 'k8s.cni.cncf.io/v1', kind: 'NetworkAttachmentDefinition', metadata: { name: 'a-b-net' }, spec: { config: '{}' } },
     });
-    const list = (await custom.listNamespacedCustomObject({ group: 'k8s.cni.cncf.io', version: 'v1', namespace: 'api', plural: 'network-attachment-definitions' })) as { items: { metadata: { name: string } }[] };
+    const list = (await custom.listNamespacedCustomObject({
+      group: 'k8s.cni.cncf.io',
+      version: 'v1',
+      namespace: 'api',
+      plural: 'network-attachment-definitions',
+    })) as { items: { metadata: { name: string } }[] };
     expect(list.items.map((item) => item.metadata.name)).toEqual(['a-b-net']);
     const groups = await (await fixture.sim.fetch(`/apis/k8s.cni.cncf.io/v1`)).json();
-    expect(groups).toMatchObject({ groupVersion: 'k8s.cni.cncf.io/v1', resources: [expect.objectContaining({ name: 'network-attachment-definitions', kind: 'NetworkAttachmentDefinition' })] });
+    expect(groups).toMatchObject({
+      groupVersion: 'k8s.cni.cncf.io/v1',
+      resources: [expect.objectContaining({ name: 'network-attachment-definitions', kind: 'NetworkAttachmentDefinition' })],
+    });
   });
 
   it('keeps leases consistent: a stale holder cannot overwrite a newer lease', async () => {
     const leases = fixture.config.makeApiClient(k8s.CoordinationV1Api);
-    const lease = await leases.createNamespacedLease({ namespace: 'api', body: { metadata: { name: 'reaper' }, spec: { holderIdentity: 'a', leaseDurationSeconds: 15 } } });
+    const lease = await leases.createNamespacedLease({
+      namespace: 'api',
+      body: { metadata: { name: 'reaper' }, spec: { holderIdentity: 'a', leaseDurationSeconds: 15 } },
+    });
     await leases.replaceNamespacedLease({ name: 'reaper', namespace: 'api', body: { ...lease, spec: { ...lease.spec, holderIdentity: 'b' } } });
-    await expect(leases.replaceNamespacedLease({ name: 'reaper', namespace: 'api', body: { ...lease, spec: { ...lease.spec, holderIdentity: 'a' } } })).rejects.toMatchObject({ code: 409 });
+    await expect(
+      leases.replaceNamespacedLease({ name: 'reaper', namespace: 'api', body: { ...lease, spec: { ...lease.spec, holderIdentity: 'a' } } }),
+    ).rejects.toMatchObject({ code: 409 });
   });
 
   it('injects API errors and outages, and counts calls by verb, resource and code', async () => {
     fixture.sim.counters.reset();
-    fixture.sim.setFaults({ errors: [{ verb: 'list', resource: 'configmaps', code: 429, count: 1, retryAfterSeconds: 2 }, { verb: 'get', resource: 'configmaps', code: 500, count: 1 }] });
+    fixture.sim.setFaults({
+      errors: [
+        { verb: 'list', resource: 'configmaps', code: 429, count: 1, retryAfterSeconds: 2 },
+        { verb: 'get', resource: 'configmaps', code: 500, count: 1 },
+      ],
+    });
     const limited = await fixture.sim.fetch(`/api/v1/namespaces/api/configmaps`);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('2');
@@ -96,7 +129,12 @@ describe('Kubernetes REST semantics', () => {
     await fixture.core.readNamespacedConfigMap({ name: 'cm', namespace: 'api' });
     fixture.sim.outage(200);
     await expect(fixture.core.listNamespace()).rejects.toMatchObject({ code: 503 });
-    await until(() => fixture.core.listNamespace().then(() => true, () => undefined));
+    await until(() =>
+      fixture.core.listNamespace().then(
+        () => true,
+        () => undefined,
+      ),
+    );
     const counts = fixture.sim.counters.snapshot().byKey;
     expect(counts).toMatchObject({ 'list configmaps 429': 1, 'get configmaps 500': 1, 'get configmaps 200': 1 });
     expect(counts['list namespaces 503']).toBeGreaterThanOrEqual(1);

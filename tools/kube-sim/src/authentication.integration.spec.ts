@@ -8,7 +8,12 @@ import { execUpgradeStatus, startSim, type SimFixture } from '../test/sim-fixtur
 
 const run = promisify(execFile);
 const UNAUTHORIZED = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 };
-const PRIVILEGED = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'root' }, spec: { containers: [{ name: 'c', image: 'busybox', securityContext: { privileged: true } }] } });
+const PRIVILEGED = JSON.stringify({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'root' },
+  spec: { containers: [{ name: 'c', image: 'busybox', securityContext: { privileged: true } }] },
+});
 
 /**
  * kube-sim as `antictl up` runs it, with nothing configured: only the admin token of its kubeconfig (random
@@ -19,7 +24,11 @@ const PRIVILEGED = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { n
  */
 describe('authentication by default', () => {
   let fixture: SimFixture;
-  const kubectl = (kubeconfig: string, ...args: string[]) => run('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 120_000 }).then(({ stdout }) => ({ code: 0, out: stdout }), (error: { code?: number; stderr?: string }) => ({ code: error.code ?? 1, out: error.stderr ?? '' }));
+  const kubectl = (kubeconfig: string, ...args: string[]) =>
+    run('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 120_000 }).then(
+      ({ stdout }) => ({ code: 0, out: stdout }),
+      (error: { code?: number; stderr?: string }) => ({ code: error.code ?? 1, out: error.stderr ?? '' }),
+    );
 
   beforeAll(async () => {
     fixture = await startSim();
@@ -34,7 +43,8 @@ describe('authentication by default', () => {
     ['an empty bearer token', null, { Authorization: 'Bearer ' }],
     ['another scheme', null, { Authorization: 'Basic YWRtaW46YWRtaW4=' }],
   ] as const)('%s: every attack gets 401 Unauthorized and changes nothing', async (_name, token, headers) => {
-    const attempt = (method: string, path: string, body?: string) => fixture.sim.fetch(path, { method, token, headers: { ...headers, 'content-type': 'application/json' }, body });
+    const attempt = (method: string, path: string, body?: string) =>
+      fixture.sim.fetch(path, { method, token, headers: { ...headers, 'content-type': 'application/json' }, body });
     const attempts = [
       await attempt('GET', '/api/v1/namespaces/learner/secrets/device-logins'),
       await attempt('GET', '/api/v1/secrets'),
@@ -68,14 +78,25 @@ describe('authentication by default', () => {
   });
 
   it('refuses kubectl with another token, and a server certificate other than its own', async () => {
-    const config = parse(readFileSync(fixture.kubeconfig, 'utf8')) as { users: { user: { token: string } }[]; clusters: { cluster: Record<string, unknown> }[] };
+    const config = parse(readFileSync(fixture.kubeconfig, 'utf8')) as {
+      users: { user: { token: string } }[];
+      clusters: { cluster: Record<string, unknown> }[];
+    };
     const wrongToken = join(dirname(fixture.kubeconfig), 'wrong-token');
     writeFileSync(wrongToken, stringify({ ...config, users: [{ ...config.users[0], user: { token: 'guessed' } }] }));
     expect(await kubectl(wrongToken, 'get', 'secrets', '-n', 'learner')).toMatchObject({ code: 1, out: expect.stringContaining('Unauthorized') });
     const other = await startSim();
     try {
       const otherCa = join(dirname(fixture.kubeconfig), 'other-ca');
-      writeFileSync(otherCa, stringify({ ...config, clusters: [{ ...config.clusters[0], cluster: { ...config.clusters[0].cluster, 'certificate-authority-data': Buffer.from(other.sim.ca).toString('base64') } }] }));
+      writeFileSync(
+        otherCa,
+        stringify({
+          ...config,
+          clusters: [
+            { ...config.clusters[0], cluster: { ...config.clusters[0].cluster, 'certificate-authority-data': Buffer.from(other.sim.ca).toString('base64') } },
+          ],
+        }),
+      );
       expect(await kubectl(otherCa, 'get', 'namespaces')).toMatchObject({ code: 1, out: expect.stringMatching(/certificate/) });
       expect(other.sim.token).not.toBe(fixture.sim.token);
     } finally {

@@ -48,7 +48,10 @@ describe('booting endpoints', () => {
     await fixture.core.createNamespacedPod({ namespace: 'default', body: pod('vqfx1', 'antidotelabs/vqfx:19', 22, { podName: 'vqfx1' }) });
     await fixture.core.createNamespacedPod({ namespace: 'default', body: pod('web1', 'antidotelabs/utility', 8080) });
     await fixture.core.createNamespacedPod({ namespace: 'default', body: pod('tcp1', 'antidotelabs/utility', 7000) });
-    await fixture.core.createNamespacedService({ namespace: 'default', body: { metadata: { name: 'vqfx1-svc' }, spec: { selector: { podName: 'vqfx1' }, ports: [{ port: 22 }] } } });
+    await fixture.core.createNamespacedService({
+      namespace: 'default',
+      body: { metadata: { name: 'vqfx1-svc' }, spec: { selector: { podName: 'vqfx1' }, ports: [{ port: 22 }] } },
+    });
   });
   afterAll(() => fixture?.sim.stop());
 
@@ -95,12 +98,14 @@ const sshLogin = (host: string) =>
       resolve(outcome);
     };
     client
-      .on('ready', () => client.exec('hostname', (error, channel) => {
-        if (error) return settle(`exec failed: ${error.message}`);
-        let output = '';
-        channel.on('data', (data: Buffer) => (output += data.toString()));
-        channel.on('close', () => settle(`logged in: ${output.trim()}`));
-      }))
+      .on('ready', () =>
+        client.exec('hostname', (error, channel) => {
+          if (error) return settle(`exec failed: ${error.message}`);
+          let output = '';
+          channel.on('data', (data: Buffer) => (output += data.toString()));
+          channel.on('close', () => settle(`logged in: ${output.trim()}`));
+        }),
+      )
       .on('error', (error: Error & { level?: string }) => settle(`error (${error.level ?? 'socket'}): ${error.message}`))
       .on('close', () => settle('closed'))
       .connect({ host, port: 22, username: 'antidote', password: 'antidotepassword', readyTimeout: 60_000 });
@@ -125,8 +130,12 @@ describe('boot profiles', () => {
         },
       },
     });
-    for (const name of ['down', 'login', 'booting', 'failed', 'ready']) await fixture.core.createNamespacedPod({ namespace: 'default', body: pod(`${name}1`, `stage/${name}:1`, 22, { podName: `${name}1` }) });
-    await fixture.core.createNamespacedService({ namespace: 'default', body: { metadata: { name: 'booting1-svc' }, spec: { selector: { podName: 'booting1' }, ports: [{ port: 22 }] } } });
+    for (const name of ['down', 'login', 'booting', 'failed', 'ready'])
+      await fixture.core.createNamespacedPod({ namespace: 'default', body: pod(`${name}1`, `stage/${name}:1`, 22, { podName: `${name}1` }) });
+    await fixture.core.createNamespacedService({
+      namespace: 'default',
+      body: { metadata: { name: 'booting1-svc' }, spec: { selector: { podName: 'booting1' }, ports: [{ port: 22 }] } },
+    });
     await fixture.core.createNamespacedPod({ namespace: 'default', body: pod('web-login1', 'stage/login-web:1', 8080) });
   });
   afterAll(() => fixture?.sim.stop());
@@ -140,7 +149,12 @@ describe('boot profiles', () => {
     // A Service boots with the pod it selects.
     const service = await until(async () => (await fixture.core.readNamespacedService({ namespace: 'default', name: 'booting1-svc' })).spec?.clusterIP);
     expect(await sshLogin(service)).toBe('logged in: error: the system is still booting, please try again later');
-    expect(fixture.sim.endpointReport('default').find((endpoint) => endpoint.name === 'booting1-svc')).toMatchObject({ kind: 'Service', stage: 'booting', boot: { pattern: 'stage/booting*' }, connections: { '22': { booting: { count: 1 } } } });
+    expect(fixture.sim.endpointReport('default').find((endpoint) => endpoint.name === 'booting1-svc')).toMatchObject({
+      kind: 'Service',
+      stage: 'booting',
+      boot: { pattern: 'stage/booting*' },
+      connections: { '22': { booting: { count: 1 } } },
+    });
     expect(await httpStatus(await ipOf('web-login1'), 8080)).toBe(503);
   });
 
@@ -150,7 +164,13 @@ describe('boot profiles', () => {
     await sshLogin(address);
     await sshLogin(address);
     const report = fixture.sim.endpointReport('default').find((endpoint) => endpoint.name === 'login1');
-    expect(report).toMatchObject({ kind: 'Pod', address, image: 'stage/login:1', stage: 'login', boot: { pattern: 'stage/login*', portMs: 0, loginMs: HOUR, cliMs: HOUR } });
+    expect(report).toMatchObject({
+      kind: 'Pod',
+      address,
+      image: 'stage/login:1',
+      stage: 'login',
+      boot: { pattern: 'stage/login*', portMs: 0, loginMs: HOUR, cliMs: HOUR },
+    });
     expect(report!.connections['22'].login!.count).toBe(before + 2);
     expect(report!.connections['22'].ready).toBeUndefined();
   });

@@ -3,13 +3,29 @@ import { pod, startSim, until, type SimFixture } from '../test/sim-fixture.js';
 
 const job = (name: string, backoffLimit: number) => ({
   metadata: { name, labels: { jobType: 'config' } },
-  spec: { backoffLimit, template: { metadata: { labels: { configPod: 'yes' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'configurator', image: 'antidotelabs/configurator' }] } } },
+  spec: {
+    backoffLimit,
+    template: {
+      metadata: { labels: { configPod: 'yes' } },
+      spec: { restartPolicy: 'Never', containers: [{ name: 'configurator', image: 'antidotelabs/configurator' }] },
+    },
+  },
 });
 
 describe('simulated controllers', () => {
   let fixture: SimFixture;
   beforeAll(async () => {
-    fixture = await startSim({ faults: { imagePullFailure: ['broken-image'], crash: ['crashy'], initFailure: ['bad-init'], jobFailures: [{ pattern: 'flaky-*', times: 2 }, { pattern: 'doomed-*', times: 99 }] } });
+    fixture = await startSim({
+      faults: {
+        imagePullFailure: ['broken-image'],
+        crash: ['crashy'],
+        initFailure: ['bad-init'],
+        jobFailures: [
+          { pattern: 'flaky-*', times: 2 },
+          { pattern: 'doomed-*', times: 99 },
+        ],
+      },
+    });
     await fixture.core.createNamespace({ body: { metadata: { name: 'c' } } });
   });
   afterAll(() => fixture?.sim.stop());
@@ -86,7 +102,12 @@ describe('simulated controllers', () => {
     expect((await fixture.core.readNamespace({ name: 'doomed' })).status?.phase).toBe('Terminating');
     await expect(fixture.core.createNamespacedPod({ namespace: 'doomed', body: pod('late') })).rejects.toMatchObject({ code: 403 });
     await fixture.core.patchNamespacedConfigMap({ name: 'hold', namespace: 'doomed', body: [{ op: 'remove', path: '/metadata/finalizers' }] });
-    await until(async () => fixture.core.readNamespace({ name: 'doomed' }).then(() => undefined, (error: { code?: number }) => error.code === 404));
+    await until(async () =>
+      fixture.core.readNamespace({ name: 'doomed' }).then(
+        () => undefined,
+        (error: { code?: number }) => error.code === 404,
+      ),
+    );
     await expect(fixture.core.readNamespacedPod({ name: 'p', namespace: 'doomed' })).rejects.toMatchObject({ code: 404 });
     fixture.sim.setFaults({ namespaceDeleteDelayMs: 0 });
   });
@@ -97,11 +118,18 @@ describe('simulated controllers', () => {
     await fixture.core.deleteNamespace({ name: 'held' });
     const namespace = await until(async () => {
       const current = await fixture.core.readNamespace({ name: 'held' });
-      return current.status?.conditions?.find((condition) => condition.type === 'NamespaceFinalizersRemaining' && condition.status === 'True') ? current : undefined;
+      return current.status?.conditions?.find((condition) => condition.type === 'NamespaceFinalizersRemaining' && condition.status === 'True')
+        ? current
+        : undefined;
     });
     expect(namespace.status?.phase).toBe('Terminating');
     await fixture.core.patchNamespacedConfigMap({ name: 'sticky', namespace: 'held', body: [{ op: 'remove', path: '/metadata/finalizers' }] });
-    await until(async () => fixture.core.readNamespace({ name: 'held' }).then(() => undefined, (error: { code?: number }) => error.code === 404));
+    await until(async () =>
+      fixture.core.readNamespace({ name: 'held' }).then(
+        () => undefined,
+        (error: { code?: number }) => error.code === 404,
+      ),
+    );
   });
 
   it('keeps a namespace matching the stuck fault Terminating until finalized', async () => {
@@ -111,11 +139,18 @@ describe('simulated controllers', () => {
     // Terminating with its content gone (the controller has run), still held by the 'kubernetes' finalizer.
     const stuck = await until(async () => {
       const current = await fixture.core.readNamespace({ name: 'stuck-one' });
-      return current.status?.conditions?.some((condition) => condition.type === 'NamespaceContentRemaining' && condition.status === 'False') ? current : undefined;
+      return current.status?.conditions?.some((condition) => condition.type === 'NamespaceContentRemaining' && condition.status === 'False')
+        ? current
+        : undefined;
     });
     expect(stuck.status?.phase).toBe('Terminating');
     expect(stuck.spec?.finalizers).toEqual(['kubernetes']);
     await fixture.core.replaceNamespaceFinalize({ name: 'stuck-one', body: { ...stuck, spec: { finalizers: [] } } });
-    await until(async () => fixture.core.readNamespace({ name: 'stuck-one' }).then(() => undefined, (error: { code?: number }) => error.code === 404));
+    await until(async () =>
+      fixture.core.readNamespace({ name: 'stuck-one' }).then(
+        () => undefined,
+        (error: { code?: number }) => error.code === 404,
+      ),
+    );
   });
 });

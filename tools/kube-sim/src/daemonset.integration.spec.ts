@@ -29,7 +29,8 @@ describe('DaemonSets', () => {
   });
   afterAll(() => fixture?.sim.stop());
 
-  const pods = async () => (await fixture.core.listNamespacedPod({ namespace: NS, labelSelector: 'app=puller' })).items.filter((pod) => !pod.metadata?.deletionTimestamp);
+  const pods = async () =>
+    (await fixture.core.listNamespacedPod({ namespace: NS, labelSelector: 'app=puller' })).items.filter((pod) => !pod.metadata?.deletionTimestamp);
   const status = async () => (await apps.readNamespacedDaemonSet({ name: 'puller', namespace: NS })).status;
 
   it('runs one pod per node, owned by the DaemonSet, init containers first, and counts them in its status', async () => {
@@ -43,7 +44,13 @@ describe('DaemonSets', () => {
       expect(pod.status?.initContainerStatuses?.[0]?.state?.terminated?.reason).toBe('Completed');
       expect(pod.status?.phase).toBe('Running');
     }
-    expect(await status()).toMatchObject({ desiredNumberScheduled: 3, currentNumberScheduled: 3, numberReady: 3, updatedNumberScheduled: 3, numberMisscheduled: 0 });
+    expect(await status()).toMatchObject({
+      desiredNumberScheduled: 3,
+      currentNumberScheduled: 3,
+      numberReady: 3,
+      updatedNumberScheduled: 3,
+      numberMisscheduled: 0,
+    });
   });
 
   it('counts pods still pulling as scheduled but not ready', async () => {
@@ -54,7 +61,9 @@ describe('DaemonSets', () => {
     );
     expect(patched.metadata?.generation).toBe(2);
     await expect.poll(async () => (await pods()).filter((pod) => pod.metadata?.labels?.['pod-template-generation'] === '2').length).toBe(3);
-    await expect.poll(async () => await status()).toMatchObject({ desiredNumberScheduled: 3, currentNumberScheduled: 3, updatedNumberScheduled: 3, numberReady: 0, observedGeneration: 2 });
+    await expect
+      .poll(async () => await status())
+      .toMatchObject({ desiredNumberScheduled: 3, currentNumberScheduled: 3, updatedNumberScheduled: 3, numberReady: 0, observedGeneration: 2 });
     const waiting = (await pods()).map((pod) => pod.status?.initContainerStatuses?.[0]?.state?.waiting?.reason);
     expect(waiting).toEqual(['PodInitializing', 'PodInitializing', 'PodInitializing']);
   });
@@ -69,7 +78,10 @@ describe('DaemonSets', () => {
     never.spec!.template.spec!.restartPolicy = 'Never';
     await expect(apps.createNamespacedDaemonSet({ namespace: NS, body: never })).rejects.toMatchObject({ code: 422 });
     await expect(
-      apps.patchNamespacedDaemonSet({ name: 'puller', namespace: NS, body: { spec: { selector: { matchLabels: { app: 'puller', more: 'x' } } } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch)),
+      apps.patchNamespacedDaemonSet(
+        { name: 'puller', namespace: NS, body: { spec: { selector: { matchLabels: { app: 'puller', more: 'x' } } } } },
+        k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+      ),
     ).rejects.toMatchObject({ code: 422 });
   });
 

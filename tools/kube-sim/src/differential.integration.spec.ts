@@ -17,7 +17,8 @@ import { startKubeSim, type KubeSim } from './kube-sim.js';
 const kcp = kcpDir();
 if (!kcp) {
   console.warn('differential tests skipped: no real control plane (set ANTIDOTE_TEST_KCP or provide ../shared/kcp)');
-  if (process.env.CI) describe('differential tests', () => it('needs the real control plane in CI', () => expect.fail('no ../shared/kcp and no ANTIDOTE_TEST_KCP')));
+  if (process.env.CI)
+    describe('differential tests', () => it('needs the real control plane in CI', () => expect.fail('no ../shared/kcp and no ANTIDOTE_TEST_KCP')));
 }
 
 /** The real kube-apiserver as a target, in a state directory of its own (removed on stop). */
@@ -33,16 +34,22 @@ async function startRealApiServer(dir: string): Promise<{ target: ApiTarget; sto
   };
 }
 
-const at = (body: unknown, path: string[]): unknown => path.reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), body);
+const at = (body: unknown, path: string[]): unknown =>
+  path.reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), body);
 const fill = (text: string, ns: string): string => text.replaceAll('{ns}', ns);
 
 async function answer(target: ApiTarget, item: DifferentialCase, ns: string): Promise<ApiAnswer> {
   // A condition on a real control plane (a controller's work) is waited for with a ceiling a loaded machine
   // does not reach; the answer is compared as it stands then. An update reads the version again on every
   // attempt (a controller may have written the object's status in between).
-  for (const deadline = Date.now() + 120_000; ; ) {
+  for (const deadline = Date.now() + 120_000; ;) {
     const version = item.versionOf ? at((await send(target, 'GET', fill(item.versionOf, ns))).body, ['metadata', 'resourceVersion']) : undefined;
-    const sent = version ? { ...(item.body as Record<string, Record<string, unknown>>), metadata: { ...(item.body as Record<string, Record<string, unknown>>).metadata, resourceVersion: version } } : item.body;
+    const sent = version
+      ? {
+          ...(item.body as Record<string, Record<string, unknown>>),
+          metadata: { ...(item.body as Record<string, Record<string, unknown>>).metadata, resourceVersion: version },
+        }
+      : item.body;
     const body = sent === undefined ? undefined : fill(JSON.stringify(sent), ns);
     const reply = await send(item.token ? { ...target, token: item.token } : target, item.method, fill(item.path, ns), body, item.contentType);
     if (!item.until || item.until(reply.body) || Date.now() > deadline) return reply;
@@ -53,7 +60,11 @@ async function answer(target: ApiTarget, item: DifferentialCase, ns: string): Pr
 /** A fresh namespace, ready for pods (its default ServiceAccount exists). */
 async function namespaceReady(target: ApiTarget, ns: string): Promise<void> {
   expect((await send(target, 'POST', '/api/v1/namespaces', { metadata: { name: ns, labels: { antidoteManaged: 'yes' } } })).code).toBe(201);
-  await answer(target, { name: 'service account', method: 'GET', path: `/api/v1/namespaces/${ns}/serviceaccounts/default`, until: (body) => body.kind === 'ServiceAccount' }, ns);
+  await answer(
+    target,
+    { name: 'service account', method: 'GET', path: `/api/v1/namespaces/${ns}/serviceaccounts/default`, until: (body) => body.kind === 'ServiceAccount' },
+    ns,
+  );
 }
 
 /** The event types a label-selected watch sees while its object leaves and re-enters the selector. */
@@ -99,7 +110,9 @@ describe.skipIf(!kcp)('kube-sim and a real kube-apiserver answer alike', () => {
       code: reply.code,
       reason: reply.body.reason,
       ...(item.message ? { message: reply.body.message } : {}),
-      ...(reply.body.kind === 'Status' && reply.code === 422 ? { causes: ((reply.body.details as { causes?: { field: string }[] } | undefined)?.causes ?? []).map((cause) => cause.field) } : {}),
+      ...(reply.body.kind === 'Status' && reply.code === 422
+        ? { causes: ((reply.body.details as { causes?: { field: string }[] } | undefined)?.causes ?? []).map((cause) => cause.field) }
+        : {}),
       fields: (item.fields ?? []).map((path) => at(reply.body, path)),
     });
     expect(view(simulated)).toEqual(view(actual));

@@ -32,7 +32,10 @@ describe('kubectl exec into kube-sim pods', () => {
   it('passes the exit status on, as kubectl does with a real kubelet', async () => {
     const failed = await kubectl(undefined, 'exec', 'shell', '--', 'sh', '-c', 'exit 3');
     expect(failed).toMatchObject({ code: 3, stderr: expect.stringContaining('command terminated with exit code 3') as string });
-    expect(await kubectl(undefined, 'exec', 'shell', '--', 'nosuch')).toMatchObject({ code: 127, stderr: expect.stringContaining('nosuch: command not found') as string });
+    expect(await kubectl(undefined, 'exec', 'shell', '--', 'nosuch')).toMatchObject({
+      code: 127,
+      stderr: expect.stringContaining('nosuch: command not found') as string,
+    });
   }, 180_000);
 
   it('-i with piped stdin runs a shell script and exits at its end', async () => {
@@ -41,7 +44,9 @@ describe('kubectl exec into kube-sim pods', () => {
 
   it('-it gives an interactive shell through a terminal', async () => {
     // util-linux `script` gives kubectl a pty, as a user's terminal would.
-    const child = spawn('script', ['-qec', ['kubectl', ...args('exec', '-it', 'shell', '--', 'sh')].join(' '), '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qec', ['kubectl', ...args('exec', '-it', 'shell', '--', 'sh')].join(' '), '/dev/null'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (data: Buffer) => (output += data.toString()));
     let ended = false;
@@ -60,7 +65,10 @@ describe('kubectl exec into kube-sim pods', () => {
   }, 180_000);
 
   it('refuses exec into a missing pod and a plain (non-upgrade) request', async () => {
-    expect(await kubectl(undefined, 'exec', 'ghost', '--', 'echo')).toMatchObject({ code: 1, stderr: expect.stringContaining('pods "ghost" not found') as string });
+    expect(await kubectl(undefined, 'exec', 'ghost', '--', 'echo')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('pods "ghost" not found') as string,
+    });
     const plain = await fixture.sim.fetch(`/api/v1/namespaces/default/pods/shell/exec?command=echo`, { method: 'POST' });
     expect(plain.status).toBe(400);
     expect(((await plain.json()) as { message: string }).message).toBe('Upgrade request required');

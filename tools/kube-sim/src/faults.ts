@@ -88,7 +88,12 @@ export const defaultFaults = (): Faults => ({
 /** `*` matches any run of characters; without `*`, a substring match. */
 export function matchesPattern(pattern: string, value: string): boolean {
   if (!pattern.includes('*')) return value.includes(pattern);
-  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const regex = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return regex.test(value);
 }
 

@@ -32,7 +32,11 @@ afterEach(() => void running?.process.kill());
 
 async function startSim(sharedListenersAfter: number): Promise<Sim> {
   const kubeconfig = join(mkdtempSync(join(tmpdir(), 'kube-sim-bench-')), 'kubeconfig');
-  const child = spawn(process.execPath, [join(ROOT, 'tools/kube-sim/bin/kube-sim.js'), '--port', '0', '--kubeconfig', kubeconfig, '--shared-listeners-after', String(sharedListenersAfter)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'tools/kube-sim/bin/kube-sim.js'), '--port', '0', '--kubeconfig', kubeconfig, '--shared-listeners-after', String(sharedListenersAfter)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -84,17 +88,26 @@ async function createLesson(sim: Sim, index: number): Promise<void> {
   await call(sim, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
   for (const [name, ports] of LESSON) {
     await call(sim, 'POST', `/api/v1/namespaces/${namespace}/pods`, endpoint(name, ports));
-    await call(sim, 'POST', `/api/v1/namespaces/${namespace}/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { selector: { app: name }, ports: [{ port: SSH }] } });
+    await call(sim, 'POST', `/api/v1/namespaces/${namespace}/services`, {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name },
+      spec: { selector: { app: name }, ports: [{ port: SSH }] },
+    });
   }
 }
 
 /** Creates lessons `from`…`to`-1, 32 at a time, then waits until every endpoint answers (kube-sim's count of addresses:ports served). */
 async function grow(sim: Sim, from: number, to: number): Promise<void> {
   let next = from;
-  await Promise.all(Array.from({ length: 32 }, async () => {
-    while (next < to) await createLesson(sim, next++);
-  }));
-  await expect.poll(async () => ((await call(sim, 'GET', '/_sim/stats')) as { listeners: number }).listeners, { timeout: 600_000, interval: 500 }).toBe(to * PER_LESSON);
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < to) await createLesson(sim, next++);
+    }),
+  );
+  await expect
+    .poll(async () => ((await call(sim, 'GET', '/_sim/stats')) as { listeners: number }).listeners, { timeout: 600_000, interval: 500 })
+    .toBe(to * PER_LESSON);
 }
 
 type PodList = { items: { metadata: { name: string; namespace: string }; status: { podIP: string } }[] };
@@ -126,7 +139,11 @@ async function listPods(sim: Sim, pid: number) {
   const timed = async (accept: string) => {
     const [cpuBefore, started] = [usageOf(pid).cpuMs, performance.now()];
     const list = (await call(sim, 'GET', '/api/v1/pods', undefined, accept)) as { items?: unknown[]; rows?: unknown[] };
-    return { rows: (list.rows ?? list.items ?? []).length, ms: Math.round(performance.now() - started), kubeSimCpuMs: Math.round(usageOf(pid).cpuMs - cpuBefore) };
+    return {
+      rows: (list.rows ?? list.items ?? []).length,
+      ms: Math.round(performance.now() - started),
+      kubeSimCpuMs: Math.round(usageOf(pid).cpuMs - cpuBefore),
+    };
   };
   return { table: await timed(TABLE), json: await timed('application/json') };
 }
@@ -145,7 +162,17 @@ it(`holds ${SIZES.join(' and ')} lessons with the file descriptors bounded, endp
     const stats = (await call(sim, 'GET', '/_sim/stats')) as { listeners: number; endpointSockets: number; pods: number };
     const answers = await sampleAnswers(sim, size);
     const list = await listPods(sim, pid);
-    sizes.push({ lessons: size, pods: stats.pods, addressesServed: stats.listeners, endpointSockets: stats.endpointSockets, fds: usage.fds, rssMiB: usage.rssMiB, growSeconds: Math.round((Date.now() - started) / 1000), answers, listPods: list });
+    sizes.push({
+      lessons: size,
+      pods: stats.pods,
+      addressesServed: stats.listeners,
+      endpointSockets: stats.endpointSockets,
+      fds: usage.fds,
+      rssMiB: usage.rssMiB,
+      growSeconds: Math.round((Date.now() - started) / 1000),
+      answers,
+      listPods: list,
+    });
     expect(answers.answered).toBe(answers.sampled);
     expect(usage.fds).toBeLessThan(1_000);
   }
@@ -157,7 +184,15 @@ it(`holds ${SIZES.join(' and ')} lessons with the file descriptors bounded, endp
   await grow(perAddress, 0, size);
   const before = { lessons: size, ...usageOf(perAddress.process.pid!) };
 
-  const report = { name: 'kube-sim-scale', at: new Date().toISOString(), machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version }, perLesson: PER_LESSON, idle, shared: sizes, perAddress: before };
+  const report = {
+    name: 'kube-sim-scale',
+    at: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version },
+    perLesson: PER_LESSON,
+    idle,
+    shared: sizes,
+    perAddress: before,
+  };
   mkdirSync(join(ROOT, 'reports', 'bench'), { recursive: true });
   writeFileSync(join(ROOT, 'reports', 'bench', 'kube-sim-scale.json'), `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(`kube-sim scale: ${JSON.stringify(report, null, 2)}\n`);

@@ -53,7 +53,10 @@ describe('kube-sim through @kubernetes/client-node', () => {
   it('answers real TCP connections on a running pod and its service', async () => {
     await core.createNamespace({ body: { metadata: { name: 'sockets' } } });
     await core.createNamespacedPod({ namespace: 'sockets', body: { metadata: { name: 'web', labels: { app: 'web' } }, spec: podSpec('nginx', 80) } });
-    const service = await core.createNamespacedService({ namespace: 'sockets', body: { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } } });
+    const service = await core.createNamespacedService({
+      namespace: 'sockets',
+      body: { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } },
+    });
     const clusterIP = service.spec?.clusterIP;
     expect(clusterIP?.startsWith(`${sim.ranges.services}.`)).toBe(true);
     const pod = await until(async () => {
@@ -61,7 +64,11 @@ describe('kube-sim through @kubernetes/client-node', () => {
       return current.status?.phase === 'Running' ? current : undefined;
     });
     for (const host of [pod.status!.podIP!, clusterIP!]) {
-      const response = await until(() => fetch(`http://${host}/`).then((r) => r.status).catch(() => undefined));
+      const response = await until(() =>
+        fetch(`http://${host}/`)
+          .then((r) => r.status)
+          .catch(() => undefined),
+      );
       expect(response).toBe(200);
     }
     const closed = await new Promise<boolean>((resolve) => {

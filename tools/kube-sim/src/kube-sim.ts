@@ -109,7 +109,11 @@ export class KubeSim {
     this.faults = { ...defaultFaults(), ...options.faults };
     this.random = seededRandom(options.seed ?? 42);
     const tokens = options.auth?.tokens ?? [];
-    const admin = tokens.find((entry) => entry.groups.includes('system:masters')) ?? { token: randomBytes(32).toString('base64url'), name: 'kube-sim-admin', groups: ['system:masters'] };
+    const admin = tokens.find((entry) => entry.groups.includes('system:masters')) ?? {
+      token: randomBytes(32).toString('base64url'),
+      name: 'kube-sim-admin',
+      groups: ['system:masters'],
+    };
     this.token = admin.token;
     this.gate = new AuthGate(tokens.includes(admin) ? tokens : [...tokens, admin], options.auth ?? {}, this.store);
     const host = options.host ?? '127.0.0.1';
@@ -120,7 +124,16 @@ export class KubeSim {
     this.listeners = new EndpointListeners({ users: options.sshUsers ?? {} }, { sharedAfter: options.sharedListenersAfter });
     const log = options.log ?? (() => undefined);
     this.endpoints = new EndpointExposure((resource, namespace) => this.store.peek(resource, namespace), this.faults, this.listeners, log);
-    this.context = new SimContext(this.store, this.registry, this.handler, this.faults, this.endpoints, new AddressPool(this.ranges.pods), new AddressPool(this.ranges.services), log);
+    this.context = new SimContext(
+      this.store,
+      this.registry,
+      this.handler,
+      this.faults,
+      this.endpoints,
+      new AddressPool(this.ranges.pods),
+      new AddressPool(this.ranges.services),
+      log,
+    );
     const jobs = jobBehaviour(this.context);
     behaviours.set('/namespaces', namespaceBehaviour(this.context));
     behaviours.set('/pods', podBehaviour(this.context, this.podLogs, jobs.podHooks, this.images));
@@ -136,7 +149,8 @@ export class KubeSim {
     for (const name of ['default', 'kube-system', 'kube-public']) {
       sim.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
       // Ready, like a real control plane, once its built-in namespaces have their ServiceAccount.
-      if (!sim.store.get('/serviceaccounts', name, 'default')) sim.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: name } });
+      if (!sim.store.get('/serviceaccounts', name, 'default'))
+        sim.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: name } });
     }
     for (const name of simNodeNames(options.nodes ?? 1)) sim.create(simNodeObject(name));
     if (options.auth?.rbac) for (const object of bootstrapPolicy()) sim.create(object);
@@ -212,7 +226,15 @@ export class KubeSim {
   }
 
   stats(): Record<string, number> {
-    return { resourceVersion: this.store.currentVersion, connectionsAccepted: this.connectionsAccepted, openWatches: this.watches.openWatches, listeners: this.listeners.listenerCount, endpointSockets: processPorts.sockets, namespaces: this.store.count('/namespaces'), pods: this.store.count('/pods') };
+    return {
+      resourceVersion: this.store.currentVersion,
+      connectionsAccepted: this.connectionsAccepted,
+      openWatches: this.watches.openWatches,
+      listeners: this.listeners.listenerCount,
+      endpointSockets: processPorts.sockets,
+      namespaces: this.store.count('/namespaces'),
+      pods: this.store.count('/pods'),
+    };
   }
 
   /** Each answering pod and Service (in a namespace, or all): its boot stage and the connections it accepted by port and stage. */
@@ -261,7 +283,13 @@ export class KubeSim {
       await handleAdmin(this, request, response, url.pathname).catch((error: unknown) => send(response, 400, { error: String(error) }));
       return;
     }
-    let record = { verb: request.method?.toLowerCase() ?? 'get', group: '', resource: '', subresource: undefined as string | undefined, namespace: undefined as string | undefined };
+    let record = {
+      verb: request.method?.toLowerCase() ?? 'get',
+      group: '',
+      resource: '',
+      subresource: undefined as string | undefined,
+      namespace: undefined as string | undefined,
+    };
     let code = 500;
     try {
       const target = route(request.method ?? 'GET', url, this.registry);
@@ -273,13 +301,23 @@ export class KubeSim {
       await this.applyFaults(record.verb, record.resource);
       code = await this.dispatch(target, request, response, url);
     } catch (error) {
-      const apiError = error instanceof ApiError ? error : new ApiError(500, 'InternalError', `Internal error occurred: ${error instanceof Error ? error.message : String(error)}`);
+      const apiError =
+        error instanceof ApiError
+          ? error
+          : new ApiError(500, 'InternalError', `Internal error occurred: ${error instanceof Error ? error.message : String(error)}`);
       code = apiError.code;
       const headers: Record<string, string> = apiError.details?.retryAfterSeconds ? { 'Retry-After': String(apiError.details.retryAfterSeconds) } : {};
       if (!response.headersSent) send(response, code, apiError.toStatus(), headers);
       else response.destroy();
     } finally {
-      this.counters.record({ at: new Date().toISOString(), method: request.method ?? 'GET', path: url.pathname, userAgent: request.headers['user-agent'] ?? '', code, ...record });
+      this.counters.record({
+        at: new Date().toISOString(),
+        method: request.method ?? 'GET',
+        path: url.pathname,
+        userAgent: request.headers['user-agent'] ?? '',
+        code,
+        ...record,
+      });
     }
   }
 
@@ -297,7 +335,8 @@ export class KubeSim {
     let code = 101;
     try {
       const target = route(request.method ?? 'GET', url, this.registry);
-      if (target.kind !== 'resource' || resourceKey(target.request.type) !== '/pods' || target.request.subresource !== 'exec' || !target.request.name) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+      if (target.kind !== 'resource' || resourceKey(target.request.type) !== '/pods' || target.request.subresource !== 'exec' || !target.request.name)
+        throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
       record.namespace = target.request.namespace;
       this.admit(request, { ...record, name: target.request.name }, url.pathname);
       const pod = this.handler.mustGet(target.request.type, target.request.namespace, target.request.name);
@@ -307,7 +346,14 @@ export class KubeSim {
       code = apiError.code;
       refuseUpgrade(socket, apiError);
     } finally {
-      this.counters.record({ at: new Date().toISOString(), method: request.method ?? 'GET', path: url.pathname, userAgent: request.headers['user-agent'] ?? '', code, ...record });
+      this.counters.record({
+        at: new Date().toISOString(),
+        method: request.method ?? 'GET',
+        path: url.pathname,
+        userAgent: request.headers['user-agent'] ?? '',
+        code,
+        ...record,
+      });
     }
   }
 
@@ -317,14 +363,17 @@ export class KubeSim {
     if (latency > 0) await sleep(latency);
     const rule = injectedError(this.faults, verb, resource, this.random);
     if (rule) {
-      if (rule.code === 429) throw new ApiError(429, 'TooManyRequests', 'Too many requests, please try again later (simulated)', { retryAfterSeconds: rule.retryAfterSeconds ?? 1 });
+      if (rule.code === 429)
+        throw new ApiError(429, 'TooManyRequests', 'Too many requests, please try again later (simulated)', { retryAfterSeconds: rule.retryAfterSeconds ?? 1 });
       throw new ApiError(rule.code, rule.code === 503 ? 'ServiceUnavailable' : 'InternalError', `Internal error occurred: simulated ${rule.code}`);
     }
   }
 
   private async dispatch(target: ReturnType<typeof route>, request: IncomingMessage, response: ServerResponse, url: URL): Promise<number> {
     if (target.kind === 'discovery') {
-      const body = openApi(url.pathname, request.headers.accept, this.registry, this.store) ?? discovery(url.pathname, this.registry, `${request.socket.localAddress}:${this.port}`);
+      const body =
+        openApi(url.pathname, request.headers.accept, this.registry, this.store) ??
+        discovery(url.pathname, this.registry, `${request.socket.localAddress}:${this.port}`);
       if (body === undefined) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
       send(response, 200, body);
       return 200;
@@ -341,7 +390,12 @@ export class KubeSim {
     const raw = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method ?? '') ? await readBody(request) : '';
     const { body, contentType, warnings } = validateFields(resourceRequest, raw, request.headers['content-type'] ?? 'application/json', this.store);
     const result = this.handler.handle(resourceRequest, body, contentType);
-    send(response, result.code, this.asRequested(resourceRequest, result.body, request.headers.accept), warnings.length > 0 ? { Warning: warnings.join(', ') } : {});
+    send(
+      response,
+      result.code,
+      this.asRequested(resourceRequest, result.body, request.headers.accept),
+      warnings.length > 0 ? { Warning: warnings.join(', ') } : {},
+    );
     return result.code;
   }
 

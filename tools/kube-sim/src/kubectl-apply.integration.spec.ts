@@ -13,7 +13,11 @@ describe('kubectl apply/create with validation on', () => {
   let fixture: SimFixture;
   const kubectl = async (...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> => {
     try {
-      const { stdout, stderr } = await run('kubectl', ['--kubeconfig', fixture.kubeconfig, '--cache-dir', join(dirname(fixture.kubeconfig), 'cache'), ...args], { timeout: 120_000 });
+      const { stdout, stderr } = await run(
+        'kubectl',
+        ['--kubeconfig', fixture.kubeconfig, '--cache-dir', join(dirname(fixture.kubeconfig), 'cache'), ...args],
+        { timeout: 120_000 },
+      );
       return { stdout, stderr, code: 0 };
     } catch (error) {
       const failed = error as { stdout: string; stderr: string; code: number };
@@ -25,7 +29,12 @@ describe('kubectl apply/create with validation on', () => {
     writeFileSync(path, objects.map((object) => stringify(object)).join('---\n'));
     return path;
   };
-  const pod = (extra: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'checked', namespace: 'default' }, spec: { containers: [{ name: 'main', image: 'nginx', ...extra }] } });
+  const pod = (extra: Record<string, unknown> = {}) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'checked', namespace: 'default' },
+    spec: { containers: [{ name: 'main', image: 'nginx', ...extra }] },
+  });
 
   beforeAll(async () => {
     fixture = await startSim();
@@ -35,9 +44,14 @@ describe('kubectl apply/create with validation on', () => {
   it('serves the OpenAPI v3 index, a group-version document and OpenAPI v2 as JSON', async () => {
     const index = (await (await fixture.sim.fetch(`/openapi/v3`)).json()) as { paths: Record<string, { serverRelativeURL: string }> };
     expect(Object.keys(index.paths)).toEqual(expect.arrayContaining(['api/v1', 'apis/batch/v1', 'apis/coordination.k8s.io/v1']));
-    const core = (await (await fixture.sim.fetch(`${index.paths['api/v1'].serverRelativeURL}`)).json()) as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
+    const core = (await (await fixture.sim.fetch(`${index.paths['api/v1'].serverRelativeURL}`)).json()) as {
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+    };
     expect(Object.keys(core.components.schemas['io.k8s.api.core.v1.Container'].properties ?? {})).toEqual(expect.arrayContaining(['name', 'image', 'ports']));
-    const v2 = (await (await fixture.sim.fetch(`/openapi/v2`, { headers: { Accept: 'application/json' } })).json()) as { swagger: string; definitions: Record<string, unknown> };
+    const v2 = (await (await fixture.sim.fetch(`/openapi/v2`, { headers: { Accept: 'application/json' } })).json()) as {
+      swagger: string;
+      definitions: Record<string, unknown>;
+    };
     expect(v2.swagger).toBe('2.0');
     expect(v2.definitions['io.k8s.api.batch.v1.Job']).toBeDefined();
   }, 180_000);
@@ -47,20 +61,36 @@ describe('kubectl apply/create with validation on', () => {
     expect(applied).toMatchObject({ code: 0, stdout: 'pod/checked created\n' });
     // A changed manifest is patched in place. (A Pod's spec is mostly immutable on a real server, and
     // kube-sim reads kubectl's strategic merge patch as a merge patch, which would replace its containers.)
-    const settings = (value: string) => manifest('app.yaml', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'app', namespace: 'default' }, data: { mode: value } });
+    const settings = (value: string) =>
+      manifest('app.yaml', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'app', namespace: 'default' }, data: { mode: value } });
     expect((await kubectl('apply', '-f', settings('one'))).stdout).toBe('configmap/app created\n');
     expect((await kubectl('apply', '-f', settings('two'))).stdout).toBe('configmap/app configured\n');
     expect((await fixture.core.readNamespacedConfigMap({ namespace: 'default', name: 'app' })).data).toEqual({ mode: 'two' });
-    const created = await kubectl('create', '-f', manifest('cm.yaml', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'default' }, data: { a: 'b' } }));
+    const created = await kubectl(
+      'create',
+      '-f',
+      manifest('cm.yaml', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'default' }, data: { a: 'b' } }),
+    );
     expect(created).toMatchObject({ code: 0, stdout: 'configmap/settings created\n' });
   }, 180_000);
 
   it('refuses a manifest with an unknown field as a real API server makes kubectl refuse it', async () => {
-    const refused = await kubectl('create', '-f', manifest('bad.yaml', { ...pod({ imagePullPolicyy: 'Always' }), metadata: { name: 'bad', namespace: 'default' } }));
+    const refused = await kubectl(
+      'create',
+      '-f',
+      manifest('bad.yaml', { ...pod({ imagePullPolicyy: 'Always' }), metadata: { name: 'bad', namespace: 'default' } }),
+    );
     expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain('Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].imagePullPolicyy"');
+    expect(refused.stderr).toContain(
+      'Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].imagePullPolicyy"',
+    );
     expect((await kubectl('get', 'pod', 'bad')).code).not.toBe(0);
-    const ignored = await kubectl('create', '--validate=false', '-f', manifest('bad.yaml', { ...pod({ imagePullPolicyy: 'Always' }), metadata: { name: 'bad', namespace: 'default' } }));
+    const ignored = await kubectl(
+      'create',
+      '--validate=false',
+      '-f',
+      manifest('bad.yaml', { ...pod({ imagePullPolicyy: 'Always' }), metadata: { name: 'bad', namespace: 'default' } }),
+    );
     expect(ignored.code).toBe(0);
     const stored = await fixture.core.readNamespacedPod({ namespace: 'default', name: 'bad' });
     expect(Object.keys(stored.spec!.containers[0])).not.toContain('imagePullPolicyy');
@@ -75,7 +105,14 @@ describe('kubectl apply/create with validation on', () => {
         group: 'example.com',
         scope: 'Namespaced',
         names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } }],
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } },
+          },
+        ],
       },
     };
     expect((await kubectl('apply', '-f', manifest('crd.yaml', crd))).code).toBe(0);

@@ -8,16 +8,27 @@ const run = promisify(execFile);
 /** What `kubectl get` prints comes from the server's Table answers and discovery categories. */
 describe('kubectl get output from kube-sim', () => {
   let fixture: SimFixture;
-  const kubectl = async (...args: string[]): Promise<string> => (await run('kubectl', ['--kubeconfig', fixture.kubeconfig, ...args], { timeout: 120_000 })).stdout;
-  const rows = (output: string): string[][] => output.trim().split('\n').map((line) => line.trim().split(/\s{2,}/));
+  const kubectl = async (...args: string[]): Promise<string> =>
+    (await run('kubectl', ['--kubeconfig', fixture.kubeconfig, ...args], { timeout: 120_000 })).stdout;
+  const rows = (output: string): string[][] =>
+    output
+      .trim()
+      .split('\n')
+      .map((line) => line.trim().split(/\s{2,}/));
 
   beforeAll(async () => {
     fixture = await startSim({ faults: { crash: ['crashy'] } });
     await fixture.core.createNamespace({ body: { metadata: { name: 'table' } } });
     await fixture.core.createNamespacedPod({ namespace: 'table', body: pod('web') });
     await fixture.core.createNamespacedPod({ namespace: 'table', body: pod('broken', 'example/crashy:1') });
-    await fixture.core.createNamespacedService({ namespace: 'table', body: { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } } });
-    await fixture.batch.createNamespacedJob({ namespace: 'table', body: { metadata: { name: 'config' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'config' }] } } } } });
+    await fixture.core.createNamespacedService({
+      namespace: 'table',
+      body: { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } },
+    });
+    await fixture.batch.createNamespacedJob({
+      namespace: 'table',
+      body: { metadata: { name: 'config' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'config' }] } } } },
+    });
     await until(async () => (await fixture.core.readNamespacedPod({ namespace: 'table', name: 'web' })).status?.phase === 'Running');
     await until(async () => (await fixture.core.readNamespacedPod({ namespace: 'table', name: 'broken' })).status?.phase === 'Running');
   });
@@ -40,7 +51,10 @@ describe('kubectl get output from kube-sim', () => {
   }, 180_000);
 
   it('get namespaces and services show their columns', async () => {
-    expect(rows(await kubectl('get', 'namespaces', 'table'))).toEqual([['NAME', 'STATUS', 'AGE'], ['table', 'Active', expect.stringMatching(/^\d+s$/)]]);
+    expect(rows(await kubectl('get', 'namespaces', 'table'))).toEqual([
+      ['NAME', 'STATUS', 'AGE'],
+      ['table', 'Active', expect.stringMatching(/^\d+s$/)],
+    ]);
     const services = rows(await kubectl('get', 'services', '-n', 'table'));
     expect(services[0]).toEqual(['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE']);
     expect(services[1].slice(0, 5)).toEqual(['web', 'ClusterIP', expect.stringMatching(/^127\./), '<none>', '80/TCP']);
@@ -54,7 +68,10 @@ describe('kubectl get output from kube-sim', () => {
 
   it('watches asked as Table get a Table per event (kubectl get -w)', async () => {
     const controller = new AbortController();
-    const response = await fixture.sim.fetch(`/api/v1/namespaces/table/pods?watch=1&fieldSelector=metadata.name%3Dweb`, { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' }, signal: controller.signal });
+    const response = await fixture.sim.fetch(`/api/v1/namespaces/table/pods?watch=1&fieldSelector=metadata.name%3Dweb`, {
+      headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' },
+      signal: controller.signal,
+    });
     const reader = response.body!.getReader();
     let text = '';
     while (!text.includes('\n')) text += new TextDecoder().decode((await reader.read()).value);

@@ -10,7 +10,8 @@ const run = promisify(execFile);
 /** The machine's kubectl, unchanged, against kube-sim (installed by .ci/run where missing). */
 describe('kubectl against kube-sim', () => {
   let fixture: SimFixture;
-  const kubectl = async (...args: string[]): Promise<string> => (await run('kubectl', ['--kubeconfig', fixture.kubeconfig, ...args], { timeout: 120_000 })).stdout;
+  const kubectl = async (...args: string[]): Promise<string> =>
+    (await run('kubectl', ['--kubeconfig', fixture.kubeconfig, ...args], { timeout: 120_000 })).stdout;
 
   beforeAll(async () => {
     fixture = await startSim();
@@ -23,7 +24,20 @@ describe('kubectl against kube-sim', () => {
     const manifest = join(dirname(fixture.kubeconfig), 'pod.yaml');
     writeFileSync(
       manifest,
-      ['apiVersion: v1', 'kind: Pod', 'metadata:', '  name: web', '  namespace: kubectl-test', '  labels: {app: web}', 'spec:', '  containers:', '  - name: web', '    image: nginx', '    ports: [{containerPort: 80}]', ''].join('\n'),
+      [
+        'apiVersion: v1',
+        'kind: Pod',
+        'metadata:',
+        '  name: web',
+        '  namespace: kubectl-test',
+        '  labels: {app: web}',
+        'spec:',
+        '  containers:',
+        '  - name: web',
+        '    image: nginx',
+        '    ports: [{containerPort: 80}]',
+        '',
+      ].join('\n'),
     );
     await kubectl('apply', '-f', manifest);
     await until(async () => {

@@ -33,10 +33,16 @@ describe('a port that cannot be opened', () => {
     });
     expect(failed.status?.podIP).toBe(`${fixture.sim.ranges.pods}.0.1`);
     expect(failed.status?.phase).not.toBe('Running');
-    expect(failed.status?.containerStatuses?.[0]?.state?.waiting).toMatchObject({ reason: 'RunContainerError', message: expect.stringContaining(`cannot listen on ${fixture.sim.ranges.pods}.0.1:${PORT}: listen EADDRINUSE`) });
+    expect(failed.status?.containerStatuses?.[0]?.state?.waiting).toMatchObject({
+      reason: 'RunContainerError',
+      message: expect.stringContaining(`cannot listen on ${fixture.sim.ranges.pods}.0.1:${PORT}: listen EADDRINUSE`),
+    });
     expect(failed.status?.conditions?.find((condition) => condition.type === 'Ready')?.status).toBe('False');
     const events = await fixture.core.listNamespacedEvent({ namespace: 'f' });
-    expect(events.items.find((event) => event.involvedObject.name === 'taken' && event.reason === 'Failed')).toMatchObject({ type: 'Warning', message: expect.stringContaining('EADDRINUSE') });
+    expect(events.items.find((event) => event.involvedObject.name === 'taken' && event.reason === 'Failed')).toMatchObject({
+      type: 'Warning',
+      message: expect.stringContaining('EADDRINUSE'),
+    });
   });
 
   it('lets the next pod, on a free address, run and answer', async () => {

@@ -33,10 +33,17 @@ describe('authentication and RBAC', () => {
     fixture = await startSim({ auth: { tokens: parseTokenFile(TOKENS), rbac: true } });
     const rbac = fixture.config.makeApiClient(k8s.RbacAuthorizationV1Api);
     for (const name of ['team', 'other']) await fixture.core.createNamespace({ body: { metadata: { name } } });
-    await rbac.createNamespacedRole({ namespace: 'team', body: { metadata: { name: 'pod-reader' }, rules: [{ apiGroups: [''], resources: ['pods', 'pods/log'], verbs: ['get', 'list', 'watch'] }] } });
+    await rbac.createNamespacedRole({
+      namespace: 'team',
+      body: { metadata: { name: 'pod-reader' }, rules: [{ apiGroups: [''], resources: ['pods', 'pods/log'], verbs: ['get', 'list', 'watch'] }] },
+    });
     await rbac.createNamespacedRoleBinding({
       namespace: 'team',
-      body: { metadata: { name: 'developers-read-pods' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'pod-reader' }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'developers' }] },
+      body: {
+        metadata: { name: 'developers-read-pods' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'pod-reader' },
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'developers' }],
+      },
     });
   });
   afterAll(() => fixture?.sim.stop());
@@ -53,22 +60,40 @@ describe('authentication and RBAC', () => {
     const alice = as('alice-token');
     expect(await failure(alice.core.listNamespacedPod({ namespace: 'other' }))).toMatchObject({
       code: 403,
-      body: { kind: 'Status', reason: 'Forbidden', message: 'pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "other"', details: { kind: 'pods' } },
+      body: {
+        kind: 'Status',
+        reason: 'Forbidden',
+        message: 'pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "other"',
+        details: { kind: 'pods' },
+      },
     });
     expect((await failure(alice.core.createNamespacedConfigMap({ namespace: 'team', body: { metadata: { name: 'x' } } }))).body.message).toBe(
       'configmaps is forbidden: User "alice" cannot create resource "configmaps" in API group "" in the namespace "team"',
     );
-    expect((await failure(as('bob-token').core.listNamespace())).body.message).toBe('namespaces is forbidden: User "bob" cannot list resource "namespaces" in API group "" at the cluster scope');
+    expect((await failure(as('bob-token').core.listNamespace())).body.message).toBe(
+      'namespaces is forbidden: User "bob" cannot list resource "namespaces" in API group "" at the cluster scope',
+    );
     expect(await failure(alice.batch.readNamespacedJob({ namespace: 'team', name: 'j' }))).toMatchObject({
       code: 403,
-      body: { message: 'jobs.batch "j" is forbidden: User "alice" cannot get resource "jobs" in API group "batch" in the namespace "team"', details: { name: 'j', group: 'batch', kind: 'jobs' } },
+      body: {
+        message: 'jobs.batch "j" is forbidden: User "alice" cannot get resource "jobs" in API group "batch" in the namespace "team"',
+        details: { name: 'j', group: 'batch', kind: 'jobs' },
+      },
     });
   });
 
   it('an unknown token gets 401 Unauthorized; no token is system:anonymous', async () => {
     const unknown = await fixture.sim.fetch('/api/v1/namespaces/team/pods', { token: 'nope' });
     expect(unknown.status).toBe(401);
-    expect(await unknown.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Unauthorized', message: 'Unauthorized', code: 401 });
+    expect(await unknown.json()).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      reason: 'Unauthorized',
+      message: 'Unauthorized',
+      code: 401,
+    });
     const anonymous = (await fixture.sim.fetch('/api/v1/namespaces/team/pods', { token: null }).then((r) => r.json())) as { message: string };
     expect(anonymous.message).toBe('pods is forbidden: User "system:anonymous" cannot list resource "pods" in API group "" in the namespace "team"');
     expect((await fixture.sim.fetch('/api', { token: null })).status).toBe(403);

@@ -29,7 +29,10 @@ describe('shared endpoint listeners', () => {
     await fixture.core.createNamespace({ body: { metadata: { name: 's' } } });
     for (const name of NAMES) {
       await fixture.core.createNamespacedPod({ namespace: 's', body: endpointPod(name) });
-      const service = await fixture.core.createNamespacedService({ namespace: 's', body: { metadata: { name }, spec: { selector: { app: name }, ports: [{ port: SSH }] } } });
+      const service = await fixture.core.createNamespacedService({
+        namespace: 's',
+        body: { metadata: { name }, spec: { selector: { app: name }, ports: [{ port: SSH }] } },
+      });
       clusterIP[name] = service.spec!.clusterIP!;
     }
     for (const name of NAMES) podIP[name] = await until(async () => (await fixture.core.readNamespacedPod({ namespace: 's', name })).status?.podIP);

@@ -104,7 +104,12 @@ const secrets = values.secret.flatMap((spec) => {
     { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace }, type: 'kubernetes.io/tls', data: { 'tls.crt': '', 'tls.key': '' } },
   ];
 });
-const uniqueObjects = secrets.filter((object, index) => secrets.findIndex((other) => other.kind === object.kind && other.metadata.name === object.metadata.name && other.metadata.namespace === object.metadata.namespace) === index);
+const uniqueObjects = secrets.filter(
+  (object, index) =>
+    secrets.findIndex(
+      (other) => other.kind === object.kind && other.metadata.name === object.metadata.name && other.metadata.namespace === object.metadata.namespace,
+    ) === index,
+);
 
 if (!['AlwaysAllow', 'RBAC'].includes(values['authorization-mode'])) {
   process.stderr.write('kube-sim: --authorization-mode must be AlwaysAllow or RBAC\n');
@@ -130,7 +135,12 @@ const sim = await startKubeSim({
   nodes: Math.max(1, Math.floor(number(values.nodes, 'nodes'))),
   faults: {
     imagePullDelayMs: number(values['image-pull-delay'], 'image-pull-delay'),
-    imagePullDelays: Object.fromEntries(values['image-pull-delay-for'].map((spec) => [spec.slice(0, spec.lastIndexOf('=')), number(spec.slice(spec.lastIndexOf('=') + 1), 'image-pull-delay-for')])),
+    imagePullDelays: Object.fromEntries(
+      values['image-pull-delay-for'].map((spec) => [
+        spec.slice(0, spec.lastIndexOf('=')),
+        number(spec.slice(spec.lastIndexOf('=') + 1), 'image-pull-delay-for'),
+      ]),
+    ),
     podStartDelayMs: number(values['pod-start-delay'], 'pod-start-delay'),
     jobRunDelayMs: number(values['job-run-delay'], 'job-run-delay'),
     namespaceDeleteDelayMs: number(values['namespace-delete-delay'], 'namespace-delete-delay'),
@@ -145,7 +155,12 @@ const sim = await startKubeSim({
     jobFailures: values['job-failure'].map((spec) => ({ pattern: spec.split(':')[0], times: Number(spec.split(':')[1] ?? 1) })),
     errors: values.error.map((spec) => {
       const [verb, resource, code, rate] = spec.split(':');
-      return { ...(verb && verb !== '*' ? { verb } : {}), ...(resource && resource !== '*' ? { resource } : {}), code: Number(code ?? 500) as 500, rate: Number(rate ?? 1) };
+      return {
+        ...(verb && verb !== '*' ? { verb } : {}),
+        ...(resource && resource !== '*' ? { resource } : {}),
+        code: Number(code ?? 500) as 500,
+        rate: Number(rate ?? 1),
+      };
     }),
     latencyMs: Object.fromEntries(values.latency.map((spec) => [spec.split(':').slice(0, -1).join(':'), Number(spec.split(':').pop())])),
   },

@@ -17,14 +17,18 @@ export interface SimFetchInit {
 export function simFetch(agent: Agent, base: string, adminToken: string, path: string, init: SimFetchInit = {}): Promise<Response> {
   const { token = adminToken, method = 'GET', headers = {}, body, signal } = init;
   return new Promise((resolve, reject) => {
-    const call = request(new URL(path, base), { agent, method, signal, headers: { ...(token === null ? {} : { Authorization: `Bearer ${token}` }), ...headers } }, (response) => {
-      const answer = new Headers();
-      for (const [name, value] of Object.entries(response.headers)) for (const item of [value ?? []].flat()) answer.append(name, item);
-      const status = response.statusCode ?? 0;
-      const bodyless = status === 204 || status === 304 || method === 'HEAD';
-      if (bodyless) response.resume();
-      resolve(new Response(bodyless ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, headers: answer }));
-    });
+    const call = request(
+      new URL(path, base),
+      { agent, method, signal, headers: { ...(token === null ? {} : { Authorization: `Bearer ${token}` }), ...headers } },
+      (response) => {
+        const answer = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) for (const item of [value ?? []].flat()) answer.append(name, item);
+        const status = response.statusCode ?? 0;
+        const bodyless = status === 204 || status === 304 || method === 'HEAD';
+        if (bodyless) response.resume();
+        resolve(new Response(bodyless ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, headers: answer }));
+      },
+    );
     call.once('error', reject);
     call.end(body);
   });

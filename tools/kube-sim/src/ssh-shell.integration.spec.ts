@@ -22,7 +22,9 @@ describe('SSH shell of simulated endpoints', () => {
 
   it('a pty shell prompts, echoes a command, answers it and closes on exit', async () => {
     const client = await connect();
-    const stream = await new Promise<ssh2.ClientChannel>((resolve, reject) => client.shell({ term: 'xterm', rows: 24, cols: 80 }, (error, channel) => (error ? reject(error) : resolve(channel))));
+    const stream = await new Promise<ssh2.ClientChannel>((resolve, reject) =>
+      client.shell({ term: 'xterm', rows: 24, cols: 80 }, (error, channel) => (error ? reject(error) : resolve(channel))),
+    );
     let output = '';
     stream.on('data', (data: Buffer) => (output += data.toString()));
     const closed = new Promise<number>((resolve) => stream.on('exit', (code: number) => resolve(code)));

@@ -23,10 +23,16 @@ describe('the unreachable fault', () => {
 
   const runningPodIP = (name: string) => until(async () => (await fixture.core.readNamespacedPod({ name, namespace: 'u' })).status?.podIP);
   const service = async (name: string) => {
-    const created = await fixture.core.createNamespacedService({ namespace: 'u', body: { metadata: { name }, spec: { selector: { app: name }, ports: [{ port: 22 }] } } });
+    const created = await fixture.core.createNamespacedService({
+      namespace: 'u',
+      body: { metadata: { name }, spec: { selector: { app: name }, ports: [{ port: 22 }] } },
+    });
     return created.spec!.clusterIP!;
   };
-  const patchFaults = (body: unknown) => fixture.sim.fetch(`/_sim/faults`, { method: 'PATCH', body: JSON.stringify(body) }).then((response) => response.json() as Promise<{ unreachable: string[] }>);
+  const patchFaults = (body: unknown) =>
+    fixture.sim
+      .fetch(`/_sim/faults`, { method: 'PATCH', body: JSON.stringify(body) })
+      .then((response) => response.json() as Promise<{ unreachable: string[] }>);
 
   it('refuses connections to pods and services of a matching name, while their siblings answer', async () => {
     for (const name of ['vqfx1', 'vqfx2']) await fixture.core.createNamespacedPod({ namespace: 'u', body: pod(name) });

@@ -9,7 +9,13 @@ interface Seen {
   code?: number;
 }
 
-function watchPods(fixture: SimFixture, namespace: string, resourceVersion: string | undefined, seen: Seen[], onDone: (error?: unknown) => void): Promise<AbortController> {
+function watchPods(
+  fixture: SimFixture,
+  namespace: string,
+  resourceVersion: string | undefined,
+  seen: Seen[],
+  onDone: (error?: unknown) => void,
+): Promise<AbortController> {
   return new k8s.Watch(fixture.config).watch(
     `/api/v1/namespaces/${namespace}/pods`,
     resourceVersion ? { resourceVersion } : {},

@@ -29,7 +29,10 @@ export async function startSim(options: KubeSimOptions = {}): Promise<SimFixture
 /** The HTTP status a `pods/<name>/exec` WebSocket upgrade gets (101 when it opens), sent with `token` or none. */
 export function execUpgradeStatus(sim: KubeSim, path: string, token?: string): Promise<number | undefined> {
   return new Promise((resolve) => {
-    const socket = new WebSocket(`${sim.url.replace('https', 'wss')}${path}`, ['v5.channel.k8s.io'], { ca: sim.ca, headers: token ? { Authorization: `Bearer ${token}` } : {} });
+    const socket = new WebSocket(`${sim.url.replace('https', 'wss')}${path}`, ['v5.channel.k8s.io'], {
+      ca: sim.ca,
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
+    });
     socket.on('unexpected-response', (_request, response) => {
       resolve(response.statusCode);
       socket.terminate();

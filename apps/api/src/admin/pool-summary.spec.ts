@@ -2,7 +2,12 @@ import { LiveLessonStatus } from '@antidote/contracts';
 import { describe, expect, it } from 'vitest';
 import { summarizePools } from './pool-summary.js';
 
-const member = (lessonSlug: string, status: LiveLessonStatus, extra: { error?: boolean; deleteRequestedAt?: Date } = {}) => ({ lessonSlug, status, error: false, ...extra });
+const member = (lessonSlug: string, status: LiveLessonStatus, extra: { error?: boolean; deleteRequestedAt?: Date } = {}) => ({
+  lessonSlug,
+  status,
+  error: false,
+  ...extra,
+});
 const at = new Date('2026-01-01T00:00:00Z');
 
 describe('summarizePools', () => {
@@ -28,7 +33,17 @@ describe('summarizePools', () => {
       { lessonSlug: 'gamma', size: 0, maxAge: 30, updatedAt: at },
       { lessonSlug: 'delta', size: 2, updatedAt: at },
     ];
-    expect(summarizePools(pools, overrides, [member('alpha', LiveLessonStatus.READY)]).map(({ lesson, mode, size, min, max, maxAge, ready }) => ({ lesson, mode, size, min, max, maxAge, ready }))).toEqual([
+    expect(
+      summarizePools(pools, overrides, [member('alpha', LiveLessonStatus.READY)]).map(({ lesson, mode, size, min, max, maxAge, ready }) => ({
+        lesson,
+        mode,
+        size,
+        min,
+        max,
+        maxAge,
+        ready,
+      })),
+    ).toEqual([
       { lesson: 'alpha', mode: 'adaptive', min: 1, max: 6, maxAge: 600, ready: 1 },
       { lesson: 'beta', mode: 'override', size: 4, maxAge: 60, ready: 0 },
       { lesson: 'gamma', mode: 'override', size: 0, maxAge: 30, ready: 0 },

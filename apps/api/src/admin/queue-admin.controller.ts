@@ -24,14 +24,23 @@ export class QueueAdminController {
   @Get()
   async queue(): Promise<QueueSummary> {
     const now = Date.now();
-    const [line, holding, history] = await Promise.all([this.admission.line(), this.data.admission.holding(), this.data.admissionStats.history(new Date(now - HOUR_MS), 10_000)]);
+    const [line, holding, history] = await Promise.all([
+      this.admission.line(),
+      this.data.admission.holding(),
+      this.data.admissionStats.history(new Date(now - HOUR_MS), 10_000),
+    ]);
     const waits = [...history.waits].sort((a, b) => a - b);
     const seconds = (value: number | undefined): number | undefined => (value === undefined ? undefined : Math.round(value));
     return {
       capacity: { max: this.config.scheduler.maxLiveLessons, holding },
       maxQueued: this.config.scheduler.maxQueued,
       waiting: line.length,
-      lastHour: { admittedFromQueue: waits.length, waitP50Seconds: seconds(percentile(waits, 0.5)), waitP95Seconds: seconds(percentile(waits, 0.95)), abandoned: history.abandoned },
+      lastHour: {
+        admittedFromQueue: waits.length,
+        waitP50Seconds: seconds(percentile(waits, 0.5)),
+        waitP95Seconds: seconds(percentile(waits, 0.95)),
+        abandoned: history.abandoned,
+      },
       line: line.map((standing) => ({
         position: standing.position,
         liveLessonId: standing.liveLessonId,

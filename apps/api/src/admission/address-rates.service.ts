@@ -25,7 +25,11 @@ export class AddressRates {
     @Inject(MetricsService) metrics: MetricsService,
     @InjectConfig() private readonly config: AntidoteConfig,
   ) {
-    this.refused = metrics.counter({ name: 'antidote_admission_rate_limited_total', help: 'New sessions and labs refused by the per-address rate limits', labelNames: ['kind'] });
+    this.refused = metrics.counter({
+      name: 'antidote_admission_rate_limited_total',
+      help: 'New sessions and labs refused by the per-address rate limits',
+      labelNames: ['kind'],
+    });
   }
 
   /** Takes a token of `client`'s bucket of new sessions or labs, or throws 429 with Retry-After. */
@@ -43,7 +47,9 @@ export class AddressRates {
     if (now - this.forgotAt > FORGET_EVERY_MS) {
       this.forgotAt = now;
       const { newSessionsPerAddress, newLabsPerAddress } = this.config.api;
-      await this.data.rateBuckets.forget(new Date(now - Math.max(FORGET_AFTER_MS, newSessionsPerAddress.perSeconds * 1000, newLabsPerAddress.perSeconds * 1000)));
+      await this.data.rateBuckets.forget(
+        new Date(now - Math.max(FORGET_AFTER_MS, newSessionsPerAddress.perSeconds * 1000, newLabsPerAddress.perSeconds * 1000)),
+      );
     }
     return this.data.rateBuckets.take(bucket, rate);
   }

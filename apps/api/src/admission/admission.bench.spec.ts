@@ -23,19 +23,28 @@ interface Learner {
  * clock: learners arrive evenly, each lab lives LIFETIME_SECONDS from its admission, then ends and its
  * slot goes to the next in line (as the scheduler's pass after a deletion does).
  */
-async function workload(data: DataManager, clock: { now: number }, config: ReturnType<typeof parseConfig>['config'], run: number, lifetime: () => number): Promise<Learner[]> {
+async function workload(
+  data: DataManager,
+  clock: { now: number },
+  config: ReturnType<typeof parseConfig>['config'],
+  run: number,
+  lifetime: () => number,
+): Promise<Learner[]> {
   const learners: Learner[] = [];
   const ends = new Map<string, number>();
   const start = clock.now;
   const admit = (id: string): void => void ends.set(id, clock.now + lifetime() * 1000);
-  for (let next = 0; next < LEARNERS || ends.size > 0; ) {
+  for (let next = 0; next < LEARNERS || ends.size > 0;) {
     const arrival = next < LEARNERS ? start + (next * ARRIVALS_SECONDS * 1000) / LEARNERS : Number.POSITIVE_INFINITY;
     const [ending, endAt] = [...ends].reduce((soonest, entry) => (entry[1] < soonest[1] ? entry : soonest), ['', Number.POSITIVE_INFINITY]);
     if (arrival <= endAt) {
       clock.now = arrival;
       const id = `r${run}l${String(next++).padStart(4, '0')}`;
       await data.liveLessons.create(makeNewLiveLesson({ id, sessionId: `s-${id}`, lessonSlug: 'linux-basics' }));
-      const result = await data.admission.enqueue({ liveLessonId: id, sessionId: `s-${id}`, client: `10.0.${next % 7}.1`, lessonSlug: 'linux-basics' }, { cap: CAPACITY, maxQueued: 500 });
+      const result = await data.admission.enqueue(
+        { liveLessonId: id, sessionId: `s-${id}`, client: `10.0.${next % 7}.1`, lessonSlug: 'linux-basics' },
+        { cap: CAPACITY, maxQueued: 500 },
+      );
       const learner: Learner = { id, arrivedAt: clock.now };
       learners.push(learner);
       if (result.kind === 'admitted') {
@@ -74,7 +83,9 @@ function figures(learners: Learner[]) {
 
 const line = (f: ReturnType<typeof figures>): string => {
   const error = f.estimateError;
-  const estimate = error ? `estimate error |p50| ${error.p50.toFixed(0)} s, |p95| ${error.p95.toFixed(0)} s, bias ${error.bias >= 0 ? '+' : ''}${error.bias.toFixed(0)} s` : 'no estimate';
+  const estimate = error
+    ? `estimate error |p50| ${error.p50.toFixed(0)} s, |p95| ${error.p95.toFixed(0)} s, bias ${error.bias >= 0 ? '+' : ''}${error.bias.toFixed(0)} s`
+    : 'no estimate';
   return `wait p50 ${f.wait.p50.toFixed(0)} s, p95 ${f.wait.p95.toFixed(0)} s (${f.queued} of ${LEARNERS} waited, ${f.estimated} given an estimate); ${estimate}`;
 };
 
@@ -100,11 +111,21 @@ it(`queues ${LEARNERS} learners arriving over ${ARRIVALS_SECONDS} s for ${CAPACI
     clock.now += 120_000;
     const random = seeded(36);
     const spread = figures(await workload(data, clock, config, 3, () => LIFETIME_SECONDS / 2 + random() * LIFETIME_SECONDS));
-    console.log(`bench admission: capacity ${CAPACITY}, ${LEARNERS} learners over ${ARRIVALS_SECONDS} s, ${LIFETIME_SECONDS} s labs (the real queue and estimate on SQLite, virtual clock)`);
+    console.log(
+      `bench admission: capacity ${CAPACITY}, ${LEARNERS} learners over ${ARRIVALS_SECONDS} s, ${LIFETIME_SECONDS} s labs (the real queue and estimate on SQLite, virtual clock)`,
+    );
     console.log(`  first run, no lab ended before the queue formed (no estimate until one has): ${line(cold)}`);
     console.log(`  second run, the first run's lifetimes known: ${line(warm)}`);
     console.log(`  third run, lifetimes spread 30–90 s (mean 60): ${line(spread)}`);
-    writeBenchReport('admission', { capacity: CAPACITY, learners: LEARNERS, arrivalsSeconds: ARRIVALS_SECONDS, lifetimeSeconds: LIFETIME_SECONDS, cold, warm, spread });
+    writeBenchReport('admission', {
+      capacity: CAPACITY,
+      learners: LEARNERS,
+      arrivalsSeconds: ARRIVALS_SECONDS,
+      lifetimeSeconds: LIFETIME_SECONDS,
+      cold,
+      warm,
+      spread,
+    });
     for (const run of [cold, warm, spread]) expect(run.wait.count).toBe(LEARNERS);
   } finally {
     await data.close();

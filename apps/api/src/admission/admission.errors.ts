@@ -62,8 +62,16 @@ export function liveSessionLimit(limit: number): AdmissionError {
 }
 
 const RATES = {
-  session: { reason: AdmissionReasons.newSessionRate, what: 'sessions', learner: 'Many people on your network have just started sessions. Please wait about %, then reload the page.' },
-  lab: { reason: AdmissionReasons.newLabRate, what: 'labs', learner: 'Many labs have just been started from your network. Please wait about %, then start yours again.' },
+  session: {
+    reason: AdmissionReasons.newSessionRate,
+    what: 'sessions',
+    learner: 'Many people on your network have just started sessions. Please wait about %, then reload the page.',
+  },
+  lab: {
+    reason: AdmissionReasons.newLabRate,
+    what: 'labs',
+    learner: 'Many labs have just been started from your network. Please wait about %, then start yours again.',
+  },
 } as const;
 
 /** Past an address's token bucket of new sessions or labs. */

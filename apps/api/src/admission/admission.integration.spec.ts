@@ -16,10 +16,12 @@ interface Detail {
 }
 const detailOf = (body: unknown): Detail => (body as { details: Detail[] }).details[0];
 
-describe('admission at the api: rates, the session\'s lab limit, my labs (stand-in scheduler)', () => {
+describe("admission at the api: rates, the session's lab limit, my labs (stand-in scheduler)", () => {
   let api: ApiFixture;
   beforeAll(async () => {
-    api = await startApi('sqlite', { api: { rateLimitPerMinute: 0, newSessionsPerAddress: { count: 3, perSeconds: 600 }, newLabsPerAddress: { count: 5, perSeconds: 600 } } });
+    api = await startApi('sqlite', {
+      api: { rateLimitPerMinute: 0, newSessionsPerAddress: { count: 3, perSeconds: 600 }, newLabsPerAddress: { count: 5, perSeconds: 600 } },
+    });
   });
   afterAll(() => api?.stop());
 
@@ -40,7 +42,7 @@ describe('admission at the api: rates, the session\'s lab limit, my labs (stand-
     expect((await api.call('POST', '/exp/livesession', {}, from('127.0.3.2'))).status).toBe(200);
   });
 
-  it('past the session\'s 3 labs names the least recently used one; replaceOldest ends it and starts the new lab in one call', async () => {
+  it("past the session's 3 labs names the least recently used one; replaceOldest ends it and starts the new lab in one call", async () => {
     const address = '127.0.4.1';
     const sessionId = await session(address);
     const ids: Record<string, string> = {};
@@ -52,17 +54,27 @@ describe('admission at the api: rates, the session\'s lab limit, my labs (stand-
     expect(refused.status).toBe(429);
     expect(exp.runtimeError.safeParse(refused.body).error?.issues ?? []).toEqual([]);
     expect(refused.body).toMatchObject({ code: 8, error: 'This session address has exceeded the maximum number of liveLessons' });
-    expect(detailOf(refused.body)).toMatchObject({ reason: 'LIVE_LESSON_LIMIT', oldestLiveLessonId: ids['web-services'], learnerMessage: expect.stringContaining('"Web Services"') });
+    expect(detailOf(refused.body)).toMatchObject({
+      reason: 'LIVE_LESSON_LIMIT',
+      oldestLiveLessonId: ids['web-services'],
+      learnerMessage: expect.stringContaining('"Web Services"'),
+    });
 
     const replaced = await lab(sessionId, 'jupyter-intro', address, { replaceOldest: true });
     expect(replaced.status).toBe(200);
     const { id } = replaced.body as { id: string };
     expect((await api.data.liveLessons.get(ids['web-services'])).deleteRequestedAt).toBeInstanceOf(Date);
-    await expect.poll(() => (api.received[RequestSubjects.liveLessonDelete] ?? []).some((request) => (request as { liveLessonId: string }).liveLessonId === ids['web-services'])).toBe(true);
+    await expect
+      .poll(() =>
+        (api.received[RequestSubjects.liveLessonDelete] ?? []).some((request) => (request as { liveLessonId: string }).liveLessonId === ids['web-services']),
+      )
+      .toBe(true);
 
     const mine = await api.call('GET', `/exp/livesession/${sessionId}/livelessons`);
     expect(exp.expSessionLiveLessons.safeParse(mine.body).error?.issues ?? []).toEqual([]);
-    const listed = (mine.body as { LiveLessons: { ID: string; LessonSlug: string; Ending: boolean; Status: string; LastActiveTime: string; ExpiresAt: string }[] }).LiveLessons;
+    const listed = (
+      mine.body as { LiveLessons: { ID: string; LessonSlug: string; Ending: boolean; Status: string; LastActiveTime: string; ExpiresAt: string }[] }
+    ).LiveLessons;
     expect(listed.map((entry) => entry.ID)).toEqual([id, ids['linux-basics'], ids['network-automation'], ids['web-services']]);
     expect(listed.find((entry) => entry.ID === ids['web-services'])).toMatchObject({ Ending: true, LessonSlug: 'web-services' });
     const first = listed[0];
@@ -131,18 +143,33 @@ describe('the waiting room at the api (stand-in scheduler: the test admits as th
 
     const line = await api.call('GET', '/exp/admin/queue', undefined, ADMIN);
     expect(exp.expQueue.safeParse(line.body).error?.issues ?? []).toEqual([]);
-    expect(line.body).toMatchObject({ capacity: { max: CAP, holding: 1 }, maxQueued: 2, waiting: 2, line: [{ position: 1, liveLessonId: id, client: '127.0.6.2' }, { position: 2, client: '127.0.6.3' }] });
+    expect(line.body).toMatchObject({
+      capacity: { max: CAP, holding: 1 },
+      maxQueued: 2,
+      waiting: 2,
+      line: [
+        { position: 1, liveLessonId: id, client: '127.0.6.2' },
+        { position: 2, client: '127.0.6.3' },
+      ],
+    });
   });
 
   it('streams the place in line (queue events) until the lab leaves it, then its status to READY', async () => {
     const [head] = await api.data.admission.waiting();
     const events: SseEvent[] = [];
-    const received = readEvents(`${api.url}/exp/livelesson/${head.liveLessonId}/events`, () => undefined, (event) => {
-      events.push(event);
-      const data = event.data as { position?: number };
-      if (event.event === 'queue' && data.position === 1) void admitHead();
-      if (event.event === 'queue' && data.position === 0) void api.data.liveLessons.updateStatus(head.liveLessonId, 'READY').then(() => api.publishStatus({ liveLessonId: head.liveLessonId, status: 'READY', totalTests: 1 }));
-    });
+    const received = readEvents(
+      `${api.url}/exp/livelesson/${head.liveLessonId}/events`,
+      () => undefined,
+      (event) => {
+        events.push(event);
+        const data = event.data as { position?: number };
+        if (event.event === 'queue' && data.position === 1) void admitHead();
+        if (event.event === 'queue' && data.position === 0)
+          void api.data.liveLessons
+            .updateStatus(head.liveLessonId, 'READY')
+            .then(() => api.publishStatus({ liveLessonId: head.liveLessonId, status: 'READY', totalTests: 1 }));
+      },
+    );
     /** As the scheduler does once capacity frees: the running lab goes, the head is admitted. */
     const admitHead = async (): Promise<void> => {
       for (const holder of await api.data.admissionStats.holders()) await api.data.liveLessons.delete(holder.liveLessonId);

@@ -42,7 +42,7 @@ async function learner(base: string, address: string, lessonSlug = 'linux-basics
 /** Polls the lab as antidote-web's page does (each `everyMs`) until READY; every answer must be 200 and never failed. */
 async function followToReady(base: () => string, id: string, address: string, everyMs: number): Promise<string[]> {
   const seen: string[] = [];
-  for (const deadline = Date.now() + 240_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 240_000; Date.now() < deadline;) {
     const answer = await call(base(), 'GET', `/exp/livelesson/${id}`, undefined, address).catch(() => undefined);
     if (answer) {
       if (answer.status !== 200) throw new Error(`GET ${id} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
@@ -78,13 +78,14 @@ describe('a classroom behind one address, default limits (api, scheduler, health
     for (const id of ids) expect(await p.data.liveLessons.get(id)).toMatchObject({ status: LiveLessonStatus.READY, error: false });
   });
 
-  it("a 4th lesson in one session: the answer names the lab to end; with replaceOldest the oldest ends and the new one starts", { timeout: LONG }, async () => {
+  it('a 4th lesson in one session: the answer names the lab to end; with replaceOldest the oldest ends and the new one starts', { timeout: LONG }, async () => {
     const base = p.running('api')[0].url;
     const address = '127.0.8.2';
     const first = await learner(base, address, 'linux-basics');
     const { sessionId } = first;
     const ids = [String(first.body.id)];
-    for (const slug of ['web-services', 'jupyter-intro']) ids.push(String((await call(base, 'POST', '/exp/livelesson', { lessonSlug: slug, sessionId }, address)).body.id));
+    for (const slug of ['web-services', 'jupyter-intro'])
+      ids.push(String((await call(base, 'POST', '/exp/livelesson', { lessonSlug: slug, sessionId }, address)).body.id));
     const refused = await call(base, 'POST', '/exp/livelesson', { lessonSlug: 'network-automation', sessionId }, address);
     expect(refused.status).toBe(429);
     const [detail] = refused.body.details as { reason: string; oldestLiveLessonId: string }[];
@@ -111,113 +112,131 @@ describe('the waiting room with maxLiveLessons 5: two replicas of the api and th
   const apis = (): string[] => p.running('api').map((service) => service.url);
   const waitingIds = async (): Promise<string[]> => (await p.data.admission.waiting()).map((ticket) => ticket.liveLessonId);
 
-  it('serves 20 requests from 4 addresses round-robin, each READY exactly once, places only going down, none lost across restarts; past maxQueued 429', { timeout: LONG }, async () => {
-    const namespacesBefore = p.sim.counters.requests().filter((r) => r.verb === 'create' && r.resource === 'namespaces' && r.code === 201).length;
-    const clientOf = new Map<string, string>();
-    const sessionOf = new Map<string, string>();
-    for (const [i, address] of CLIENTS.flatMap((client) => Array<string>(5).fill(client)).entries()) {
-      const answer = await learner(apis()[i % 2], address);
-      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-      clientOf.set(String(answer.body.id), address);
-      sessionOf.set(String(answer.body.id), answer.sessionId);
-    }
-    const ids = [...clientOf.keys()];
-    // The line is full (5 running, 15 waiting): one more is refused with a time to come back.
-    const full = await learner(apis()[0], '127.0.9.5');
-    expect(full.status).toBe(429);
-    expect(Number(full.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((full.body.details as { reason: string }[])[0].reason).toBe('QUEUE_FULL');
+  it(
+    'serves 20 requests from 4 addresses round-robin, each READY exactly once, places only going down, none lost across restarts; past maxQueued 429',
+    { timeout: LONG },
+    async () => {
+      const namespacesBefore = p.sim.counters.requests().filter((r) => r.verb === 'create' && r.resource === 'namespaces' && r.code === 201).length;
+      const clientOf = new Map<string, string>();
+      const sessionOf = new Map<string, string>();
+      for (const [i, address] of CLIENTS.flatMap((client) => Array<string>(5).fill(client)).entries()) {
+        const answer = await learner(apis()[i % 2], address);
+        expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+        clientOf.set(String(answer.body.id), address);
+        sessionOf.set(String(answer.body.id), answer.sessionId);
+      }
+      const ids = [...clientOf.keys()];
+      // The line is full (5 running, 15 waiting): one more is refused with a time to come back.
+      const full = await learner(apis()[0], '127.0.9.5');
+      expect(full.status).toBe(429);
+      expect(Number(full.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((full.body.details as { reason: string }[])[0].reason).toBe('QUEUE_FULL');
 
-    // The first address's five fit at once; the other fifteen wait, round-robin across their addresses.
-    const line = await waitingIds();
-    expect(line).toHaveLength(15);
-    expect(line.map((id) => clientOf.get(id))).toEqual(Array.from({ length: 15 }, (_, i) => CLIENTS[1 + (i % 3)]));
+      // The first address's five fit at once; the other fifteen wait, round-robin across their addresses.
+      const line = await waitingIds();
+      expect(line).toHaveLength(15);
+      expect(line.map((id) => clientOf.get(id))).toEqual(Array.from({ length: 15 }, (_, i) => CLIENTS[1 + (i % 3)]));
 
-    // Learners poll their places (through either api) while labs end one at a time.
-    const places = new Map<string, number[]>(line.map((id) => [id, []]));
-    /** Polls until the returned stop is called (and has waited for the round under way). */
-    const startPolling = (): (() => Promise<void>) => {
-      let polling = true;
-      const loop = (async () => {
-        while (polling) {
-          for (const [i, id] of [...places.keys()].entries()) {
-            const bases = apis();
-            const answer = await call(bases[i % bases.length], 'GET', `/exp/livelesson/${id}`, undefined, clientOf.get(id)).catch(() => undefined);
-            if (answer?.status === 200) places.get(id)!.push(Number(answer.body.QueuePosition));
-          }
-          await new Promise((resolve) => setTimeout(resolve, 200));
-        }
-      })();
-      return async () => {
-        polling = false;
-        await loop;
-      };
-    };
-    let stopPolling = startPolling();
-
-    const admittedOrder: string[] = [];
-    const ready = new Set<string>();
-    const endOneReadyLab = async (): Promise<void> => {
-      let readyNow: string[] = [];
-      await expect
-        .poll(
-          async () => {
-            readyNow = [];
-            for (const id of ids) {
-              const lab = ready.has(id) ? undefined : await p.data.liveLessons.find(id);
-              if (lab?.error) throw new Error(`${id} failed: ${lab.failureReason}`);
-              if (lab?.status === LiveLessonStatus.READY) readyNow.push(id);
+      // Learners poll their places (through either api) while labs end one at a time.
+      const places = new Map<string, number[]>(line.map((id) => [id, []]));
+      /** Polls until the returned stop is called (and has waited for the round under way). */
+      const startPolling = (): (() => Promise<void>) => {
+        let polling = true;
+        const loop = (async () => {
+          while (polling) {
+            for (const [i, id] of [...places.keys()].entries()) {
+              const bases = apis();
+              const answer = await call(bases[i % bases.length], 'GET', `/exp/livelesson/${id}`, undefined, clientOf.get(id)).catch(() => undefined);
+              if (answer?.status === 200) places.get(id)!.push(Number(answer.body.QueuePosition));
             }
-            return readyNow.length;
-          },
-          { timeout: 120_000, interval: 200 },
-        )
-        .toBeGreaterThan(0);
-      const [id] = readyNow;
-      ready.add(id);
-      const before = await waitingIds();
-      const ended = await call(apis()[ready.size % 2], 'DELETE', `/exp/livelesson/${id}?sessionId=${sessionOf.get(id)}`, undefined, clientOf.get(id));
-      expect(ended.status).toBe(200);
-      if (before.length === 0) return;
-      // Its slot goes to the head of the line.
-      await expect.poll(waitingIds, { timeout: 60_000, interval: 100 }).toEqual(before.slice(1));
-      admittedOrder.push(before[0]);
-    };
+            await new Promise((resolve) => setTimeout(resolve, 200));
+          }
+        })();
+        return async () => {
+          polling = false;
+          await loop;
+        };
+      };
+      let stopPolling = startPolling();
 
-    /** Six labs end; then every api and scheduler replica goes and two of each come back, mid-queue; then the rest end. */
-    const drainWithRestart = async (): Promise<void> => {
-      for (let i = 0; i < 6; i++) await endOneReadyLab();
-      // Everything restarts mid-queue: every api and scheduler replica goes, then two of each come back.
-      const lineBefore = await waitingIds();
-      expect(lineBefore).toHaveLength(9);
-      // The pages pause meanwhile: a client that keeps reusing its keep-alive connection would hold an api's HTTP server open.
-      await stopPolling();
-      await p.stopService('api');
-      await p.stopService('scheduler');
-      for (const service of ['scheduler', 'scheduler', 'api', 'api'] as const) await p.start(service);
-      stopPolling = startPolling();
-      expect(await waitingIds()).toEqual(lineBefore);
-      for (const [i, id] of lineBefore.entries()) expect((await call(apis()[i % 2], 'GET', `/exp/livelesson/${id}`, undefined, clientOf.get(id))).body).toMatchObject({ Status: 'INITIALIZED', QueuePosition: i + 1 });
-      // Labs have ended: their lifetimes give the line an estimate.
-      await expect.poll(async () => (await call(apis()[0], 'GET', `/exp/livelesson/${lineBefore[0]}`, undefined, clientOf.get(lineBefore[0]))).body.EstimatedWaitSeconds, { timeout: 30_000 }).toEqual(expect.any(Number));
-      while (ready.size < 20) await endOneReadyLab();
-    };
+      const admittedOrder: string[] = [];
+      const ready = new Set<string>();
+      const endOneReadyLab = async (): Promise<void> => {
+        let readyNow: string[] = [];
+        await expect
+          .poll(
+            async () => {
+              readyNow = [];
+              for (const id of ids) {
+                const lab = ready.has(id) ? undefined : await p.data.liveLessons.find(id);
+                if (lab?.error) throw new Error(`${id} failed: ${lab.failureReason}`);
+                if (lab?.status === LiveLessonStatus.READY) readyNow.push(id);
+              }
+              return readyNow.length;
+            },
+            { timeout: 120_000, interval: 200 },
+          )
+          .toBeGreaterThan(0);
+        const [id] = readyNow;
+        ready.add(id);
+        const before = await waitingIds();
+        const ended = await call(apis()[ready.size % 2], 'DELETE', `/exp/livelesson/${id}?sessionId=${sessionOf.get(id)}`, undefined, clientOf.get(id));
+        expect(ended.status).toBe(200);
+        if (before.length === 0) return;
+        // Its slot goes to the head of the line.
+        await expect.poll(waitingIds, { timeout: 60_000, interval: 100 }).toEqual(before.slice(1));
+        admittedOrder.push(before[0]);
+      };
 
-    try {
-      await drainWithRestart();
-    } finally {
-      await stopPolling();
-    }
+      /** Six labs end; then every api and scheduler replica goes and two of each come back, mid-queue; then the rest end. */
+      const drainWithRestart = async (): Promise<void> => {
+        for (let i = 0; i < 6; i++) await endOneReadyLab();
+        // Everything restarts mid-queue: every api and scheduler replica goes, then two of each come back.
+        const lineBefore = await waitingIds();
+        expect(lineBefore).toHaveLength(9);
+        // The pages pause meanwhile: a client that keeps reusing its keep-alive connection would hold an api's HTTP server open.
+        await stopPolling();
+        await p.stopService('api');
+        await p.stopService('scheduler');
+        for (const service of ['scheduler', 'scheduler', 'api', 'api'] as const) await p.start(service);
+        stopPolling = startPolling();
+        expect(await waitingIds()).toEqual(lineBefore);
+        for (const [i, id] of lineBefore.entries())
+          expect((await call(apis()[i % 2], 'GET', `/exp/livelesson/${id}`, undefined, clientOf.get(id))).body).toMatchObject({
+            Status: 'INITIALIZED',
+            QueuePosition: i + 1,
+          });
+        // Labs have ended: their lifetimes give the line an estimate.
+        await expect
+          .poll(
+            async () => (await call(apis()[0], 'GET', `/exp/livelesson/${lineBefore[0]}`, undefined, clientOf.get(lineBefore[0]))).body.EstimatedWaitSeconds,
+            { timeout: 30_000 },
+          )
+          .toEqual(expect.any(Number));
+        while (ready.size < 20) await endOneReadyLab();
+      };
 
-    expect(admittedOrder.map((id) => clientOf.get(id))).toEqual(line.map((id) => clientOf.get(id)));
-    for (const [id, seen] of places) {
-      expect(seen.length, id).toBeGreaterThan(0);
-      const climbs = seen.filter((place, i) => i > 0 && place !== 0 && (seen[i - 1] === 0 || place > seen[i - 1]));
-      expect(climbs, `${id}: ${seen.join(' ')}`).toEqual([]);
-    }
-    // Every one READY exactly once, none built twice.
-    for (const id of ids) expect(p.eventsOf(id).filter((event) => event.status === LiveLessonStatus.READY && !event.deleted), id).toHaveLength(1);
-    const namespaces = p.sim.counters.requests().filter((r) => r.verb === 'create' && r.resource === 'namespaces' && r.code === 201).length - namespacesBefore;
-    expect(namespaces).toBe(20);
-  });
+      try {
+        await drainWithRestart();
+      } finally {
+        await stopPolling();
+      }
+
+      expect(admittedOrder.map((id) => clientOf.get(id))).toEqual(line.map((id) => clientOf.get(id)));
+      for (const [id, seen] of places) {
+        expect(seen.length, id).toBeGreaterThan(0);
+        const climbs = seen.filter((place, i) => i > 0 && place !== 0 && (seen[i - 1] === 0 || place > seen[i - 1]));
+        expect(climbs, `${id}: ${seen.join(' ')}`).toEqual([]);
+      }
+      // Every one READY exactly once, none built twice.
+      for (const id of ids)
+        expect(
+          p.eventsOf(id).filter((event) => event.status === LiveLessonStatus.READY && !event.deleted),
+          id,
+        ).toHaveLength(1);
+      const namespaces =
+        p.sim.counters.requests().filter((r) => r.verb === 'create' && r.resource === 'namespaces' && r.code === 201).length - namespacesBefore;
+      expect(namespaces).toBe(20);
+    },
+  );
 });

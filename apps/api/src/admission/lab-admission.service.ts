@@ -40,7 +40,11 @@ export class LabAdmission {
     @Inject(MetricsService) metrics: MetricsService,
     @InjectConfig() private readonly config: AntidoteConfig,
   ) {
-    this.decisions = metrics.counter({ name: 'antidote_admission_requests_total', help: 'New labs: admitted at once, queued, or refused with the waiting room full', labelNames: ['decision'] });
+    this.decisions = metrics.counter({
+      name: 'antidote_admission_requests_total',
+      help: 'New labs: admitted at once, queued, or refused with the waiting room full',
+      labelNames: ['decision'],
+    });
   }
 
   /** Refuses before anything is written when every lab is in use and the line is full (the authoritative check is in `enqueue`). */
@@ -116,7 +120,12 @@ function expiryOf(holder: CapacityHolder, now: number, ttlMinutes: number): numb
 }
 
 /** Estimated waits of positions 1..positions at `now`: the labs holding capacity, the recent lifetimes, `estimateWaits`. */
-export async function estimateLine(data: DataManager, config: Pick<AntidoteConfig, 'liveLessonTTL' | 'scheduler'>, now: number, positions: number): Promise<(number | undefined)[]> {
+export async function estimateLine(
+  data: DataManager,
+  config: Pick<AntidoteConfig, 'liveLessonTTL' | 'scheduler'>,
+  now: number,
+  positions: number,
+): Promise<(number | undefined)[]> {
   const [holders, history] = await Promise.all([data.admissionStats.holders(), data.admissionStats.history(new Date(now - HISTORY_MS), HISTORY_SAMPLES)]);
   return estimateWaits({
     now,

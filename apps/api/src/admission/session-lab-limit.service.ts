@@ -6,7 +6,8 @@ import { SchedulerHandoff } from '../live-lessons/scheduler-handoff.service.js';
 import { liveLessonLimit } from './admission.errors.js';
 
 /** Least recently used first (then the oldest). */
-const leastRecentlyUsed = (a: LiveLesson, b: LiveLesson): number => a.lastActiveAt.getTime() - b.lastActiveAt.getTime() || a.createdAt.getTime() - b.createdAt.getTime();
+const leastRecentlyUsed = (a: LiveLesson, b: LiveLesson): number =>
+  a.lastActiveAt.getTime() - b.lastActiveAt.getTime() || a.createdAt.getTime() - b.createdAt.getTime();
 
 /**
  * `liveLessonLimit` labs per session. Labs being deleted or failed hold no place. Past the limit the

@@ -45,12 +45,15 @@ describe('estimateWaits', () => {
     expect(estimateWaits({ ...base, cap: 2, holders: [holder(5, 600)], positions: 3 })).toEqual([0, undefined, undefined]);
   });
 
-  it('caps a prediction with the lab\'s expiry once there is history', () => {
+  it("caps a prediction with the lab's expiry once there is history", () => {
     expect(estimateWaits({ ...base, cap: 1, holders: [holder(5, 20)], lifetimes: [600 * S], positions: 2 })).toEqual([20, 620]);
   });
 
   it('cannot say when only labs that never expire hold the capacity', () => {
     expect(estimateWaits({ ...base, cap: 1, holders: [{ since: NOW, expiresAt: NEVER }], lifetimes: [60 * S], positions: 2 })).toEqual([60, 120]);
-    expect(estimateWaits({ ...base, cap: 1, holders: [{ since: NOW - 120 * S, expiresAt: NEVER }], lifetimes: [60 * S], positions: 2 })).toEqual([undefined, undefined]);
+    expect(estimateWaits({ ...base, cap: 1, holders: [{ since: NOW - 120 * S, expiresAt: NEVER }], lifetimes: [60 * S], positions: 2 })).toEqual([
+      undefined,
+      undefined,
+    ]);
   });
 });

@@ -23,7 +23,7 @@ class TimeHeap {
   push(value: number): void {
     const items = this.items;
     items.push(value);
-    for (let i = items.length - 1; i > 0; ) {
+    for (let i = items.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
       if (items[parent] <= items[i]) break;
       [items[parent], items[i]] = [items[i], items[parent]];
@@ -36,7 +36,7 @@ class TimeHeap {
     const last = items.pop();
     if (items.length > 0 && last !== undefined) {
       items[0] = last;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const [left, right] = [2 * i + 1, 2 * i + 2];
         let least = i;
         if (left < items.length && items[left] < items[least]) least = left;

@@ -15,7 +15,9 @@ function curriculumAskingForPrivilege(): string {
 
 /** Once the start-up import is over (done or refused), what the database holds. */
 async function importedImages(api: ApiFixture) {
-  await expect.poll(async () => ((await api.call('GET', '/readyz')).body as { checks?: { curriculum?: boolean } }).checks?.curriculum, { timeout: 60_000 }).toBe(true);
+  await expect
+    .poll(async () => ((await api.call('GET', '/readyz')).body as { checks?: { curriculum?: boolean } }).checks?.curriculum, { timeout: 60_000 })
+    .toBe(true);
   return (await api.data.curriculum.listImages()).map((image) => ({ slug: image.slug, flavor: image.flavor }));
 }
 

@@ -8,8 +8,7 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const TEXT_TYPE = /^text\/plain\s*(?:;|$)/i;
 
 const typeOf = (request: IncomingMessage): string => (request.headers['content-type'] ?? '').trim();
-const hasBody = (request: IncomingMessage): boolean =>
-  request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+const hasBody = (request: IncomingMessage): boolean => request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
 const isText = (request: IncomingMessage): boolean => TEXT_TYPE.test(typeOf(request));
 export const readsAsJson = (request: IncomingMessage): boolean => JSON_TYPE.test(typeOf(request)) || isText(request);
 

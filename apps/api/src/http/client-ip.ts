@@ -44,7 +44,10 @@ export class ClientIpResolver {
     let client = plainAddress(peer ?? '');
     if (!client) return 'unknown';
     const header = Array.isArray(forwardedFor) ? forwardedFor.join(',') : (forwardedFor ?? '');
-    const hops = header.split(',').map((entry) => plainAddress(entry.trim())).filter((entry) => entry.length > 0);
+    const hops = header
+      .split(',')
+      .map((entry) => plainAddress(entry.trim()))
+      .filter((entry) => entry.length > 0);
     while (this.isTrusted(client) && hops.length > 0) {
       const next = hops.pop()!;
       if (isIP(next) === 0) break;

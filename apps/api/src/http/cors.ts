@@ -46,7 +46,10 @@ export function originPolicy(corsOrigins: readonly string[], site: RequestSite):
     const own = origin !== undefined && origin === site.ownOrigin(request);
     const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
     if (mayCall || own || (READ_METHODS.has(request.method) && !preflight)) return next();
-    const error = new GatewayError(GrpcCode.PermissionDenied, `origin ${header.slice(0, 200)} may not ${preflight ? 'call' : 'write to'} this api (api.corsOrigins)`);
+    const error = new GatewayError(
+      GrpcCode.PermissionDenied,
+      `origin ${header.slice(0, 200)} may not ${preflight ? 'call' : 'write to'} this api (api.corsOrigins)`,
+    );
     response.status(error.status.http).json(error.body());
   };
 }

@@ -31,9 +31,12 @@ describe('canonicalPath: one spelling per path', () => {
     expect(canonicalPath(path)).toBe(canonical);
   });
 
-  it.each(['/exp/lesson;x=1', '/exp\\lesson', '/exp/%zz', '/exp/%4', '/exp/%00', '/exp/a b', '/exp/\u00e9', '*', 'http://host/exp', ''])('refuses %j', (path) => {
-    expect(canonicalPath(path)).toBeUndefined();
-  });
+  it.each(['/exp/lesson;x=1', '/exp\\lesson', '/exp/%zz', '/exp/%4', '/exp/%00', '/exp/a b', '/exp/\u00e9', '*', 'http://host/exp', ''])(
+    'refuses %j',
+    (path) => {
+      expect(canonicalPath(path)).toBeUndefined();
+    },
+  );
 
   it('keeps the query as sent', () => {
     expect(canonicalTarget('/exp//lesson/?Category=a%2Fb&x=..')).toBe('/exp/lesson?Category=a%2Fb&x=..');
@@ -50,7 +53,13 @@ describe('canonicalPath: one spelling per path', () => {
 
 describe('client addresses: one client however it is spelled', () => {
   it('reads an IPv4 address in its IPv6 spellings as IPv4', () => {
-    expect(['::ffff:192.0.2.1', '::FFFF:c000:201', '0:0:0:0:0:ffff:192.0.2.1', '192.0.2.1', '2001:db8::1'].map(plainAddress)).toEqual(['192.0.2.1', '192.0.2.1', '192.0.2.1', '192.0.2.1', '2001:db8::1']);
+    expect(['::ffff:192.0.2.1', '::FFFF:c000:201', '0:0:0:0:0:ffff:192.0.2.1', '192.0.2.1', '2001:db8::1'].map(plainAddress)).toEqual([
+      '192.0.2.1',
+      '192.0.2.1',
+      '192.0.2.1',
+      '192.0.2.1',
+      '2001:db8::1',
+    ]);
   });
 
   it.each([
@@ -66,7 +75,13 @@ describe('client addresses: one client however it is spelled', () => {
   });
 
   it('writes IPv6 addresses as RFC 5952 does', () => {
-    for (const [address, text] of [['2001:0db8:0:0:1:0:0:1', '2001:db8::1:0:0:1'], ['0:0:0:0:0:0:0:0', '::'], ['1:0:2:0:3:0:4:0', '1:0:2:0:3:0:4:0'], ['::1', '::1'], ['1::', '1::']]) {
+    for (const [address, text] of [
+      ['2001:0db8:0:0:1:0:0:1', '2001:db8::1:0:0:1'],
+      ['0:0:0:0:0:0:0:0', '::'],
+      ['1:0:2:0:3:0:4:0', '1:0:2:0:3:0:4:0'],
+      ['::1', '::1'],
+      ['1::', '1::'],
+    ]) {
       expect(ipv6Text(ipv6Bytes(address)!), address).toBe(text);
     }
     expect(ipv6Bytes('not-an-address')).toBeUndefined();
@@ -112,14 +127,21 @@ describe('RequestSite: the hosts the api answers to, and its own origin', () => 
   it('answers to every local address when it listens on all of them, and to any host with "*"', () => {
     const local = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => entry.address.split('%')[0]));
     const all = new RequestSite([], '0.0.0.0', proxies);
-    for (const address of local) expect(all.hostAllowed(request({ host: address.includes(':') ? `[${address}]:8086` : `${address}:8086` })), address).toBe(true);
+    for (const address of local)
+      expect(all.hostAllowed(request({ host: address.includes(':') ? `[${address}]:8086` : `${address}:8086` })), address).toBe(true);
     expect(all.hostAllowed(request({ host: '192.0.2.200' }))).toBe(false);
     expect(new RequestSite(['*'], '127.0.0.1', proxies).hostAllowed(request({ host: 'anything.test' }))).toBe(true);
     expect(new RequestSite([], 'api.internal', proxies).hostAllowed(request({ host: 'api.internal:8086' }))).toBe(true);
   });
 
   it('reads a Host header as a host name or nothing', () => {
-    expect([hostnameOf('Example.COM:80'), hostnameOf('[2001:DB8::1]:8080'), hostnameOf('a b'), hostnameOf('x:99999'), hostnameOf('')]).toEqual(['example.com', '2001:db8::1', undefined, undefined, undefined]);
+    expect([hostnameOf('Example.COM:80'), hostnameOf('[2001:DB8::1]:8080'), hostnameOf('a b'), hostnameOf('x:99999'), hostnameOf('')]).toEqual([
+      'example.com',
+      '2001:db8::1',
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });
 
@@ -127,9 +149,21 @@ describe('what is closed by default', () => {
   it('leaves nothing open as shipped, and names each setting that opens something', () => {
     const { config } = loadConfig({ env: {}, argv: [], overrides: { instanceId: 'x', curriculumDir: '/c' } });
     expect(insecureSettings(config.api)).toEqual([]);
-    expect(config.api).toMatchObject({ corsOrigins: [], allowedHosts: [], exposeDevicePasswords: false, maxInFlightPerClient: 32, ipv6ClientPrefix: 64, headersTimeoutSeconds: 10, requestTimeoutSeconds: 30 });
+    expect(config.api).toMatchObject({
+      corsOrigins: [],
+      allowedHosts: [],
+      exposeDevicePasswords: false,
+      maxInFlightPerClient: 32,
+      ipv6ClientPrefix: 64,
+      headersTimeoutSeconds: 10,
+      requestTimeoutSeconds: 30,
+    });
     const open = insecureSettings({ ...config.api, corsOrigins: ['*'], allowedHosts: ['*'], exposeDevicePasswords: true });
-    expect(open).toEqual([expect.stringContaining('api.corsOrigins'), expect.stringContaining('api.allowedHosts'), expect.stringContaining('api.exposeDevicePasswords')]);
+    expect(open).toEqual([
+      expect.stringContaining('api.corsOrigins'),
+      expect.stringContaining('api.allowedHosts'),
+      expect.stringContaining('api.exposeDevicePasswords'),
+    ]);
     expect(open.every((line) => line.startsWith('INSECURE: '))).toBe(true);
   });
 });

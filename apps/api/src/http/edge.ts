@@ -26,11 +26,16 @@ function canonicalRequest(request: Request, response: Response, next: NextFuncti
   next();
 }
 
-const hostCheck = (site: RequestSite) => (request: Request, response: Response, next: NextFunction): void => {
-  if (site.hostAllowed(request)) return next();
-  const error = new GatewayError(GrpcCode.PermissionDenied, `this api does not answer to host ${String(request.headers.host).slice(0, 200)} (api.allowedHosts)`);
-  response.status(error.status.http).json(error.body());
-};
+const hostCheck =
+  (site: RequestSite) =>
+  (request: Request, response: Response, next: NextFunction): void => {
+    if (site.hostAllowed(request)) return next();
+    const error = new GatewayError(
+      GrpcCode.PermissionDenied,
+      `this api does not answer to host ${String(request.headers.host).slice(0, 200)} (api.allowedHosts)`,
+    );
+    response.status(error.status.http).json(error.body());
+  };
 
 /** A client must send its headers, then its whole request, in bounded time (Node answers 408 and closes). */
 function boundRequestTimes(server: Server, api: AntidoteConfig['api']): void {

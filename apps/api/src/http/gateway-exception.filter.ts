@@ -32,13 +32,15 @@ export class GatewayExceptionFilter implements ExceptionFilter {
   private translate(exception: unknown): GatewayError {
     if (exception instanceof GatewayError) return exception;
     // The database away (restarting): retryable, never a 500.
-    if (isDatabaseUnavailable(exception)) return new GatewayError(GrpcCode.Unavailable, 'The database is not available right now; please try again shortly', undefined, { 'Retry-After': '2' });
-    if (exception instanceof DataError) return exception.code === DataErrorCodes.notFound ? notFound(exception.message) : new GatewayError(GrpcCode.AlreadyExists, exception.message);
+    if (isDatabaseUnavailable(exception))
+      return new GatewayError(GrpcCode.Unavailable, 'The database is not available right now; please try again shortly', undefined, { 'Retry-After': '2' });
+    if (exception instanceof DataError)
+      return exception.code === DataErrorCodes.notFound ? notFound(exception.message) : new GatewayError(GrpcCode.AlreadyExists, exception.message);
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (exception.name === 'PayloadTooLargeException' || status === 413) return fromHttpException(413, '');
       const body = exception.getResponse();
-      const message = typeof body === 'object' && body && 'message' in body ? String((body).message) : exception.message;
+      const message = typeof body === 'object' && body && 'message' in body ? String(body.message) : exception.message;
       return fromHttpException(status, status === 400 ? `malformed request: ${message}` : message);
     }
     const parserError = exception as { status?: number; type?: string; message?: string };

@@ -14,15 +14,39 @@ const propertiesOf = (file: string, definition: string): string[] => Object.keys
 
 describe('response shapes match the original swagger definitions, property for property', () => {
   const liveLesson = {
-    id: 'abc', sessionId: 's', antidoteId: 'a', lessonSlug: 'l', currentStage: 0, guideType: 'markdown' as const, guideContents: '', guideDomain: '', status: 'READY' as const,
-    error: false, healthyTests: 1, totalTests: 1, createdAt: new Date(), lastActiveAt: new Date(), updatedAt: new Date(), phaseTimes: {}, pool: false, endpoints: [{ ...makeLiveEndpoint(), host: '10.0.0.1' }],
+    id: 'abc',
+    sessionId: 's',
+    antidoteId: 'a',
+    lessonSlug: 'l',
+    currentStage: 0,
+    guideType: 'markdown' as const,
+    guideContents: '',
+    guideDomain: '',
+    status: 'READY' as const,
+    error: false,
+    healthyTests: 1,
+    totalTests: 1,
+    createdAt: new Date(),
+    lastActiveAt: new Date(),
+    updatedAt: new Date(),
+    phaseTimes: {},
+    pool: false,
+    endpoints: [{ ...makeLiveEndpoint(), host: '10.0.0.1' }],
   };
 
   it.each([
     ['livelesson', 'expLiveLesson', () => toExpLiveLesson(liveLesson, true)],
     ['livelesson', 'expLiveEndpoint', () => (toExpLiveLesson(liveLesson, true).LiveEndpoints as Record<string, object>).linux1],
-    ['livelesson', 'expLivePresentation', () => ((toExpLiveLesson(liveLesson, true).LiveEndpoints as Record<string, { LivePresentations: object[] }>).linux1.LivePresentations[0])],
-    ['livesession', 'expLiveSession', () => toExpLiveSession({ id: 's', sourceIp: '1.1.1.1', persistent: false, createdAt: new Date(), lastActiveAt: new Date() })],
+    [
+      'livelesson',
+      'expLivePresentation',
+      () => (toExpLiveLesson(liveLesson, true).LiveEndpoints as Record<string, { LivePresentations: object[] }>).linux1.LivePresentations[0],
+    ],
+    [
+      'livesession',
+      'expLiveSession',
+      () => toExpLiveSession({ id: 's', sourceIp: '1.1.1.1', persistent: false, createdAt: new Date(), lastActiveAt: new Date() }),
+    ],
     ['lesson', 'expLesson', () => toExpLesson(makeLesson({ connections: [{ a: 'x', b: 'y', subnet: '' }], authors: [{ name: 'n', link: 'l' }] }))],
     ['lesson', 'expEndpoint', () => (toExpLesson(makeLesson()).Endpoints as object[])[0]],
     ['lesson', 'expLessonStage', () => (toExpLesson(makeLesson()).Stages as object[])[0]],

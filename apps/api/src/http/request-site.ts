@@ -82,7 +82,9 @@ export class RequestSite {
     const bind = plainAddress(this.bindHost.toLowerCase());
     if (!WILDCARD_BINDS.has(bind)) return name === bind;
     if (Date.now() - this.interfaces.at > INTERFACES_TTL_MS) {
-      const addresses = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => plainAddress(entry.address.split('%')[0].toLowerCase())));
+      const addresses = Object.values(networkInterfaces()).flatMap((list) =>
+        (list ?? []).map((entry) => plainAddress(entry.address.split('%')[0].toLowerCase())),
+      );
       this.interfaces = { at: Date.now(), addresses: new Set(addresses) };
     }
     return this.interfaces.addresses.has(name);

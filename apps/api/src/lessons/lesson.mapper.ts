@@ -35,7 +35,9 @@ export function toExpLesson(lesson: Lesson): Record<string, unknown> {
  * an empty list out: antidote-web shows "Coming Soon!" only then (an empty list renders an empty box).
  */
 export function toExpCollection(collection: Collection, lessons: readonly Lesson[]): Record<string, unknown> {
-  const summaries = lessons.filter((lesson) => lesson.collection === collection.slug).map((lesson) => ({ Slug: lesson.slug, Name: lesson.name, Description: lesson.description }));
+  const summaries = lessons
+    .filter((lesson) => lesson.collection === collection.slug)
+    .map((lesson) => ({ Slug: lesson.slug, Name: lesson.name, Description: lesson.description }));
   return {
     Slug: collection.slug,
     Title: collection.title,

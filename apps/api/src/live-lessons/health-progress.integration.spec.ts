@@ -12,7 +12,7 @@ function until(events: SseEvent[], onEvent: { current: () => void }, predicate: 
   });
 }
 
-describe('health progress on a live lesson\'s event stream (real nats-server, published with the healthchecker\'s login)', () => {
+describe("health progress on a live lesson's event stream (real nats-server, published with the healthchecker's login)", () => {
   let api: ApiFixture;
   beforeAll(async () => {
     api = await startApi('sqlite', { api: { rateLimitPerMinute: 0 } });
@@ -27,7 +27,14 @@ describe('health progress on a live lesson\'s event stream (real nats-server, pu
     await api.data.liveLessons.updateTests(id, 1, 2);
     return { id, endpoint: (await api.data.liveLessons.get(id)).endpoints[0].name };
   };
-  const progress = (liveLessonId: string, endpoint: string, extra: Record<string, unknown> = {}) => ({ liveLessonId, endpoint, healthy: 1, total: 2, at: new Date().toISOString(), ...extra });
+  const progress = (liveLessonId: string, endpoint: string, extra: Record<string, unknown> = {}) => ({
+    liveLessonId,
+    endpoint,
+    healthy: 1,
+    total: 2,
+    at: new Date().toISOString(),
+    ...extra,
+  });
 
   it('drops malformed events and events its row does not confirm; forwards each valid one only to the stream of the live lesson it names', async () => {
     const mine = await newLesson('network-automation');
@@ -36,7 +43,12 @@ describe('health progress on a live lesson\'s event stream (real nats-server, pu
     // The other live lesson's stream, held open for the whole test.
     const otherEvents: SseEvent[] = [];
     const otherOnEvent = { current: (): void => undefined };
-    const otherDone = readEvents(`${api.url}/exp/livelesson/${other.id}/events`, () => undefined, (event) => (otherEvents.push(event), otherOnEvent.current()), { 'x-forwarded-for': '198.51.100.20' });
+    const otherDone = readEvents(
+      `${api.url}/exp/livelesson/${other.id}/events`,
+      () => undefined,
+      (event) => (otherEvents.push(event), otherOnEvent.current()),
+      { 'x-forwarded-for': '198.51.100.20' },
+    );
     await until(otherEvents, otherOnEvent, (events) => events.length >= 1);
 
     const steps: (() => Promise<void>)[] = [
@@ -65,7 +77,12 @@ describe('health progress on a live lesson\'s event stream (real nats-server, pu
         api.publishStatus({ liveLessonId: mine.id, status: 'READY', totalTests: 2, healthyTests: 1 });
       },
     ];
-    const events = await readEvents(`${api.url}/exp/livelesson/${mine.id}/events`, () => undefined, () => void steps.shift()?.(), { 'x-forwarded-for': '198.51.100.21' });
+    const events = await readEvents(
+      `${api.url}/exp/livelesson/${mine.id}/events`,
+      () => undefined,
+      () => void steps.shift()?.(),
+      { 'x-forwarded-for': '198.51.100.21' },
+    );
     expect(events.map((event) => event.event)).toEqual(['status', 'progress', 'status']);
     expect(events[1].data).toEqual(progress(mine.id, mine.endpoint, { at: (events[1].data as { at: string }).at }));
     expect(JSON.stringify(events)).not.toMatch(/script|forged|etc|xxxx/);

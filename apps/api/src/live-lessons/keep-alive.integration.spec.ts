@@ -15,7 +15,8 @@ describe('keep-alive of an existing lab, and its events followed past READY', ()
   afterAll(() => api?.stop());
 
   const newSession = async (): Promise<string> => ((await api.call('POST', '/exp/livesession', {})).body as { ID: string }).ID;
-  const newLab = async (sessionId: string, lessonSlug = 'linux-basics'): Promise<string> => ((await api.call('POST', '/exp/livelesson', { lessonSlug, sessionId, lessonStage: 0 })).body as { id: string }).id;
+  const newLab = async (sessionId: string, lessonSlug = 'linux-basics'): Promise<string> =>
+    ((await api.call('POST', '/exp/livelesson', { lessonSlug, sessionId, lessonStage: 0 })).body as { id: string }).id;
   const keepAlive = (id: string, sessionId: string) => api.call('POST', `/exp/livelesson/${id}/keepalive`, { sessionId });
 
   it('renews the lab of its own session and answers its state, stage unchanged', async () => {
@@ -23,15 +24,17 @@ describe('keep-alive of an existing lab, and its events followed past READY', ()
     const id = await newLab(sessionId);
     await api.data.liveLessons.updateStatus(id, 'READY');
     const before = (await api.data.liveLessons.get(id)).lastActiveAt;
-    await expect.poll(async () => {
-      const answer = await keepAlive(id, sessionId);
-      expect(answer).toMatchObject({ status: 200, body: { liveLessonId: id, status: 'READY', error: false, stage: 0 } });
-      return (await api.data.liveLessons.get(id)).lastActiveAt.getTime();
-    }).toBeGreaterThan(before.getTime());
+    await expect
+      .poll(async () => {
+        const answer = await keepAlive(id, sessionId);
+        expect(answer).toMatchObject({ status: 200, body: { liveLessonId: id, status: 'READY', error: false, stage: 0 } });
+        return (await api.data.liveLessons.get(id)).lastActiveAt.getTime();
+      })
+      .toBeGreaterThan(before.getTime());
     expect(JSON.stringify((await keepAlive(id, sessionId)).body)).not.toContain(sessionId);
   });
 
-  it('never creates a lab: a gone lab, another session\'s and an unknown one are all 404, and nothing new appears', async () => {
+  it("never creates a lab: a gone lab, another session's and an unknown one are all 404, and nothing new appears", async () => {
     const sessionId = await newSession();
     const id = await newLab(sessionId, 'web-services');
     const created = (api.received['antidote.livelesson.create.v1'] ?? []).length;
@@ -68,18 +71,23 @@ describe('keep-alive of an existing lab, and its events followed past READY', ()
         api.publishStatus({ liveLessonId: id, status: 'READY', stage: 1, deleted: true });
       },
     ];
-    const events: SseEvent[] = await readEvents(`${api.url}/exp/livelesson/${id}/events?follow=true`, () => undefined, () => void steps.shift()?.(), { 'x-forwarded-for': '198.51.100.40' });
-    expect(events.map(({ event, data }) => `${event} ${data.status} ${(data as { stage?: number }).stage} ${(data as { deleted?: boolean }).deleted ?? false}`)).toEqual([
-      'status INITIALIZED 0 false',
-      'status READY 0 false',
-      'status CONFIGURATION 1 false',
-      'status READY 1 false',
-      'status READY 1 true',
-    ]);
+    const events: SseEvent[] = await readEvents(
+      `${api.url}/exp/livelesson/${id}/events?follow=true`,
+      () => undefined,
+      () => void steps.shift()?.(),
+      { 'x-forwarded-for': '198.51.100.40' },
+    );
+    expect(
+      events.map(({ event, data }) => `${event} ${data.status} ${(data as { stage?: number }).stage} ${(data as { deleted?: boolean }).deleted ?? false}`),
+    ).toEqual(['status INITIALIZED 0 false', 'status READY 0 false', 'status CONFIGURATION 1 false', 'status READY 1 false', 'status READY 1 true']);
 
     const other = await newLab(sessionId, 'web-services');
     await api.data.liveLessons.updateStatus(other, 'READY');
-    expect((await readEvents(`${api.url}/exp/livelesson/${other}/events`, () => undefined, undefined, { 'x-forwarded-for': '198.51.100.41' })).map((event) => event.data.status)).toEqual(['READY']);
+    expect(
+      (await readEvents(`${api.url}/exp/livelesson/${other}/events`, () => undefined, undefined, { 'x-forwarded-for': '198.51.100.41' })).map(
+        (event) => event.data.status,
+      ),
+    ).toEqual(['READY']);
     expect((await api.call('GET', `/exp/livelesson/${other}/events?follow=yes`)).status).toBe(400);
   });
 });

@@ -46,8 +46,12 @@ export class LiveLessonEventHub implements OnApplicationBootstrap, OnApplication
 
   onApplicationBootstrap(): void {
     void (async () => {
-      this.subscriptions.push(await this.bus.subscribe(EventSubjects.liveLessonStatusChanged, (event) => this.inOrder(event.liveLessonId, () => this.forwardIfTrue(event))));
-      this.subscriptions.push(await this.bus.subscribe(EventSubjects.healthProgressed, (event) => this.inOrder(event.liveLessonId, () => this.forwardProgressIfTrue(event))));
+      this.subscriptions.push(
+        await this.bus.subscribe(EventSubjects.liveLessonStatusChanged, (event) => this.inOrder(event.liveLessonId, () => this.forwardIfTrue(event))),
+      );
+      this.subscriptions.push(
+        await this.bus.subscribe(EventSubjects.healthProgressed, (event) => this.inOrder(event.liveLessonId, () => this.forwardProgressIfTrue(event))),
+      );
     })().catch((error: unknown) => this.logger.error(`cannot subscribe to live lesson events: ${String(error)}`));
     this.stopListening = this.bus.onReconnect(() => void this.resync());
     this.timer = setInterval(() => void this.resync(), this.config.api.eventResyncSeconds * 1000);
@@ -120,12 +124,19 @@ export class LiveLessonEventHub implements OnApplicationBootstrap, OnApplication
    */
   private async forwardProgressIfTrue(event: HealthProgressEvent): Promise<void> {
     const row = await this.data.liveLessons.findStateWithEndpoint(event.liveLessonId, event.endpoint);
-    const agrees = !!row && row.hasEndpoint && !row.error && row.status !== LiveLessonStatus.READY && row.totalTests === event.total && event.healthy <= row.healthyTests;
+    const agrees =
+      !!row && row.hasEndpoint && !row.error && row.status !== LiveLessonStatus.READY && row.totalTests === event.total && event.healthy <= row.healthyTests;
     if (!agrees) {
       this.logger.warn(`health progress of ${event.liveLessonId} (${event.endpoint} ${event.healthy}/${event.total}) does not match its row; not forwarded`);
       return;
     }
-    const progress: HealthProgressEvent = { liveLessonId: row.id, endpoint: event.endpoint, healthy: row.healthyTests, total: row.totalTests, at: row.updatedAt.toISOString() };
+    const progress: HealthProgressEvent = {
+      liveLessonId: row.id,
+      endpoint: event.endpoint,
+      healthy: row.healthyTests,
+      total: row.totalTests,
+      at: row.updatedAt.toISOString(),
+    };
     this.emitter.emit(row.id, { kind: 'progress', event: progress });
   }
 }

@@ -17,7 +17,13 @@ function follow(api: ApiFixture, id: string, ip: string) {
   const events: StreamData[] = [];
   const controller = new AbortController();
   open.add(controller);
-  const ended = readEvents(`${api.url}/exp/livelesson/${id}/events`, () => undefined, (event) => void events.push({ ...event.data, event: event.event }), { 'x-forwarded-for': ip }, controller.signal);
+  const ended = readEvents(
+    `${api.url}/exp/livelesson/${id}/events`,
+    () => undefined,
+    (event) => void events.push({ ...event.data, event: event.event }),
+    { 'x-forwarded-for': ip },
+    controller.signal,
+  );
   // Aborted by afterEach when a test failed: that rejection is not the test's failure.
   ended.catch(() => undefined);
   return { events, ended };
@@ -30,14 +36,14 @@ async function newLesson(api: ApiFixture, slug: string, ip: string): Promise<str
   return (answer.body as { id: string }).id;
 }
 
-describe('what a live lesson\'s event stream says is its row\'s, whatever a message says (real nats-server, scheduler and healthchecker logins)', () => {
+describe("what a live lesson's event stream says is its row's, whatever a message says (real nats-server, scheduler and healthchecker logins)", () => {
   let api: ApiFixture;
   beforeAll(async () => {
     api = await startApi('sqlite', { api: { rateLimitPerMinute: 0, eventResyncSeconds: 1 } });
   });
   afterAll(() => api?.stop());
 
-  it('a forged status event puts none of its text on the stream, its `at` included; a forged deletion carries the stream\'s last row state', async () => {
+  it("a forged status event puts none of its text on the stream, its `at` included; a forged deletion carries the stream's last row state", async () => {
     const id = await newLesson(api, 'web-services', '198.51.100.31');
     const stream = follow(api, id, '198.51.100.31');
     await expect.poll(() => stream.events.length).toBe(1);
@@ -47,24 +53,42 @@ describe('what a live lesson\'s event stream says is its row\'s, whatever a mess
     expect(stream.events[1]).toMatchObject({ status: 'BOOTING', at: booting.updatedAt.toISOString() });
 
     await api.data.liveLessons.delete(id);
-    api.publishStatus({ liveLessonId: id, status: 'READY', deleted: true, error: true, failureReason: 'forged: call 555-0100', stage: 7, healthyTests: 42, totalTests: 42, at: 'forged-at' });
+    api.publishStatus({
+      liveLessonId: id,
+      status: 'READY',
+      deleted: true,
+      error: true,
+      failureReason: 'forged: call 555-0100',
+      stage: 7,
+      healthyTests: 42,
+      totalTests: 42,
+      at: 'forged-at',
+    });
     await stream.ended;
     expect(stream.events.at(-1)).toMatchObject({ event: 'status', status: 'BOOTING', error: false, stage: 0, healthyTests: 0, deleted: true });
     expect(JSON.stringify(stream.events)).not.toMatch(/forged|"healthyTests":42|"totalTests":42|"stage":7/);
   });
 
-  it('health progress reaches the stream only for an endpoint its row has, with the row\'s counts and time', async () => {
+  it("health progress reaches the stream only for an endpoint its row has, with the row's counts and time", async () => {
     const mine = await newLesson(api, 'network-automation', '198.51.100.32');
     const other = await newLesson(api, 'web-services', '198.51.100.33');
     await api.data.liveLessons.updateStatus(mine, 'BOOTING');
     const row = await api.data.liveLessons.updateTests(mine, 1, 3).then(() => api.data.liveLessons.findState(mine));
-    const progress = (endpoint: string, extra: Record<string, unknown> = {}) => ({ liveLessonId: mine, endpoint, healthy: 1, total: 3, at: '2001-02-03T04:05:06Z', ...extra });
+    const progress = (endpoint: string, extra: Record<string, unknown> = {}) => ({
+      liveLessonId: mine,
+      endpoint,
+      healthy: 1,
+      total: 3,
+      at: '2001-02-03T04:05:06Z',
+      ...extra,
+    });
     const stream = follow(api, mine, '198.51.100.32');
     await expect.poll(() => stream.events.length).toBe(1);
     // Another lab's endpoint, and the right name in another case: neither is this row's.
     const otherEndpoint = (await api.data.liveLessons.get(other)).endpoints[0].name;
     expect(otherEndpoint).toBe('web1');
-    for (const forged of [progress(otherEndpoint), progress('VQFX1'), progress('vqfx1 ')]) await api.publishAsHealthchecker(EventSubjects.healthProgressed, forged);
+    for (const forged of [progress(otherEndpoint), progress('VQFX1'), progress('vqfx1 ')])
+      await api.publishAsHealthchecker(EventSubjects.healthProgressed, forged);
     await api.publishAsHealthchecker(EventSubjects.healthProgressed, progress('vqfx1', { healthy: 0 }));
     await expect.poll(() => stream.events.length).toBe(2);
     await api.data.liveLessons.updateStatus(mine, 'READY');
@@ -93,7 +117,7 @@ describe('after a NATS outage (re-reads every 600 s: only the reconnect can brin
   });
   afterAll(() => api?.stop());
 
-  it('every open stream ends in its row\'s state, and a request accepted meanwhile reaches a scheduler, once the api is connected again', async () => {
+  it("every open stream ends in its row's state, and a request accepted meanwhile reaches a scheduler, once the api is connected again", async () => {
     const ready = await newLesson(api, 'linux-basics', '198.51.100.41');
     const failed = await newLesson(api, 'web-services', '198.51.100.42');
     const deleted = await newLesson(api, 'network-automation', '198.51.100.43');
@@ -121,9 +145,12 @@ describe('after a NATS outage (re-reads every 600 s: only the reconnect can brin
   it('tells a scheduler again about a lab asked for again before any scheduler took it up (its api may have died before telling one)', async () => {
     const ip = '198.51.100.45';
     const sessionId = ((await api.call('POST', '/exp/livesession', {}, { 'x-forwarded-for': ip })).body as { ID: string }).ID;
-    const ask = async () => ((await api.call('POST', '/exp/livelesson', { lessonSlug: 'linux-basics', sessionId, lessonStage: 0 }, { 'x-forwarded-for': ip })).body as { id: string }).id;
+    const ask = async () =>
+      ((await api.call('POST', '/exp/livelesson', { lessonSlug: 'linux-basics', sessionId, lessonStage: 0 }, { 'x-forwarded-for': ip })).body as { id: string })
+        .id;
     const id = await ask();
-    const told = () => (api.received[RequestSubjects.liveLessonCreate] ?? []).filter((request) => (request as { liveLessonId: string }).liveLessonId === id).length;
+    const told = () =>
+      (api.received[RequestSubjects.liveLessonCreate] ?? []).filter((request) => (request as { liveLessonId: string }).liveLessonId === id).length;
     await expect.poll(told).toBe(1);
     expect(await ask()).toBe(id);
     await expect.poll(told).toBe(2);

@@ -62,7 +62,8 @@ export class LiveLessonRequestService {
       const claim = await this.pools.claim(lesson.slug, sessionId);
       // A warm member is READY at stage 0: answered at once (the claim set its activity time), or moved to
       // the asked stage like any live lesson.
-      if (claim.kind === 'claimed') return claim.lesson.currentStage === body.lessonStage ? claim.lesson.id : this.reuse(claim.lesson, lesson, body.lessonStage);
+      if (claim.kind === 'claimed')
+        return claim.lesson.currentStage === body.lessonStage ? claim.lesson.id : this.reuse(claim.lesson, lesson, body.lessonStage);
       if (claim.kind === 'raced') return claim.liveLessonId;
     }
     return this.create(sessionId, lesson, body.lessonStage, client);
@@ -80,7 +81,9 @@ export class LiveLessonRequestService {
       if (error instanceof NotFoundError) throw notFound('livelesson not found');
       throw error;
     });
-    await this.data.liveSessions.touch(sessionId).catch((error: unknown) => this.logger.warn(`could not touch session ${sessionId}: ${error instanceof Error ? error.message : String(error)}`));
+    await this.data.liveSessions
+      .touch(sessionId)
+      .catch((error: unknown) => this.logger.warn(`could not touch session ${sessionId}: ${error instanceof Error ? error.message : String(error)}`));
     // A lab waiting in line: its learner is still there.
     if (lesson.status === LiveLessonStatus.INITIALIZED) await this.data.admission.seen([id]);
     return lesson;
@@ -125,7 +128,9 @@ export class LiveLessonRequestService {
             stage,
             imageOf: (slug) => images.get(slug),
           });
-          await this.admission.enqueue({ liveLessonId: fresh, sessionId, client, lessonSlug: lesson.slug }, (manager) => this.data.liveLessons.create(record, manager));
+          await this.admission.enqueue({ liveLessonId: fresh, sessionId, client, lessonSlug: lesson.slug }, (manager) =>
+            this.data.liveLessons.create(record, manager),
+          );
           return fresh;
         },
         () => internal('Unable to initialize new livelesson'),

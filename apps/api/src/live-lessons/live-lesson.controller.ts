@@ -69,7 +69,10 @@ export class LiveLessonController {
     const { id } = validate(idParamSchema, params, 'path');
     const lesson = await this.data.liveLessons.find(id);
     if (!lesson) throw notFound('livelesson not found');
-    if (lesson.error) throw failedPrecondition(`Livelesson encountered errors during provisioning. See antidote logs${lesson.failureReason ? `: ${lesson.failureReason}` : ''}`);
+    if (lesson.error)
+      throw failedPrecondition(
+        `Livelesson encountered errors during provisioning. See antidote logs${lesson.failureReason ? `: ${lesson.failureReason}` : ''}`,
+      );
     // An operator (the admin token) reads the device logins and the owning session; a learner neither,
     // unless api.exposeDevicePasswords says so: the page's terminal needs no password (the api logs in).
     const admin = this.admin.isAdmin(request.headers.authorization);
@@ -89,7 +92,7 @@ export class LiveLessonController {
     const lesson = await this.data.liveLessons.find(id);
     if (!lesson) throw notFound('livelesson not found');
     if (!this.admin.isAdmin(request.headers.authorization) && sessionId !== lesson.sessionId) {
-      throw new GatewayError(GrpcCode.PermissionDenied, 'only the live lesson\'s own session (?sessionId=) or the admin token may delete it', 'sessionId');
+      throw new GatewayError(GrpcCode.PermissionDenied, "only the live lesson's own session (?sessionId=) or the admin token may delete it", 'sessionId');
     }
     // Recorded first: a scheduler that does not answer now gets it again, or finds it in the database.
     await endLab(this.data, this.handoff, id, 'killed through the API');

@@ -56,4 +56,8 @@ export const withDetails = (lesson: LiveLesson, body: Record<string, unknown>): 
   EstimatedSecondsLeft: secondsLeft(lesson),
 });
 
-export const toExpLiveSession = (session: LiveSession): Record<string, unknown> => ({ ID: session.id, SourceIP: session.sourceIp, Persistent: session.persistent });
+export const toExpLiveSession = (session: LiveSession): Record<string, unknown> => ({
+  ID: session.id,
+  SourceIP: session.sourceIp,
+  Persistent: session.persistent,
+});

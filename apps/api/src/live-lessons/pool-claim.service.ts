@@ -29,7 +29,11 @@ export class PoolClaimService {
     @Inject(MetricsService) metrics: MetricsService,
     @InjectConfig() private readonly config: AntidoteConfig,
   ) {
-    this.claims = metrics.counter({ name: 'antidote_pool_claims_total', help: 'Requests for a pooled lesson: hit (a warm member claimed) or miss (built from nothing)', labelNames: ['lesson', 'result'] });
+    this.claims = metrics.counter({
+      name: 'antidote_pool_claims_total',
+      help: 'Requests for a pooled lesson: hit (a warm member claimed) or miss (built from nothing)',
+      labelNames: ['lesson', 'result'],
+    });
     this.claimSeconds = metrics.histogram({
       name: 'antidote_pool_claim_seconds',
       help: 'Time of one claim attempt in the database',
@@ -65,7 +69,9 @@ export class PoolClaimService {
     const result = lesson ? 'hit' : 'miss';
     this.claims.inc({ lesson: lessonSlug, result });
     // The demand adaptive pools are sized from; a count lost is a sizing hint lost, not the learner's problem.
-    void this.data.poolSizing.recordDemand(lessonSlug, result).catch((error: unknown) => this.logger.warn(`could not count a ${result} of ${lessonSlug}: ${error instanceof Error ? error.message : String(error)}`));
+    void this.data.poolSizing
+      .recordDemand(lessonSlug, result)
+      .catch((error: unknown) => this.logger.warn(`could not count a ${result} of ${lessonSlug}: ${error instanceof Error ? error.message : String(error)}`));
     if (!lesson) return { kind: 'empty' };
     void this.bind(lesson.id);
     return { kind: 'claimed', lesson };

@@ -90,7 +90,8 @@ export class SchedulerHandoff implements OnApplicationBootstrap, OnApplicationSh
       return await this.bus.request(subject, payload, { correlationId: payload.liveLessonId, timeoutMs: REPLY_TIMEOUT_MS });
     } catch (error) {
       if (!(error instanceof BusRequestError)) throw error;
-      if (error.code !== ErrorCodes.unavailable && error.code !== ErrorCodes.timeout) this.logger.warn(`a scheduler failed ${subject} of ${payload.liveLessonId}: ${error.message}`);
+      if (error.code !== ErrorCodes.unavailable && error.code !== ErrorCodes.timeout)
+        this.logger.warn(`a scheduler failed ${subject} of ${payload.liveLessonId}: ${error.message}`);
       return undefined;
     }
   }

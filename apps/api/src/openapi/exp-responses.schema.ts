@@ -10,7 +10,15 @@ const int = z.number().int();
 
 export const expLivePresentation = z.object({ Name: z.string(), Port: int, Type: z.string(), HepDomain: z.string() }).strict();
 export const expLiveEndpoint = z
-  .object({ Name: z.string(), Image: z.string(), Ports: z.array(int), LivePresentations: z.array(expLivePresentation), Host: z.string(), SSHUser: z.string(), SSHPassword: z.string() })
+  .object({
+    Name: z.string(),
+    Image: z.string(),
+    Ports: z.array(int),
+    LivePresentations: z.array(expLivePresentation),
+    Host: z.string(),
+    SSHUser: z.string(),
+    SSHPassword: z.string(),
+  })
   .strict();
 export const expLiveLesson = z
   .object({
@@ -32,10 +40,16 @@ export const expLiveLesson = z
     StageVideo: z.string(),
     FailureReason: z.string().describe('Ours: why provisioning failed (empty unless Error)'),
     PhaseTimes: phaseTimesSchema.describe('Ours: when each phase was entered'),
-    EstimatedReadyAt: z.string().describe('Ours: when the start is expected to reach READY, from recent starts of its images (ISO time; empty until estimated)'),
+    EstimatedReadyAt: z
+      .string()
+      .describe('Ours: when the start is expected to reach READY, from recent starts of its images (ISO time; empty until estimated)'),
     EstimatedSecondsLeft: int.describe('Ours: seconds from this answer until EstimatedReadyAt (0 once READY or failed, or past the estimate)'),
-    QueuePosition: int.optional().describe('Ours (GET /exp/livelesson/{id}): its place in line while every lab is in use (1 = next; 0 = not waiting). Status stays INITIALIZED meanwhile'),
-    EstimatedWaitSeconds: int.optional().describe('Ours: while it waits, the estimated seconds until it starts being built (absent when it cannot be estimated)'),
+    QueuePosition: int
+      .optional()
+      .describe('Ours (GET /exp/livelesson/{id}): its place in line while every lab is in use (1 = next; 0 = not waiting). Status stays INITIALIZED meanwhile'),
+    EstimatedWaitSeconds: int
+      .optional()
+      .describe('Ours: while it waits, the estimated seconds until it starts being built (absent when it cannot be estimated)'),
   })
   .strict();
 /** `GET /exp/livesession/{id}/livelessons` ("my labs"): the session's labs, most recently used first. */
@@ -66,7 +80,15 @@ export const expQueue = z
     lastHour: z.object({ admittedFromQueue: int, waitP50Seconds: int.optional(), waitP95Seconds: int.optional(), abandoned: int }).strict(),
     line: z.array(
       z
-        .object({ position: int, liveLessonId: z.string(), lessonSlug: z.string(), client: z.string(), waitingSeconds: int, estimatedWaitSeconds: int.optional(), lastSeenSecondsAgo: int })
+        .object({
+          position: int,
+          liveLessonId: z.string(),
+          lessonSlug: z.string(),
+          client: z.string(),
+          waitingSeconds: int,
+          estimatedWaitSeconds: int.optional(),
+          lastSeenSecondsAgo: int,
+        })
         .strict(),
     ),
   })
@@ -93,15 +115,20 @@ export const expPool = z
   .strict();
 export const expPools = z
   .object({
-    pools: z.array(
-      expPool,
-    ),
+    pools: z.array(expPool),
   })
   .strict();
 
 const expPresentation = z.object({ Name: z.string(), Port: int, Type: z.string() }).strict();
 const expEndpoint = z
-  .object({ Name: z.string(), Image: z.string(), ConfigurationType: z.string(), AdditionalPorts: z.array(int), Presentations: z.array(expPresentation), Host: z.string() })
+  .object({
+    Name: z.string(),
+    Image: z.string(),
+    ConfigurationType: z.string(),
+    AdditionalPorts: z.array(int),
+    Presentations: z.array(expPresentation),
+    Host: z.string(),
+  })
   .strict();
 export const expLesson = z
   .object({
@@ -163,10 +190,13 @@ export const runtimeError = z
           z
             .object({
               reason: z.enum(['LIVE_LESSON_LIMIT', 'LIVE_SESSION_LIMIT', 'NEW_SESSION_RATE', 'NEW_LAB_RATE', 'QUEUE_FULL']),
-              learnerMessage: z.string().describe('what happened and what to do next, in the learner\'s words'),
+              learnerMessage: z.string().describe("what happened and what to do next, in the learner's words"),
               retryAfterSeconds: int.optional(),
               limit: int.optional(),
-              oldestLiveLessonId: z.string().optional().describe('LIVE_LESSON_LIMIT: the lab to end (least recently used); or send the request again with replaceOldest'),
+              oldestLiveLessonId: z
+                .string()
+                .optional()
+                .describe('LIVE_LESSON_LIMIT: the lab to end (least recently used); or send the request again with replaceOldest'),
               oldestLessonSlug: z.string().optional(),
             })
             .strict(),
@@ -186,5 +216,9 @@ export const liveLessonQueueStreamEvent = z
 
 export const healthz = z.object({ status: z.literal('ok') }).strict();
 export const readyz = z
-  .object({ ready: z.boolean(), checks: z.record(z.string(), z.boolean()), instance: z.string().optional().describe('the token its supervisor gave this process') })
+  .object({
+    ready: z.boolean(),
+    checks: z.record(z.string(), z.boolean()),
+    instance: z.string().optional().describe('the token its supervisor gave this process'),
+  })
   .strict();

@@ -39,7 +39,13 @@ export class OpenApiController {
     if (!asset) throw notFound(`no such file in ${DOCS_PATH}/`);
     response
       .status(200)
-      .set({ 'Content-Type': asset.type, 'Content-Security-Policy': DOCS_CSP, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache', 'Referrer-Policy': 'no-referrer' })
+      .set({
+        'Content-Type': asset.type,
+        'Content-Security-Policy': DOCS_CSP,
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': 'no-cache',
+        'Referrer-Policy': 'no-referrer',
+      })
       .end(asset.body);
   }
 }

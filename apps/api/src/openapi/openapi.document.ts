@@ -55,7 +55,12 @@ function successOf(route: ApiRoute, ref: (schema: z.ZodType) => JsonSchema): Jso
   const names = Object.keys(ok.events);
   return {
     description: `An event stream: \`event: <${names.join('|')}>\` and \`data: <JSON>\` per event (schemas in x-events)`,
-    content: { 'text/event-stream': { schema: { type: 'string' }, 'x-events': Object.fromEntries(Object.entries(ok.events).map(([name, schema]) => [name, ref(schema)])) } },
+    content: {
+      'text/event-stream': {
+        schema: { type: 'string' },
+        'x-events': Object.fromEntries(Object.entries(ok.events).map(([name, schema]) => [name, ref(schema)])),
+      },
+    },
   };
 }
 
@@ -64,7 +69,8 @@ function operationOf(route: ApiRoute, ref: (schema: z.ZodType) => JsonSchema): J
   const error = ref(exp.runtimeError);
   const responses: Record<string, JsonSchema> = { 200: successOf(route, ref) };
   for (const status of errorsOf(route)) responses[status] = { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/json': { schema: error } } };
-  for (const [status, schema] of Object.entries(route.alsoAnswers ?? {})) responses[status] = { description: 'Not ready', content: { 'application/json': { schema: ref(schema) } } };
+  for (const [status, schema] of Object.entries(route.alsoAnswers ?? {}))
+    responses[status] = { description: 'Not ready', content: { 'application/json': { schema: ref(schema) } } };
   if (!route.ops) responses.default = { description: 'An error, in the gateway shape', content: { 'application/json': { schema: error } } };
   return {
     tags: [route.tag],
@@ -91,7 +97,11 @@ export function openApiDocument(routes: readonly ApiRoute[] = API_ROUTES): JsonS
   for (const route of routes) (paths[route.path] ??= {})[route.method] = operationOf(route, ref);
   return {
     openapi: '3.1.0',
-    info: { title: 'Antidote API', version: BUILD_INFO.version, description: 'The /exp API of NRE Labs\' Antidote, plus ops routes. Errors use the grpc-gateway shape `{error, code, message, details}`.' },
+    info: {
+      title: 'Antidote API',
+      version: BUILD_INFO.version,
+      description: "The /exp API of NRE Labs' Antidote, plus ops routes. Errors use the grpc-gateway shape `{error, code, message, details}`.",
+    },
     paths,
     components: { schemas, securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'api.adminToken' } } },
   };

@@ -58,7 +58,11 @@ describe('the OpenAPI document and its UI, against the running api', () => {
     };
     const session = (await check(exp.expLiveSession, 'POST', '/exp/livesession', {})) as { ID: string };
     await check(exp.expLiveSession, 'GET', `/exp/livesession/${session.ID}`);
-    const { id } = (await check(exp.expLiveLessonId, 'POST', '/exp/livelesson', { lessonSlug: 'network-automation', sessionId: session.ID, lessonStage: 0 })) as { id: string };
+    const { id } = (await check(exp.expLiveLessonId, 'POST', '/exp/livelesson', {
+      lessonSlug: 'network-automation',
+      sessionId: session.ID,
+      lessonStage: 0,
+    })) as { id: string };
     await check(exp.expLiveLesson, 'GET', `/exp/livelesson/${id}`);
     await check(exp.liveLessonStatusStreamEvent, 'POST', `/exp/livelesson/${id}/keepalive`, { sessionId: session.ID });
     await check(exp.expSessionLiveLessons, 'GET', `/exp/livesession/${session.ID}/livelessons`);
@@ -134,12 +138,18 @@ describe('the OpenAPI document and its UI, against the running api', () => {
       expect(exp.runtimeError.safeParse(answer.body).error?.issues ?? [], label).toEqual([]);
     }
     // The per-client rate limit (1 a minute here): the same address twice.
-    const limited = [await api.call('GET', '/exp/image', undefined, { 'x-forwarded-for': '10.79.0.1' }), await api.call('GET', '/exp/image', undefined, { 'x-forwarded-for': '10.79.0.1' })];
+    const limited = [
+      await api.call('GET', '/exp/image', undefined, { 'x-forwarded-for': '10.79.0.1' }),
+      await api.call('GET', '/exp/image', undefined, { 'x-forwarded-for': '10.79.0.1' }),
+    ];
     expect(limited.map((answer) => answer.status)).toEqual([200, 429]);
     expect(Object.keys(document.paths['/exp/image'].get.responses)).toContain('429');
     expect(exp.runtimeError.safeParse(limited[1].body).success).toBe(true);
     // The limiter is middleware, so it counts unknown routes too (a guard such as ThrottlerGuard runs only on matched handlers).
-    const unknown = [await api.call('GET', '/exp/nosuchroute', undefined, { 'x-forwarded-for': '10.79.0.2' }), await api.call('GET', '/nosuchroute', undefined, { 'x-forwarded-for': '10.79.0.2' })];
+    const unknown = [
+      await api.call('GET', '/exp/nosuchroute', undefined, { 'x-forwarded-for': '10.79.0.2' }),
+      await api.call('GET', '/nosuchroute', undefined, { 'x-forwarded-for': '10.79.0.2' }),
+    ];
     expect(unknown.map((answer) => answer.status)).toEqual([404, 429]);
   });
 
@@ -151,7 +161,13 @@ describe('the OpenAPI document and its UI, against the running api', () => {
     expect(DOCS_CSP).not.toMatch(/https?:|\*|unsafe/);
     const html = await page.text();
     const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
-    expect(assets.sort()).toEqual(['/exp/docs/docs-init.js', '/exp/docs/favicon-32x32.png', '/exp/docs/index.css', '/exp/docs/swagger-ui-bundle.js', '/exp/docs/swagger-ui.css']);
+    expect(assets.sort()).toEqual([
+      '/exp/docs/docs-init.js',
+      '/exp/docs/favicon-32x32.png',
+      '/exp/docs/index.css',
+      '/exp/docs/swagger-ui-bundle.js',
+      '/exp/docs/swagger-ui.css',
+    ]);
     const dist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
     let index = 0;
     for (const asset of assets) {
@@ -163,7 +179,9 @@ describe('the OpenAPI document and its UI, against the running api', () => {
       const name = asset.split('/').at(-1)!;
       if (name === 'docs-init.js') expect(body.toString()).toContain("url: '/exp/openapi.json'");
       else expect(body.equals(readFileSync(join(dist, name))), asset).toBe(true);
-      expect(answer.headers.get('content-type'), asset).toMatch(name.endsWith('.js') ? /^text\/javascript/ : name.endsWith('.css') ? /^text\/css/ : /^image\/png/);
+      expect(answer.headers.get('content-type'), asset).toMatch(
+        name.endsWith('.js') ? /^text\/javascript/ : name.endsWith('.css') ? /^text\/css/ : /^image\/png/,
+      );
     }
     for (const path of ['/exp/docs/swagger-ui.js.map', '/exp/docs/package.json', '/exp/docs/..%2F..%2Fpackage.json', '/exp/docs/index.js']) {
       const answer = await call('GET', path);

@@ -22,7 +22,11 @@ function servedRoutes(controllers: Type[]): string[] {
     for (const name of Object.getOwnPropertyNames(controller.prototype)) {
       const handler = (controller.prototype as Record<string, unknown>)[name];
       if (name === 'constructor' || typeof handler !== 'function' || Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
-      const path = ['', prefix, String(Reflect.getMetadata(PATH_METADATA, handler))].join('/').replace(/\/+/g, '/').replace(/\/$/, '').replace(/:(\w+)/g, '{$1}');
+      const path = ['', prefix, String(Reflect.getMetadata(PATH_METADATA, handler))]
+        .join('/')
+        .replace(/\/+/g, '/')
+        .replace(/\/$/, '')
+        .replace(/:(\w+)/g, '{$1}');
       routes.push(`${RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number]} ${path}`);
     }
   }
@@ -31,14 +35,26 @@ function servedRoutes(controllers: Type[]): string[] {
 
 describe('the OpenAPI route table', () => {
   it('lists exactly the routes the controllers serve (the docs UI aside)', () => {
-    const served = servedRoutes([LiveSessionController, LiveLessonController, LessonController, CurriculumController, AdminController, PoolAdminController, QueueAdminController, OpenApiController, OpsController]);
+    const served = servedRoutes([
+      LiveSessionController,
+      LiveLessonController,
+      LessonController,
+      CurriculumController,
+      AdminController,
+      PoolAdminController,
+      QueueAdminController,
+      OpenApiController,
+      OpsController,
+    ]);
     const documented = API_ROUTES.map((route) => `${route.method.toUpperCase()} ${route.path}`).sort();
     expect(served.filter((route) => !route.includes('/exp/docs'))).toEqual(documented);
     expect(served).toContain('GET /exp/docs/{file}');
   });
 
   it('gives every operation a success, its error statuses and a default error; path parameters required', () => {
-    const document = openApiDocument() as { paths: Record<string, Record<string, { responses: Record<string, unknown>; parameters?: { in: string; required: boolean }[] }>> };
+    const document = openApiDocument() as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown>; parameters?: { in: string; required: boolean }[] }>>;
+    };
     for (const route of API_ROUTES) {
       const operation = document.paths[route.path][route.method];
       const statuses = Object.keys(operation.responses);

@@ -12,6 +12,8 @@ it('imports ssh2 when the first terminal opens, not with the api', async () => {
   // Imported on demand, the opener works: a device that hangs up refuses the shell.
   const device = await (await import('@antidote/testing')).startHangUpServer();
   const { openSshShell } = await import('./ssh-shell.js');
-  await expect(openSshShell({ host: '127.0.0.1', port: device.port, username: 'a', password: 'b' }, { cols: 80, rows: 24 }, 30_000)).rejects.toBeInstanceOf(TerminalRefusal);
+  await expect(openSshShell({ host: '127.0.0.1', port: device.port, username: 'a', password: 'b' }, { cols: 80, rows: 24 }, 30_000)).rejects.toBeInstanceOf(
+    TerminalRefusal,
+  );
   await device.close();
 });

@@ -68,7 +68,15 @@ export const openSshShell: ShellOpener = async (target, size, timeoutMs) => {
         });
       });
     });
-    client.connect({ host: target.host, port: target.port, username: target.username, password: target.password, tryKeyboard: false, readyTimeout: timeoutMs, hostVerifier: () => true });
+    client.connect({
+      host: target.host,
+      port: target.port,
+      username: target.username,
+      password: target.password,
+      tryKeyboard: false,
+      readyTimeout: timeoutMs,
+      hostVerifier: () => true,
+    });
     // An interactive session, as OpenSSH's client sets it: a keystroke is sent at once, not held by Nagle's algorithm.
     client.setNoDelay(true);
   });

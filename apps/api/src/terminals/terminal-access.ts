@@ -26,11 +26,14 @@ export async function authorizeTerminal(lookup: LiveLessonLookup, request: Termi
   if (!lesson || lesson.sessionId !== request.sessionId || lesson.deleteRequestedAt) throw new TerminalRefusal(TerminalCloseCode.forbidden, NO_SUCH_LAB);
   if (lesson.error) throw new TerminalRefusal(TerminalCloseCode.notReady, 'the lab failed to start');
   const endpoint = lesson.endpoints.find((candidate) => candidate.name === request.endpoint);
-  const ssh = endpoint?.presentations.find((presentation) => presentation.type === 'ssh' && (request.presentation === undefined || presentation.name === request.presentation));
+  const ssh = endpoint?.presentations.find(
+    (presentation) => presentation.type === 'ssh' && (request.presentation === undefined || presentation.name === request.presentation),
+  );
   if (!endpoint || !ssh) {
     const named = request.presentation === undefined ? request.endpoint : `${request.endpoint} (presentation ${request.presentation})`;
     throw new TerminalRefusal(TerminalCloseCode.badRequest, `the lab has no SSH endpoint named ${named}`);
   }
-  if (!endpoint.host || lesson.status === LiveLessonStatus.INITIALIZED) throw new TerminalRefusal(TerminalCloseCode.notReady, `${endpoint.name} is not started yet`);
+  if (!endpoint.host || lesson.status === LiveLessonStatus.INITIALIZED)
+    throw new TerminalRefusal(TerminalCloseCode.notReady, `${endpoint.name} is not started yet`);
   return { host: endpoint.host, port: ssh.port, username: endpoint.sshUser, password: endpoint.sshPassword };
 }

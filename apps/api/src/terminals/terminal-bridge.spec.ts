@@ -45,7 +45,12 @@ function pair(rates = { framesPerSecond: 1000, bytesPerSecond: 100_000 }) {
   const ends = { count: 0 };
   bridgeTerminal(socket, shell, { idleTimeoutMs: 60_000, maxFrameBytes: 100, ...rates }, () => ends.count++);
   return {
-    sent, closes, written, sizes, ends, reading,
+    sent,
+    closes,
+    written,
+    sizes,
+    ends,
+    reading,
     shellClosed: () => shellClosed,
     message: (d: string) => onMessage(d),
     type: (data: string) => onMessage(JSON.stringify({ type: 'input', data })),
@@ -116,7 +121,7 @@ describe('bridgeTerminal', () => {
     expect(t.reading.paused).toBe(false);
   });
 
-  it('passes input at bytesPerSecond, a paste larger than a second\'s worth at once, and the next frame once it is paid back', () => {
+  it("passes input at bytesPerSecond, a paste larger than a second's worth at once, and the next frame once it is paid back", () => {
     vi.useFakeTimers();
     // The frame's bytes count: {"type":"input","data":"…"} is 26 + 60 = 86, 36 past the bucket's 50 (0.74 s to pay back).
     const t = pair({ framesPerSecond: 1000, bytesPerSecond: 50 });

@@ -20,7 +20,8 @@ const refuseUpgrade = (socket: Duplex, status: string): void => {
 };
 
 /** A text frame's content (ws hands over a Buffer, or fragments). */
-const textOf = (data: RawData): string => (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(new Uint8Array(data))).toString('utf8');
+const textOf = (data: RawData): string =>
+  (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(new Uint8Array(data))).toString('utf8');
 
 const asTerminalSocket = (ws: WebSocket): TerminalSocket => ({
   send: (data, sent) => ws.send(data, () => sent()),
@@ -89,7 +90,8 @@ export class TerminalGateway {
     try {
       const terminal = parseTerminalRequest(url);
       const target = await authorizeTerminal(this.lookup, terminal);
-      if (!this.slots.take(terminal.sessionId)) throw new TerminalRefusal(TerminalCloseCode.tooMany, `at most ${this.config.maxPerSession} terminals per session`);
+      if (!this.slots.take(terminal.sessionId))
+        throw new TerminalRefusal(TerminalCloseCode.tooMany, `at most ${this.config.maxPerSession} terminals per session`);
       sessionId = terminal.sessionId;
       shell = await this.openShell(target, INITIAL_SIZE, this.config.connectTimeoutMs);
     } catch (error) {
@@ -118,7 +120,12 @@ export class TerminalGateway {
         return ws.close(refusal?.code ?? TerminalCloseCode.unavailable, refusal?.message ?? 'no shell');
       }
       this.open.add(ws);
-      const limits = { idleTimeoutMs: this.config.idleTimeoutSeconds * 1000, maxFrameBytes: this.config.maxFrameBytes, framesPerSecond: this.config.inputFramesPerSecond, bytesPerSecond: this.config.inputBytesPerSecond };
+      const limits = {
+        idleTimeoutMs: this.config.idleTimeoutSeconds * 1000,
+        maxFrameBytes: this.config.maxFrameBytes,
+        framesPerSecond: this.config.inputFramesPerSecond,
+        bytesPerSecond: this.config.inputBytesPerSecond,
+      };
       bridgeTerminal(asTerminalSocket(ws), shell, limits, () => {
         this.open.delete(ws);
         release();

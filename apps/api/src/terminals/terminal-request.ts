@@ -3,14 +3,27 @@ import { TerminalCloseCode, TerminalRefusal } from './terminal.errors.js';
 
 export const TERMINALS_PATH = '/terminals';
 
-const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
+const id = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/);
 const terminalQuerySchema = z
   .object({
     liveLessonId: id,
     sessionId: id,
-    endpoint: z.string().min(1).max(63).regex(/^[A-Za-z0-9-]+$/),
+    endpoint: z
+      .string()
+      .min(1)
+      .max(63)
+      .regex(/^[A-Za-z0-9-]+$/),
     /** Which SSH presentation of the endpoint (its first when absent). */
-    presentation: z.string().min(1).max(63).regex(/^[A-Za-z0-9_-]+$/).optional(),
+    presentation: z
+      .string()
+      .min(1)
+      .max(63)
+      .regex(/^[A-Za-z0-9_-]+$/)
+      .optional(),
   })
   .strict();
 export type TerminalRequest = z.infer<typeof terminalQuerySchema>;
@@ -19,7 +32,11 @@ export type TerminalRequest = z.infer<typeof terminalQuerySchema>;
 export function parseTerminalRequest(url: string): TerminalRequest {
   const query = Object.fromEntries(new URL(url, 'http://terminal.invalid').searchParams);
   const parsed = terminalQuerySchema.safeParse(query);
-  if (!parsed.success) throw new TerminalRefusal(TerminalCloseCode.badRequest, `a terminal needs liveLessonId, sessionId and endpoint (${parsed.error.issues.map((issue) => issue.path.join('.') || issue.message).join(', ')})`);
+  if (!parsed.success)
+    throw new TerminalRefusal(
+      TerminalCloseCode.badRequest,
+      `a terminal needs liveLessonId, sessionId and endpoint (${parsed.error.issues.map((issue) => issue.path.join('.') || issue.message).join(', ')})`,
+    );
   return parsed.data;
 }
 

@@ -21,10 +21,13 @@ it('prints the bytes each page of the UI loads, raw and compressed, and the time
     sizes.set(path, { raw: file.body.length, br: br?.length ?? file.body.length, gzip: gzip?.length ?? file.body.length, ms: performance.now() - started });
   }
   const sum = (paths: string[]) =>
-    paths.reduce((total, path) => {
-      const size = sizes.get(path)!;
-      return { raw: total.raw + size.raw, br: total.br + size.br, gzip: total.gzip + size.gzip, ms: total.ms + size.ms };
-    }, { raw: 0, br: 0, gzip: 0, ms: 0 });
+    paths.reduce(
+      (total, path) => {
+        const size = sizes.get(path)!;
+        return { raw: total.raw + size.raw, br: total.br + size.br, gzip: total.gzip + size.gzip, ms: total.ms + size.ms };
+      },
+      { raw: 0, br: 0, gzip: 0, ms: 0 },
+    );
   const pages = { catalogue: sum(CATALOGUE), lab: sum([...sizes.keys()].filter((path) => path !== 'js/catalogue.js')) };
   const kb = (bytes: number) => `${(bytes / 1000).toFixed(1).padStart(7)} KB`;
   console.log(

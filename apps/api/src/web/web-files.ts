@@ -44,7 +44,10 @@ export interface WebFileSet {
 /** Brotli's best quality costs 1.5 s on xterm.js (345 KB) for 8 % less than quality 9 (140 ms): large files get 9. */
 const brotliQuality = (size: number): number => (size <= 128 * 1024 ? 11 : 9);
 const compressors: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
-  br: (body) => promisify(brotliCompress)(body, { params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality(body.length), [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  br: (body) =>
+    promisify(brotliCompress)(body, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality(body.length), [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+    }),
   gzip: (body) => promisify(gzip)(body, { level: 9 }),
 };
 

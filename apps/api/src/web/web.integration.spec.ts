@@ -15,7 +15,9 @@ async function rawGet(url: string, headers: Record<string, string> = {}): Promis
     request(url, { headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: new Headers(response.headers as Record<string, string>), body: Buffer.concat(chunks) }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: new Headers(response.headers as Record<string, string>), body: Buffer.concat(chunks) }),
+      );
     })
       .on('error', reject)
       .end();
@@ -56,12 +58,22 @@ describe("the learner's web UI served by the api under /", () => {
     expect(main.status).toBe(200);
     expect(main.headers.get('content-type')).toMatch(/javascript/);
     expect(main.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    for (const name of ['marked.esm.js', 'purify.es.mjs', 'xterm.mjs', 'addon-fit.mjs', 'xterm.css']) expect((await get(`${assets}vendor/${name}`)).status, name).toBe(200);
+    for (const name of ['marked.esm.js', 'purify.es.mjs', 'xterm.mjs', 'addon-fit.mjs', 'xterm.css'])
+      expect((await get(`${assets}vendor/${name}`)).status, name).toBe(200);
     // Another version's URL (a page from before an upgrade) gets today's file, not cached.
     const old = await get('/assets/000000000000/js/main.js');
     expect(old.status).toBe(200);
     expect(old.headers.get('cache-control')).toBe('no-cache');
-    for (const path of [`${assets}../package.json`, `${assets}%2e%2e/package.json`, `${assets}..%2fpackage.json`, `${assets}vendor/../../package.json`, `${assets}vendor/nothing.js`, `${assets}js/none.js`, '/assets/js/main.js', '/vendor/xterm.mjs']) {
+    for (const path of [
+      `${assets}../package.json`,
+      `${assets}%2e%2e/package.json`,
+      `${assets}..%2fpackage.json`,
+      `${assets}vendor/../../package.json`,
+      `${assets}vendor/nothing.js`,
+      `${assets}js/none.js`,
+      '/assets/js/main.js',
+      '/vendor/xterm.mjs',
+    ]) {
       const response = await get(path);
       expect(response.status, path).toBe(404);
       expect(await response.text()).not.toContain('"@antidote/web"');

@@ -19,7 +19,10 @@ export function sampleCurriculumWithRouter(): string {
   cpSync(join(ROOT, 'examples', 'curriculum'), dir, { recursive: true });
   mkdirSync(join(dir, 'images', 'vmx'));
   const vqfx = readFileSync(join(dir, 'images', 'vqfx', 'image.meta.yaml'), 'utf8');
-  writeFileSync(join(dir, 'images', 'vmx', 'image.meta.yaml'), vqfx.replace('slug: vqfx', 'slug: vmx').replace(/^description: .*$/m, 'description: A virtual router'));
+  writeFileSync(
+    join(dir, 'images', 'vmx', 'image.meta.yaml'),
+    vqfx.replace('slug: vqfx', 'slug: vmx').replace(/^description: .*$/m, 'description: A virtual router'),
+  );
   const lesson = join(dir, 'lessons', 'workflows', 'routing');
   mkdirSync(join(lesson, 'stage0', 'configs'), { recursive: true });
   writeFileSync(join(lesson, 'stage0', 'guide.md'), '# Routing\n\nA router and a host.\n');

@@ -49,7 +49,12 @@ export function expClient(api: string, ip: string, adminToken?: string) {
       const session = await call<{ ID: string }>('POST', '/exp/livesession', {});
       expect(session.status).toBe(200);
       if (options.persistent) {
-        const persisted = await call('PUT', `/exp/admin/livesession/${session.body.ID}/persistence`, { persistent: true }, { authorization: `Bearer ${adminToken}` });
+        const persisted = await call(
+          'PUT',
+          `/exp/admin/livesession/${session.body.ID}/persistence`,
+          { persistent: true },
+          { authorization: `Bearer ${adminToken}` },
+        );
         expect(persisted).toMatchObject({ status: 200, body: { Persistent: true } });
       }
       return session.body.ID;
@@ -81,10 +86,12 @@ export function expClient(api: string, ip: string, adminToken?: string) {
 }
 
 /** Namespace state as kube-sim (the Kubernetes API) reports it: 200 while it exists, 404 once gone. */
-export const namespaceStatus = async (kubeSim: KubeApi, namespace: string): Promise<number> => (await kubeSim.call('GET', `/api/v1/namespaces/${namespace}`)).code;
+export const namespaceStatus = async (kubeSim: KubeApi, namespace: string): Promise<number> =>
+  (await kubeSim.call('GET', `/api/v1/namespaces/${namespace}`)).code;
 
 /** Deletes a namespace as someone outside Antidote would (kubectl delete namespace). */
-export const deleteNamespace = async (kubeSim: KubeApi, namespace: string): Promise<number> => (await kubeSim.call('DELETE', `/api/v1/namespaces/${namespace}`)).code;
+export const deleteNamespace = async (kubeSim: KubeApi, namespace: string): Promise<number> =>
+  (await kubeSim.call('DELETE', `/api/v1/namespaces/${namespace}`)).code;
 
 /** Changes kube-sim's faults at run time (PATCH /_sim/faults): only the fields given change. */
 export async function setSimFaults(kubeSim: KubeApi, faults: Record<string, unknown>): Promise<void> {
@@ -136,5 +143,7 @@ export async function simEndpoints(kubeSim: KubeApi, namespace: string): Promise
 export function connectionsOf(endpoint: SimEndpoint, upAtCli: boolean): { booting: number; up: number } {
   const stages = Object.values(endpoint.connections);
   const count = (stage: keyof SimEndpoint['connections'][string]) => stages.reduce((sum, byStage) => sum + (byStage[stage]?.count ?? 0), 0);
-  return upAtCli ? { booting: count('down') + count('login') + count('booting'), up: count('ready') } : { booting: count('down') + count('login'), up: count('booting') + count('ready') };
+  return upAtCli
+    ? { booting: count('down') + count('login') + count('booting'), up: count('ready') }
+    : { booting: count('down') + count('login'), up: count('booting') + count('ready') };
 }

@@ -4,7 +4,16 @@ import type { AddressInfo } from 'node:net';
 /** Debian's Chromium, headless, as CI installs it (tools/scripts/ensure-deps.sh). */
 export const CHROMIUM = {
   executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 };
 
 /**
@@ -39,7 +48,13 @@ export async function servePrefixProxy(api: string, host = '127.0.0.3', prefix =
       outgoing.end('<!doctype html><title>antidote-web</title><p>lab</p>');
       return;
     }
-    const headers = { ...incoming.headers, host: target.host, 'x-forwarded-host': incoming.headers.host ?? '', 'x-forwarded-proto': 'http', 'x-forwarded-for': incoming.socket.remoteAddress ?? '' };
+    const headers = {
+      ...incoming.headers,
+      host: target.host,
+      'x-forwarded-host': incoming.headers.host ?? '',
+      'x-forwarded-proto': 'http',
+      'x-forwarded-for': incoming.socket.remoteAddress ?? '',
+    };
     const upstream = request({ host: target.hostname, port: target.port, method: incoming.method, path: url.slice(prefix.length), headers }, (answer) => {
       outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(outgoing);

@@ -53,7 +53,15 @@ export async function recordPages(context: BrowserContext): Promise<PageLog> {
 export async function wholeInViewport(page: Page, locator: Locator): Promise<boolean> {
   const box = await locator.boundingBox();
   const viewport = page.viewportSize()!;
-  return !!box && box.width > 0 && box.height > 0 && box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width + 0.5 && box.y + box.height <= viewport.height + 0.5;
+  return (
+    !!box &&
+    box.width > 0 &&
+    box.height > 0 &&
+    box.x >= 0 &&
+    box.y >= 0 &&
+    box.x + box.width <= viewport.width + 0.5 &&
+    box.y + box.height <= viewport.height + 0.5
+  );
 }
 
 /** In the page: WCAG's relative luminance and contrast ratio of CSS colours, and the opaque background behind an element. */

@@ -18,9 +18,13 @@ export interface LabPageReport {
  * until READY, a stage change and the kill sent as `application/json` (which need a preflight).
  */
 export async function labPage({ api, slug }: { api: string; slug: string }): Promise<LabPageReport> {
-  const read = async (response: Response): Promise<{ status: number; body: Record<string, unknown> }> => ({ status: response.status, body: (await response.json()) as Record<string, unknown> });
+  const read = async (response: Response): Promise<{ status: number; body: Record<string, unknown> }> => ({
+    status: response.status,
+    body: (await response.json()) as Record<string, unknown>,
+  });
   const get = async (path: string) => read(await fetch(`${api}${path}`));
-  const post = async (path: string, body: unknown, headers?: Record<string, string>) => read(await fetch(`${api}${path}`, { method: 'POST', body: JSON.stringify(body), headers }));
+  const post = async (path: string, body: unknown, headers?: Record<string, string>) =>
+    read(await fetch(`${api}${path}`, { method: 'POST', body: JSON.stringify(body), headers }));
   const polls: string[] = [];
   const untilReady = async (id: string, stage: number): Promise<void> => {
     for (let attempt = 0; attempt < 1200; attempt++) {
@@ -37,7 +41,8 @@ export async function labPage({ api, slug }: { api: string; slug: string }): Pro
   const lessonPrereqs = await get(`/exp/lesson/${slug}/prereqs`);
   const collection = await get(`/exp/collection/${String(lesson.body.Collection)}`);
   const stale = await post('/exp/livelesson', { lessonSlug: slug, sessionId: 'expiredsession', lessonStage: 0 });
-  if (stale.status < 400 || !String(stale.body.message).includes('Invalid session ID')) throw new Error(`a stale session was not refused: ${JSON.stringify(stale)}`);
+  if (stale.status < 400 || !String(stale.body.message).includes('Invalid session ID'))
+    throw new Error(`a stale session was not refused: ${JSON.stringify(stale)}`);
   const session = await post('/exp/livesession', {});
   const sessionId = String(session.body.ID);
   const requested = await post('/exp/livelesson', { lessonSlug: slug, sessionId, lessonStage: null });

@@ -16,7 +16,15 @@ export interface LabStart {
   events: LabEvent[];
   /** HealthyTests of each GET while the stream was open, in order. */
   polledHealth: number[];
-  final: { Status: string; Error: boolean; FailureReason: string; PhaseTimes: Record<string, string>; EstimatedReadyAt: string; HealthyTests: number; TotalTests: number };
+  final: {
+    Status: string;
+    Error: boolean;
+    FailureReason: string;
+    PhaseTimes: Record<string, string>;
+    EstimatedReadyAt: string;
+    HealthyTests: number;
+    TotalTests: number;
+  };
 }
 
 /** Reads a server-sent event stream to its end, handing each event to `onEvent` as it comes. */
@@ -73,7 +81,8 @@ export const streamedHealth = (lab: LabStart): number[] => lab.events.flatMap((e
 export const neverDecreases = (values: readonly number[]): boolean => values.every((value, i) => i === 0 || value >= values[i - 1]);
 
 /** The estimate the lab was given when it entered BOOTING (its stream's first BOOTING status). */
-export const bootingEstimate = (lab: LabStart): string | undefined => lab.events.find((event) => event.name === 'status' && event.data.status === 'BOOTING')?.data.estimatedReadyAt;
+export const bootingEstimate = (lab: LabStart): string | undefined =>
+  lab.events.find((event) => event.name === 'status' && event.data.status === 'BOOTING')?.data.estimatedReadyAt;
 
 /** How far the BOOTING estimate was from READY, as a share of the time from BOOTING to READY. */
 export function estimateError(lab: LabStart): number {

@@ -65,12 +65,21 @@ export class LearnerProcesses {
   async burst(api: string, slug: string, addresses: string[]): Promise<{ outcomes: Held[]; refusals: Refusals }> {
     const shares = this.byProcess(addresses.map((address, index) => ({ address, index })));
     const replies = await Promise.all(
-      shares.map((share, i) => this.ask<{ outcomes: (Omit<Held, 'held'> & { held?: Omit<HeldLesson, 'ip'> & { address: string } })[]; refusals: Refusals }>(this.children[i], { kind: 'burst', api, slug, learners: share })),
+      shares.map((share, i) =>
+        this.ask<{ outcomes: (Omit<Held, 'held'> & { held?: Omit<HeldLesson, 'ip'> & { address: string } })[]; refusals: Refusals }>(this.children[i], {
+          kind: 'burst',
+          api,
+          slug,
+          learners: share,
+        }),
+      ),
     );
     const outcomes: Held[] = new Array<Held>(addresses.length);
     replies.forEach((reply, i) =>
       reply.outcomes.forEach((outcome, j) => {
-        outcomes[shares[i][j].index] = outcome.held ? { ms: outcome.ms, ready: true, held: { ip: outcome.held.address, session: outcome.held.session, id: outcome.held.id } } : (outcome as Held);
+        outcomes[shares[i][j].index] = outcome.held
+          ? { ms: outcome.ms, ready: true, held: { ip: outcome.held.address, session: outcome.held.session, id: outcome.held.id } }
+          : (outcome as Held);
       }),
     );
     return { outcomes, refusals: sumRefusals(replies.map((reply) => reply.refusals)) };
@@ -79,7 +88,11 @@ export class LearnerProcesses {
   /** A keep-alive of every held lesson from its learner's address, `concurrency` at once in each process. */
   async keepAlive(api: string, slug: string, held: HeldLesson[], concurrency: number): Promise<{ failures: string[]; refusals: Refusals }> {
     const shares = this.byProcess(held.map((lesson) => ({ address: lesson.ip, session: lesson.session, id: lesson.id })));
-    const replies = await Promise.all(shares.map((share, i) => this.ask<{ failures: string[]; refusals: Refusals }>(this.children[i], { kind: 'keepAlive', api, slug, held: share, concurrency })));
+    const replies = await Promise.all(
+      shares.map((share, i) =>
+        this.ask<{ failures: string[]; refusals: Refusals }>(this.children[i], { kind: 'keepAlive', api, slug, held: share, concurrency }),
+      ),
+    );
     return { failures: replies.flatMap((reply) => reply.failures), refusals: sumRefusals(replies.map((reply) => reply.refusals)) };
   }
 
@@ -104,7 +117,11 @@ export class OneProcessLearners {
       const round = await Promise.all(
         held.slice(at, at + concurrency).map(async ({ ip, session, id }) => {
           try {
-            const answer = await expClient(api, ip).post<{ id: string; message?: string }>('/exp/livelesson', { sessionId: session, lessonSlug: slug, lessonStage: 0 });
+            const answer = await expClient(api, ip).post<{ id: string; message?: string }>('/exp/livelesson', {
+              sessionId: session,
+              lessonSlug: slug,
+              lessonStage: 0,
+            });
             return answer.status === 200 && answer.body.id === id ? undefined : `keep-alive HTTP ${answer.status}: ${answer.body.message ?? ''}`;
           } catch (error) {
             return unanswered(error);

@@ -64,12 +64,28 @@ export function watchCluster(kubeSim: KubeApi) {
  * Jobs' changes (a watch), the probes each endpoint's Service accepted (first and last, by boot stage),
  * the phase times the row records and each endpoint's up time (its progress event's).
  */
-export function lessonTimeline(lab: LabStart, namespace: string, requests: readonly SimRequest[], changes: readonly WatchedChange[], endpoints: readonly SimEndpoint[]): TimelineStep[] {
+export function lessonTimeline(
+  lab: LabStart,
+  namespace: string,
+  requests: readonly SimRequest[],
+  changes: readonly WatchedChange[],
+  endpoints: readonly SimEndpoint[],
+): TimelineStep[] {
   const from = lab.requestedAt;
   const steps: TimelineStep[] = [];
   const add = (at: number, source: TimelineStep['source'], what: string) => steps.push({ ms: at - from, source, what });
-  for (const event of lab.events) add(event.at, 'client', `stream: ${event.name} ${event.data.status ?? ''}${event.data.healthy === undefined ? '' : `${event.data.healthy} healthy`}`.trim());
-  for (const request of requests.filter((r) => r.namespace === namespace && r.at)) add(Date.parse(request.at!), 'api call', `${request.userAgent.replace('antidote-', '')} ${request.verb} ${request.resource}${request.subresource ? `/${request.subresource}` : ''} ${request.code}`);
+  for (const event of lab.events)
+    add(
+      event.at,
+      'client',
+      `stream: ${event.name} ${event.data.status ?? ''}${event.data.healthy === undefined ? '' : `${event.data.healthy} healthy`}`.trim(),
+    );
+  for (const request of requests.filter((r) => r.namespace === namespace && r.at))
+    add(
+      Date.parse(request.at!),
+      'api call',
+      `${request.userAgent.replace('antidote-', '')} ${request.verb} ${request.resource}${request.subresource ? `/${request.subresource}` : ''} ${request.code}`,
+    );
   for (const change of changes.filter((c) => c.namespace === namespace)) add(change.at, 'watch', `${change.kind} ${change.name} ${change.state}`);
   for (const endpoint of endpoints.filter((e) => e.kind === 'Service')) {
     for (const [port, stages] of Object.entries(endpoint.connections)) {
@@ -80,9 +96,11 @@ export function lessonTimeline(lab: LabStart, namespace: string, requests: reado
     }
   }
   for (const [phase, at] of Object.entries(lab.final.PhaseTimes)) add(Date.parse(at), 'row', phase);
-  for (const event of lab.events.filter((e) => e.name === 'progress' && e.data.at)) add(Date.parse(event.data.at!), 'row', `${event.data.endpoint} up (${event.data.healthy} healthy)`);
+  for (const event of lab.events.filter((e) => e.name === 'progress' && e.data.at))
+    add(Date.parse(event.data.at!), 'row', `${event.data.endpoint} up (${event.data.healthy} healthy)`);
   return steps.sort((a, b) => a.ms - b.ms);
 }
 
 /** The timeline as lines of a report. */
-export const timelineLines = (steps: readonly TimelineStep[]): string[] => steps.map((step) => `  ${String(step.ms).padStart(7)} ms  ${step.source.padEnd(8)}  ${step.what}`);
+export const timelineLines = (steps: readonly TimelineStep[]): string[] =>
+  steps.map((step) => `  ${String(step.ms).padStart(7)} ms  ${step.source.padEnd(8)}  ${step.what}`);

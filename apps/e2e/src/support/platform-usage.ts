@@ -71,7 +71,8 @@ export const cpuBetween = (before: Record<App, Usage>, after: Record<App, Usage>
 };
 
 /** Kubernetes API calls the scheduler has made so far (kube-sim's request log, by User-Agent) — the reaper's lease and passes apart. */
-export const kubeCalls = async (platform: UpPlatform) => (await simRequests(platform.kubeSim)).filter((request) => request.userAgent === 'antidote-scheduler').length;
+export const kubeCalls = async (platform: UpPlatform) =>
+  (await simRequests(platform.kubeSim)).filter((request) => request.userAgent === 'antidote-scheduler').length;
 
 /** The database statements the four apps have sent so far (each app's `antidote_database_statements_total`, from its ops port as antictl up printed it). */
 export async function statements(platform: UpPlatform): Promise<number> {
@@ -87,7 +88,9 @@ export async function statements(platform: UpPlatform): Promise<number> {
 
 /** `count` learners at once through the /exp API (each its own address, session and live lesson), until each lesson is final. */
 export async function burst(platform: UpPlatform, slug: string, count: number, subnet: number): Promise<Run> {
-  return measuredBurst(platform, count, () => Promise.all(Array.from({ length: count }, (_, i) => learner(platform.api, slug, `10.${subnet}.${Math.floor(i / 250)}.${(i % 250) + 1}`))));
+  return measuredBurst(platform, count, () =>
+    Promise.all(Array.from({ length: count }, (_, i) => learner(platform.api, slug, `10.${subnet}.${Math.floor(i / 250)}.${(i % 250) + 1}`))),
+  );
 }
 
 /**

@@ -30,7 +30,9 @@ export async function loopDelayOf(ops: string): Promise<{ p99Ms: number; maxMs: 
  * ListenOverflows, /proc/net/netstat): machine-wide, so other processes' overflows count too.
  */
 export function listenOverflows(): number {
-  const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n').filter((line) => line.startsWith('TcpExt:'));
+  const lines = readFileSync('/proc/net/netstat', 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('TcpExt:'));
   const [names, values] = lines.map((line) => line.split(/\s+/));
   return Number(values?.[names?.indexOf('ListenOverflows') ?? -1] ?? NaN);
 }

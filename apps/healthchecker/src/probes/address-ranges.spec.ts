@@ -46,7 +46,8 @@ describe('AddressRanges', () => {
   });
 
   it('still probes the rest of the default ranges', () => {
-    for (const host of ['100.64.0.1', '100.100.100.201', '10.96.0.10', '172.16.5.4', '192.168.1.1', '127.0.0.1', 'fd00:ec2::253', 'fd12::1']) expect([host, defaults.refusal(host)]).toEqual([host, undefined]);
+    for (const host of ['100.64.0.1', '100.100.100.201', '10.96.0.10', '172.16.5.4', '192.168.1.1', '127.0.0.1', 'fd00:ec2::253', 'fd12::1'])
+      expect([host, defaults.refusal(host)]).toEqual([host, undefined]);
   });
 
   it('refuses a malformed range at start, naming the key', () => {

@@ -39,7 +39,10 @@ function listOf(cidrs: readonly string[], key: string): BlockList {
  */
 export class AddressRanges {
   private readonly allowed: BlockList;
-  private readonly denied = NEVER_PROBED.map(({ cidr, what }) => ({ what, list: listOf(isIP(cidr.split('/')[0]) === 4 ? [cidr, nat64(cidr)] : [cidr], 'built-in') }));
+  private readonly denied = NEVER_PROBED.map(({ cidr, what }) => ({
+    what,
+    list: listOf(isIP(cidr.split('/')[0]) === 4 ? [cidr, nat64(cidr)] : [cidr], 'built-in'),
+  }));
 
   constructor(private readonly cidrs: readonly string[]) {
     this.allowed = listOf(cidrs, 'healthcheck.probeRanges');

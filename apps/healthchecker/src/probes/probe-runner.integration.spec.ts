@@ -49,7 +49,14 @@ describe('ProbeRunner', () => {
     expect(bare.probes).toEqual([expect.objectContaining({ target: `port-${silent}`, kind: 'tcp', verdict: 'reachable' })]);
     const none = await runner.check(endpoint('nothing', { presentations: [], ports: [] }));
     expect(none).toMatchObject({ reachable: false, error: 'Endpoint has no Ports' });
-    const half = await runner.check(endpoint('half', { presentations: [{ name: 'cli', port: closed, type: 'ssh' }, { name: 'web', port: http, type: 'http' }] }));
+    const half = await runner.check(
+      endpoint('half', {
+        presentations: [
+          { name: 'cli', port: closed, type: 'ssh' },
+          { name: 'web', port: http, type: 'http' },
+        ],
+      }),
+    );
     expect(half.reachable).toBe(false);
   });
 
@@ -60,7 +67,17 @@ describe('ProbeRunner', () => {
     await settle();
     const baseline = openDescriptors();
     const targets = Array.from({ length: 500 }, (_, i) =>
-      endpoint(`e${i}`, i % 5 === 0 ? { presentations: [{ name: 'cli', port: closed, type: 'ssh' }, { name: 'web', port: closed, type: 'http' }] } : {}),
+      endpoint(
+        `e${i}`,
+        i % 5 === 0
+          ? {
+              presentations: [
+                { name: 'cli', port: closed, type: 'ssh' },
+                { name: 'web', port: closed, type: 'http' },
+              ],
+            }
+          : {},
+      ),
     );
     const results = await Promise.all(targets.map((target) => runner.check(target)));
     expect(results.flatMap((r) => r.probes)).toHaveLength(1000);
@@ -91,7 +108,10 @@ describe('ProbeRunner', () => {
     expect(progress).toEqual(['now 1/2', 'later 2/2']);
     await late.closeAll();
 
-    const timedOut = await waitUntilReachable(runner, [endpoint('never', { presentations: [{ name: 'cli', port: closed, type: 'ssh' }] })], { deadlineMs: 600, intervalMs: 100 });
+    const timedOut = await waitUntilReachable(runner, [endpoint('never', { presentations: [{ name: 'cli', port: closed, type: 'ssh' }] })], {
+      deadlineMs: 600,
+      intervalMs: 100,
+    });
     expect(timedOut).toMatchObject({ reachable: false, healthy: 0, total: 1 });
     expect(timedOut.endpoints[0]?.probes[0]?.verdict).toBe('refused');
   });

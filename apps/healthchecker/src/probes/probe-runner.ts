@@ -79,9 +79,14 @@ export class ProbeRunner {
       probes.map(async (probe): Promise<ProbeResult> => {
         const target: ProbeTarget = { host: endpoint.host, port: probe.port, timeoutMs, signal: options.signal };
         const run = (): Promise<ProbeOutcome> => (probe === shared?.probe ? probeAndAsk(target, shared.command) : this.probe(probe.kind, target, endpoint));
-        const outcome = await this.limiter.run(run, options.signal).catch(
-          (error: unknown): ProbeOutcome => ({ verdict: 'timeout', reachable: false, latencyMs: Date.now() - startedAt, error: `not probed: ${error instanceof Error ? error.message : String(error)}` }),
-        );
+        const outcome = await this.limiter
+          .run(run, options.signal)
+          .catch((error: unknown): ProbeOutcome => ({
+            verdict: 'timeout',
+            reachable: false,
+            latencyMs: Date.now() - startedAt,
+            error: `not probed: ${error instanceof Error ? error.message : String(error)}`,
+          }));
         return { target: probe.target, kind: probe.kind, port: probe.port, ...outcome };
       }),
     );
@@ -94,14 +99,24 @@ export class ProbeRunner {
    * The readiness check, run only once the endpoint is reachable (before that, it is not ready by definition);
    * judged on `answer` when the probe's connection already fetched it.
    */
-  private async readiness(endpoint: HealthTarget, reachable: boolean, timeoutMs: number, signal: AbortSignal | undefined, answer: FetchOutcome | undefined): Promise<ReadinessResult> {
+  private async readiness(
+    endpoint: HealthTarget,
+    reachable: boolean,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    answer: FetchOutcome | undefined,
+  ): Promise<ReadinessResult> {
     const check = endpoint.readiness!;
     if (!reachable) return { check: describeCheck(check), ready: false, detail: 'not checked: not reachable yet' };
     const options = { timeoutMs, signal, matchLimitMs: this.settings.readinessMatchTimeoutMs };
     if (answer) return evaluateReadiness(check, endpoint, options, { ...this.fetchers, sshCommand: () => Promise.resolve(answer) });
     return this.limiter
       .run(() => evaluateReadiness(check, endpoint, options, this.fetchers), signal)
-      .catch((error: unknown): ReadinessResult => ({ check: describeCheck(check), ready: false, detail: `not checked: ${error instanceof Error ? error.message : String(error)}` }));
+      .catch((error: unknown): ReadinessResult => ({
+        check: describeCheck(check),
+        ready: false,
+        detail: `not checked: ${error instanceof Error ? error.message : String(error)}`,
+      }));
   }
 
   private probe(kind: ProbeKind, target: ProbeTarget, endpoint: HealthTarget): Promise<ProbeOutcome> {

@@ -95,7 +95,12 @@ describe('LessonWait', () => {
     expect(await wait.reply(HOUR)).toMatchObject({ reachable: true, healthy: 3 });
     expect(probesOf('vqfx1')).toEqual([]);
     expect(probesOf('linux1')).toEqual([]);
-    const ready = new LessonWait(runner, [{ ...target('vqfx1'), readiness: { type: 'ssh', command: 'show version', match: 'Model' } }], new Set(['vqfx1']), { keepUntil: 0, intervalMs: 0, signal: new AbortController().signal, onUp: () => Promise.resolve() });
+    const ready = new LessonWait(runner, [{ ...target('vqfx1'), readiness: { type: 'ssh', command: 'show version', match: 'Model' } }], new Set(['vqfx1']), {
+      keepUntil: 0,
+      intervalMs: 0,
+      signal: new AbortController().signal,
+      onUp: () => Promise.resolve(),
+    });
     expect((await ready.reply(HOUR)).endpoints[0]).toMatchObject({ reachable: true, readiness: { ready: true } });
   });
 

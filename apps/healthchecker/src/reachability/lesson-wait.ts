@@ -33,7 +33,14 @@ export const recordedUp = (target: HealthTarget): EndpointHealth => ({
   ...(target.readiness ? { readiness: { check: describeCheck(target.readiness), ready: true, detail: 'found ready earlier in this start' } } : {}),
 });
 
-const notProbedYet = (target: HealthTarget): EndpointHealth => ({ name: target.name, host: target.host, reachable: false, latencyMs: 0, probes: [], error: 'not probed yet' });
+const notProbedYet = (target: HealthTarget): EndpointHealth => ({
+  name: target.name,
+  host: target.host,
+  reachable: false,
+  latencyMs: 0,
+  probes: [],
+  error: 'not probed yet',
+});
 
 /**
  * The wait of one live lesson's start until every endpoint is up, kept for the whole start however many

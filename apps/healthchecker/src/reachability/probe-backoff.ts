@@ -24,7 +24,8 @@ export const PAUSE_SHARE = 1 / 8;
  * within the interval — where a fixed interval would find a 2 s host up to half its boot late, and a
  * doubling pause makes that lateness depend on where the doubling stood.
  */
-export const nextProbePause = (waitedMs: number, intervalMs: number): number => Math.min(intervalMs, Math.max(FIRST_PAUSE_MS, Math.round(waitedMs * PAUSE_SHARE)));
+export const nextProbePause = (waitedMs: number, intervalMs: number): number =>
+  Math.min(intervalMs, Math.max(FIRST_PAUSE_MS, Math.round(waitedMs * PAUSE_SHARE)));
 
 /** What the wait needs of the probes. */
 export type ReachabilityProbe = Pick<ProbeRunner, 'timeoutMs' | 'check'>;

@@ -26,10 +26,17 @@ describe('a catastrophically backtracking readiness pattern in the healthchecker
   const lessonWith = async (id: string, banner: string, match: string): Promise<string> => {
     const port = await servers.bannerLine(() => banner);
     const readiness: ReadinessCheck = { type: 'tcp', match };
-    await data.liveLessons.create(makeNewLiveLesson({ id, sessionId: `s${id}`, endpoints: [makeLiveEndpoint({ name: 'r1', host: '127.0.0.1', ports: [port], presentations: [], readiness })] }));
+    await data.liveLessons.create(
+      makeNewLiveLesson({
+        id,
+        sessionId: `s${id}`,
+        endpoints: [makeLiveEndpoint({ name: 'r1', host: '127.0.0.1', ports: [port], presentations: [], readiness })],
+      }),
+    );
     return id;
   };
-  const matchesRunning = async (): Promise<number> => Number(/^antidote_readiness_matches_running\{[^}]*\} (\d+)$/m.exec(await (await fetch(`${service.url}/metrics`)).text())?.[1]);
+  const matchesRunning = async (): Promise<number> =>
+    Number(/^antidote_readiness_matches_running\{[^}]*\} (\d+)$/m.exec(await (await fetch(`${service.url}/metrics`)).text())?.[1]);
 
   beforeAll(async () => {
     nats = await testNats();

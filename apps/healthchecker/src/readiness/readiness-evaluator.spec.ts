@@ -32,7 +32,13 @@ const tcp: ReadinessCheck = { type: 'tcp', match: '^SSH-2\\.0-' };
 describe('evaluateReadiness', () => {
   it.each([
     ['ssh: output matches', ssh, { ok: true, text: 'Hostname: vqfx1\nModel: vqfx-10000\n' }, true, '"show version" output matched /Model: \\S+/'],
-    ['ssh: output does not match yet', ssh, { ok: true, text: 'error: the system is still booting\n' }, false, '"show version" output did not match /Model: \\S+/ yet: "error: the system is still booting"'],
+    [
+      'ssh: output does not match yet',
+      ssh,
+      { ok: true, text: 'error: the system is still booting\n' },
+      false,
+      '"show version" output did not match /Model: \\S+/ yet: "error: the system is still booting"',
+    ],
     ['ssh: no answer', ssh, { ok: false, error: 'connect ECONNREFUSED' }, false, '"show version" got no answer yet: connect ECONNREFUSED'],
     ['http: expected status (200 by default)', http, { ok: true, status: 200 }, true, 'GET /healthz answered 200'],
     ['http: another status', http, { ok: true, status: 503 }, false, 'GET /healthz answered 503, not 200 yet'],
@@ -62,7 +68,10 @@ describe('evaluateReadiness', () => {
     const bare = { host: '127.0.0.1', ports: [], presentations: [] };
     expect((await evaluateReadiness(ssh, bare, { timeoutMs: 1000 }, fetchers)).ready).toBe(true);
     expect(asked[0].target.port).toBe(22);
-    expect(await evaluateReadiness(http, bare, { timeoutMs: 1000 }, fetchers)).toMatchObject({ ready: false, detail: 'no port to check: give readiness.port or an http presentation' });
+    expect(await evaluateReadiness(http, bare, { timeoutMs: 1000 }, fetchers)).toMatchObject({
+      ready: false,
+      detail: 'no port to check: give readiness.port or an http presentation',
+    });
     expect(asked).toHaveLength(1);
   });
 

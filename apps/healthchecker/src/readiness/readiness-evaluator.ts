@@ -34,7 +34,10 @@ const matchDetail = async (what: string, pattern: string, text: string, limitMs:
     case 'no-match':
       return { ready: false, detail: `${what} did not match /${pattern}/ yet: ${shown(text)}` };
     case 'too-slow':
-      return { ready: false, detail: `${what}: /${pattern}/ took over ${limitMs} ms on ${Math.min(text.length, READINESS_LIMITS.input)} characters (simplify the pattern)` };
+      return {
+        ready: false,
+        detail: `${what}: /${pattern}/ took over ${limitMs} ms on ${Math.min(text.length, READINESS_LIMITS.input)} characters (simplify the pattern)`,
+      };
     case 'invalid':
       return { ready: false, detail: `/${pattern}/ is not a valid regular expression` };
   }
@@ -50,7 +53,9 @@ async function verdict(check: ReadinessCheck, outcome: FetchOutcome, matchLimitM
       return matchDetail('banner', check.match, outcome.text ?? '', matchLimitMs);
     case 'http': {
       const expected = check.status ?? 200;
-      return outcome.status === expected ? { ready: true, detail: `GET ${check.path} answered ${expected}` } : { ready: false, detail: `GET ${check.path} answered ${outcome.status ?? 0}, not ${expected} yet` };
+      return outcome.status === expected
+        ? { ready: true, detail: `GET ${check.path} answered ${expected}` }
+        : { ready: false, detail: `GET ${check.path} answered ${outcome.status ?? 0}, not ${expected} yet` };
     }
   }
 }

@@ -33,8 +33,12 @@ it('prints the event loop delay while hostile readiness patterns are matched', a
   // Before: the match ran on the event loop (linear engine where it could, else a 250 ms VM time limit).
   const inLoop = await loopDelayDuring(() => linearTimeRegExp(SLOW_BUT_LINEAR)!.test(ANSWER));
   // After: on the pool's threads, under the time limit, four hostile labs at once, then plain ones.
-  const hostile = await loopDelayDuring(() => Promise.all(Array.from({ length: 4 }, (_, i) => pool.match(`${SLOW_BUT_LINEAR.slice(0, 250)}${i}`, ANSWER, LIMIT_MS))));
-  const plain = await loopDelayDuring(() => Promise.all(Array.from({ length: 200 }, () => pool.match('Model: \\S+', 'Hostname: vqfx1\nModel: vqfx-10000\n', LIMIT_MS))));
+  const hostile = await loopDelayDuring(() =>
+    Promise.all(Array.from({ length: 4 }, (_, i) => pool.match(`${SLOW_BUT_LINEAR.slice(0, 250)}${i}`, ANSWER, LIMIT_MS))),
+  );
+  const plain = await loopDelayDuring(() =>
+    Promise.all(Array.from({ length: 200 }, () => pool.match('Model: \\S+', 'Hostname: vqfx1\nModel: vqfx-10000\n', LIMIT_MS))),
+  );
   console.log(
     [
       `bench readiness match: pattern of ${SLOW_BUT_LINEAR.length} characters (linear-time engine) on ${ANSWER.length} characters of answer`,

@@ -65,8 +65,18 @@ describe('readiness checks against real servers', () => {
   it('an endpoint another probe of which fails is not reachable, its command output set aside: readiness not checked', async () => {
     const { target, commands } = await bootingEndpoint(servers, 0);
     const closed = await servers.closedPort();
-    const health = await runner.check({ ...target, ports: [...target.ports, closed], presentations: [...target.presentations, { name: 'web', port: closed, type: 'http' }] });
-    expect(health).toMatchObject({ reachable: false, probes: [{ kind: 'ssh', verdict: 'reachable' }, { kind: 'http', verdict: 'refused' }] });
+    const health = await runner.check({
+      ...target,
+      ports: [...target.ports, closed],
+      presentations: [...target.presentations, { name: 'web', port: closed, type: 'http' }],
+    });
+    expect(health).toMatchObject({
+      reachable: false,
+      probes: [
+        { kind: 'ssh', verdict: 'reachable' },
+        { kind: 'http', verdict: 'refused' },
+      ],
+    });
     expect(health.readiness).toEqual({ check: 'ssh "show version" =~ /Model: \\S+/', ready: false, detail: 'not checked: not reachable yet' });
     // The command ran on the probe's connection, but its (ready) answer does not count.
     expect(commands).toEqual(['show version']);
@@ -89,7 +99,12 @@ describe('readiness checks against real servers', () => {
   it('an SSH readiness check on a port with no SSH probe opens its own connection, as before', async () => {
     const { target, commands, port: checked } = await bootingEndpoint(servers, 0);
     const probed = await servers.ssh();
-    const health = await runner.check({ ...target, ports: [probed, checked], presentations: [{ name: 'cli', port: probed, type: 'ssh' }], readiness: { ...showVersion, port: checked } });
+    const health = await runner.check({
+      ...target,
+      ports: [probed, checked],
+      presentations: [{ name: 'cli', port: probed, type: 'ssh' }],
+      readiness: { ...showVersion, port: checked },
+    });
     expect(health).toMatchObject({ reachable: true, readiness: { ready: true } });
     expect(commands).toEqual(['show version']);
     expect([servers.connectionsTo(probed), servers.connectionsTo(checked)]).toEqual([1, 1]);
@@ -98,7 +113,11 @@ describe('readiness checks against real servers', () => {
   it('waiting goes on past reachable until the endpoint is ready (ready after N attempts)', async () => {
     const { target, commands } = await bootingEndpoint(servers, 3);
     const progress: number[] = [];
-    const reply = await waitUntilReachable(runner, [target], { deadlineMs: 600_000, intervalMs: 10, onProgress: (_name, healthy) => void progress.push(healthy) });
+    const reply = await waitUntilReachable(runner, [target], {
+      deadlineMs: 600_000,
+      intervalMs: 10,
+      onProgress: (_name, healthy) => void progress.push(healthy),
+    });
     expect(reply).toMatchObject({ reachable: true, healthy: 1, total: 1 });
     expect(reply.endpoints[0].readiness?.ready).toBe(true);
     // Counted healthy once, when ready: not when the port first answered.
@@ -115,7 +134,10 @@ describe('readiness checks against real servers', () => {
     stop.abort(new Error('deadline'));
     const reply = await waiting;
     expect(reply).toMatchObject({ reachable: false, healthy: 0, total: 1 });
-    expect(reply.endpoints[0]).toMatchObject({ reachable: true, readiness: { ready: false, detail: expect.stringContaining('did not match /Model: \\S+/ yet') } });
+    expect(reply.endpoints[0]).toMatchObject({
+      reachable: true,
+      readiness: { ready: false, detail: expect.stringContaining('did not match /Model: \\S+/ yet') },
+    });
   });
 
   it('an endpoint without a readiness check is up when reachable, and its result has no readiness (as before)', async () => {
@@ -131,7 +153,10 @@ describe('readiness checks against real servers', () => {
     let ready = false;
     const bannerPort = await servers.bannerLine(() => (ready ? 'vqfx1 ready' : 'vqfx1 booting'));
     const tcp: HealthTarget = { name: 'r1', host: '127.0.0.1', ports: [bannerPort], presentations: [], readiness: { type: 'tcp', match: ' ready$' } };
-    expect(await runner.check(tcp)).toMatchObject({ reachable: true, readiness: { ready: false, detail: 'banner did not match / ready$/ yet: "vqfx1 booting"' } });
+    expect(await runner.check(tcp)).toMatchObject({
+      reachable: true,
+      readiness: { ready: false, detail: 'banner did not match / ready$/ yet: "vqfx1 booting"' },
+    });
     ready = true;
     expect(await runner.check(tcp)).toMatchObject({ reachable: true, readiness: { ready: true } });
 
@@ -142,7 +167,13 @@ describe('readiness checks against real servers', () => {
 
   it('runs a readiness check only once the port answers, through the same concurrency limit as the probes', async () => {
     const closed = await servers.closedPort();
-    const down: HealthTarget = { name: 'vqfx9', host: '127.0.0.1', ports: [closed], presentations: [{ name: 'cli', port: closed, type: 'ssh' }], readiness: showVersion };
+    const down: HealthTarget = {
+      name: 'vqfx9',
+      host: '127.0.0.1',
+      ports: [closed],
+      presentations: [{ name: 'cli', port: closed, type: 'ssh' }],
+      readiness: showVersion,
+    };
     expect(await runner.check(down)).toMatchObject({ reachable: false, readiness: { ready: false, detail: 'not checked: not reachable yet' } });
     const one = new ProbeRunner({ probeTimeoutMs: ANSWERED, httpHealthyBelow: 500, maxConcurrentProbes: 1 });
     const endpoints = await Promise.all([1, 2, 3].map(async () => (await bootingEndpoint(servers, 0)).target));

@@ -9,10 +9,15 @@ import { execAndCollect, noAnswer, settleOnConnectionLoss } from './ssh-exec.js'
  */
 export async function sshCommand(target: FetchTarget, command: string, credentials: { username?: string; password?: string }): Promise<FetchOutcome> {
   const openSsh = await sshOpener();
-  return withDeadline<FetchOutcome>(target.timeoutMs, () => noAnswer(command, target.timeoutMs), target.signal, (settle, onCleanup) => {
-    const { socket, client, login } = openSsh(target, onCleanup);
-    settleOnConnectionLoss(socket, client, settle);
-    client.once('ready', () => execAndCollect(client, command, settle));
-    socket.once('connect', () => login(credentials.username ?? '', credentials.password ?? ''));
-  });
+  return withDeadline<FetchOutcome>(
+    target.timeoutMs,
+    () => noAnswer(command, target.timeoutMs),
+    target.signal,
+    (settle, onCleanup) => {
+      const { socket, client, login } = openSsh(target, onCleanup);
+      settleOnConnectionLoss(socket, client, settle);
+      client.once('ready', () => execAndCollect(client, command, settle));
+      socket.once('connect', () => login(credentials.username ?? '', credentials.password ?? ''));
+    },
+  );
 }

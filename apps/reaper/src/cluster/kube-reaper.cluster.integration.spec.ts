@@ -6,7 +6,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeReaperCluster } from './kube-reaper.cluster.js';
 
-const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, finalizers: ['example.com/hold'] }, spec: { containers: [{ name: 'c', image: 'antidotelabs/utility' }] } });
+const pod = (name: string) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, finalizers: ['example.com/hold'] },
+  spec: { containers: [{ name: 'c', image: 'antidotelabs/utility' }] },
+});
 
 describe('KubeReaperCluster on a stuck namespace', () => {
   let sim: KubeSim;
@@ -16,7 +21,11 @@ describe('KubeReaperCluster on a stuck namespace', () => {
   beforeAll(async () => {
     const kubeconfigPath = join(mkdtempSync(join(tmpdir(), 'reaper-cluster-')), 'kubeconfig');
     sim = await startKubeSim({ kubeconfigPath, faults: { stuckNamespaces: ['stuck-*'] } });
-    kube = KubeClient.fromConfig({ inCluster: false, kubeconfigPath, insecureSkipTlsVerify: false } as never, { timeoutMs: 30_000, retries: 2, userAgent: 'reaper-cluster-test' });
+    kube = KubeClient.fromConfig({ inCluster: false, kubeconfigPath, insecureSkipTlsVerify: false } as never, {
+      timeoutMs: 30_000,
+      retries: 2,
+      userAgent: 'reaper-cluster-test',
+    });
     cluster = new KubeReaperCluster(kube, { instanceId: 'test' } as never);
   });
   afterAll(() => sim.stop());

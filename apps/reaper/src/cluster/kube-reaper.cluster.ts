@@ -88,6 +88,8 @@ function recordOf(namespace: V1Namespace): NamespaceRecord {
     ...(metadata.creationTimestamp ? { createdAt: new Date(metadata.creationTimestamp) } : {}),
     ...(deleting ? { deletingSince: new Date(deleting) } : {}),
     finalizers: [...(namespace.spec?.finalizers ?? []), ...(metadata.finalizers ?? [])],
-    conditions: (namespace.status?.conditions ?? []).filter((condition) => condition.status === 'True').map((condition) => `${condition.type}: ${condition.message ?? ''}`),
+    conditions: (namespace.status?.conditions ?? [])
+      .filter((condition) => condition.status === 'True')
+      .map((condition) => `${condition.type}: ${condition.message ?? ''}`),
   };
 }

@@ -59,11 +59,27 @@ describe('LeaderElector', () => {
     const errors: unknown[] = [];
     const refused = new Error('create leases: 400 BadRequest: Lease in version "v1" cannot be handled');
     const refusing: LeaseStore = { get: () => store.get(), create: () => Promise.reject(refused), replace: (lease) => store.replace(lease) };
-    expect(await new LeaderElector(refusing, 'a', 15, () => new Date(0), (error) => errors.push(error)).tick()).toBe(false);
+    expect(
+      await new LeaderElector(
+        refusing,
+        'a',
+        15,
+        () => new Date(0),
+        (error) => errors.push(error),
+      ).tick(),
+    ).toBe(false);
     expect(errors).toEqual([refused]);
     await new LeaderElector(store, 'b', 15, () => new Date(0)).tick();
     const racing: LeaseStore = { get: () => Promise.resolve(undefined), create: (lease) => store.create(lease), replace: (lease) => store.replace(lease) };
-    expect(await new LeaderElector(racing, 'c', 15, () => new Date(0), (error) => errors.push(error)).tick()).toBe(false);
+    expect(
+      await new LeaderElector(
+        racing,
+        'c',
+        15,
+        () => new Date(0),
+        (error) => errors.push(error),
+      ).tick(),
+    ).toBe(false);
     expect(errors).toHaveLength(1);
   });
 });
@@ -130,7 +146,11 @@ describe('LeaderElector on the fake Lease', () => {
     const errors: unknown[] = [];
     const a = elector(store, 'a', () => 0, errors);
     await a.tick();
-    const stale: LeaseStore = { get: () => store.get(), create: (lease) => store.create(lease), replace: () => Promise.reject(new LeaseConflictError('modified')) };
+    const stale: LeaseStore = {
+      get: () => store.get(),
+      create: (lease) => store.create(lease),
+      replace: () => Promise.reject(new LeaseConflictError('modified')),
+    };
     expect(await elector(stale, 'a', () => 1000, errors).tick()).toBe(false);
     expect(errors).toEqual([]);
   });

@@ -28,11 +28,24 @@ export class LeaderElector {
       const current = await this.store.get();
       const now = this.now();
       if (!current) {
-        this.lease = await this.store.create({ holderIdentity: this.identity, leaseDurationSeconds: this.durationSeconds, acquireTime: now, renewTime: now, leaseTransitions: 0 });
+        this.lease = await this.store.create({
+          holderIdentity: this.identity,
+          leaseDurationSeconds: this.durationSeconds,
+          acquireTime: now,
+          renewTime: now,
+          leaseTransitions: 0,
+        });
       } else if (current.holderIdentity === this.identity) {
         this.lease = await this.store.replace({ ...current, renewTime: now, leaseDurationSeconds: this.durationSeconds });
       } else if (!current.holderIdentity || this.validUntil(current) <= now.getTime()) {
-        this.lease = await this.store.replace({ ...current, holderIdentity: this.identity, acquireTime: now, renewTime: now, leaseDurationSeconds: this.durationSeconds, leaseTransitions: current.leaseTransitions + 1 });
+        this.lease = await this.store.replace({
+          ...current,
+          holderIdentity: this.identity,
+          acquireTime: now,
+          renewTime: now,
+          leaseDurationSeconds: this.durationSeconds,
+          leaseTransitions: current.leaseTransitions + 1,
+        });
       } else {
         this.leading = false;
         return false;

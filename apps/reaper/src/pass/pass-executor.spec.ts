@@ -18,7 +18,12 @@ describe('PassExecutor', () => {
   let cluster: FakeReaperCluster;
   let bus: FakeBus;
   let executor: PassExecutor;
-  const act = (action: ReaperAction['action'], target: string, details?: Record<string, unknown>): ReaperAction => ({ action, target, reason: 'spec', ...(details ? { details } : {}) });
+  const act = (action: ReaperAction['action'], target: string, details?: Record<string, unknown>): ReaperAction => ({
+    action,
+    target,
+    reason: 'spec',
+    ...(details ? { details } : {}),
+  });
   const lesson = async () => {
     await data.liveSessions.create({ id: SESSION, sourceIp: '127.0.0.1' });
     await data.liveLessons.create(makeNewLiveLesson({ id: ID, sessionId: SESSION }));
@@ -44,7 +49,13 @@ describe('PassExecutor', () => {
         return { accepted: true };
       });
       expect(await executor.execute(act(action, ID), new Date(T0))).toBe(true);
-      expect(bus.requests).toEqual([{ subject: RequestSubjects.liveLessonDelete, payload: { liveLessonId: ID, reason: action }, options: expect.objectContaining({ correlationId: ID }) as unknown }]);
+      expect(bus.requests).toEqual([
+        {
+          subject: RequestSubjects.liveLessonDelete,
+          payload: { liveLessonId: ID, reason: action },
+          options: expect.objectContaining({ correlationId: ID }) as unknown,
+        },
+      ]);
       expect(cluster.calls).toEqual([]);
     });
 
@@ -122,7 +133,9 @@ describe('PassExecutor', () => {
   it('lets a scheduler rejection through as a logged warning, not a failure of the pass', async () => {
     await lesson();
     const warn = vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-    bus.answer(RequestSubjects.liveLessonDelete, () => Promise.reject(new BusRequestError(ErrorCodes.internal, 'scheduler broke', RequestSubjects.liveLessonDelete)));
+    bus.answer(RequestSubjects.liveLessonDelete, () =>
+      Promise.reject(new BusRequestError(ErrorCodes.internal, 'scheduler broke', RequestSubjects.liveLessonDelete)),
+    );
     expect(await executor.execute(act('expire-live-lesson', ID), new Date(T0))).toBe(true);
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('scheduler broke'));
   });

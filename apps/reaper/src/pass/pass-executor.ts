@@ -29,7 +29,11 @@ export class PassExecutor {
         await this.data.liveLessons.requestDeletion(action.target);
         await this.bus
           .request(RequestSubjects.liveLessonDelete, { liveLessonId: action.target, reason: action.action }, { correlationId: action.target, timeoutMs: 5000 })
-          .catch((error: unknown) => this.logger.warn(`the delete of ${action.target} did not reach a scheduler (${error instanceof Error ? error.message : String(error)}); the recorded deletion is re-driven`));
+          .catch((error: unknown) =>
+            this.logger.warn(
+              `the delete of ${action.target} did not reach a scheduler (${error instanceof Error ? error.message : String(error)}); the recorded deletion is re-driven`,
+            ),
+          );
         return true;
       case 'delete-session':
         return this.data.liveSessions.deleteIfIdle(action.target, new Date(cutoffFor(now, this.sessionTTLMinutes * 60_000).getTime() + 1));

@@ -50,8 +50,14 @@ export class PassPlanner {
         if (failedAt && Number.isNaN(failedAt.getTime())) throw new Error(`unreadable failedAt "${lesson.phaseTimes.failedAt}"`);
         // findIdle already left out persistent sessions.
         const verdict = lessonVerdict({ ...lesson, failedAt }, false, now, this.policy);
-        if (verdict === 'expire-idle') plan.actions.push({ action: 'expire-live-lesson', target: lesson.id, reason: `idle since ${lesson.lastActiveAt.toISOString()}` });
-        if (verdict === 'expire-failed') plan.actions.push({ action: 'expire-failed-live-lesson', target: lesson.id, reason: `failed at ${lesson.phaseTimes.failedAt}: ${lesson.failureReason ?? ''}` });
+        if (verdict === 'expire-idle')
+          plan.actions.push({ action: 'expire-live-lesson', target: lesson.id, reason: `idle since ${lesson.lastActiveAt.toISOString()}` });
+        if (verdict === 'expire-failed')
+          plan.actions.push({
+            action: 'expire-failed-live-lesson',
+            target: lesson.id,
+            reason: `failed at ${lesson.phaseTimes.failedAt}: ${lesson.failureReason ?? ''}`,
+          });
       } catch (error) {
         this.skip(plan, lesson.id, error);
       }
@@ -101,9 +107,25 @@ export class PassPlanner {
         return;
       case 'stuck': {
         const blocking = await this.cluster.blockingResources(namespace.name);
-        const details = { finalizers: namespace.finalizers, conditions: namespace.conditions, resources: blocking, terminatingSince: namespace.deletingSince?.toISOString() };
-        plan.actions.push({ action: 'report-stuck-namespace', target: namespace.name, reason: `Terminating since ${namespace.deletingSince?.toISOString()}`, details });
-        if (this.policy.removeStuckFinalizers) plan.actions.push({ action: 'remove-stuck-finalizers', target: namespace.name, reason: 'configured to remove finalizers of stuck namespaces', details: { resources: blocking } });
+        const details = {
+          finalizers: namespace.finalizers,
+          conditions: namespace.conditions,
+          resources: blocking,
+          terminatingSince: namespace.deletingSince?.toISOString(),
+        };
+        plan.actions.push({
+          action: 'report-stuck-namespace',
+          target: namespace.name,
+          reason: `Terminating since ${namespace.deletingSince?.toISOString()}`,
+          details,
+        });
+        if (this.policy.removeStuckFinalizers)
+          plan.actions.push({
+            action: 'remove-stuck-finalizers',
+            target: namespace.name,
+            reason: 'configured to remove finalizers of stuck namespaces',
+            details: { resources: blocking },
+          });
         return;
       }
     }

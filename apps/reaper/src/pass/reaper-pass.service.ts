@@ -75,7 +75,8 @@ export class ReaperPass {
     if (!dryRun) {
       this.metrics.passDuration.observe(pass.durationMs / 1000);
       this.publish(() => this.bus.publish(EventSubjects.reaperPassed, pass));
-      if (done.length > 0 || errors.length > 0) this.logger.log(`pass: ${JSON.stringify(counts)}, ${errors.length} errors, ${pass.kubeCalls} API calls, ${pass.durationMs} ms`);
+      if (done.length > 0 || errors.length > 0)
+        this.logger.log(`pass: ${JSON.stringify(counts)}, ${errors.length} errors, ${pass.kubeCalls} API calls, ${pass.durationMs} ms`);
       for (const error of errors) this.logger.warn(error);
     }
     return { actions: done, pass };

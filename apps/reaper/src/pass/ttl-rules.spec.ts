@@ -4,7 +4,13 @@ import { lessonVerdict, namespaceVerdict, sessionVerdict, type TtlPolicy } from 
 const now = new Date('2026-06-01T12:00:00Z');
 const ago = (ms: number): Date => new Date(now.getTime() - ms);
 const MIN = 60_000;
-const policy: TtlPolicy = { liveLessonTTLMinutes: 30, liveSessionTTLMinutes: 1440, failedLiveLessonTTLMinutes: 60, orphanGraceSeconds: 300, stuckTerminatingSeconds: 600 };
+const policy: TtlPolicy = {
+  liveLessonTTLMinutes: 30,
+  liveSessionTTLMinutes: 1440,
+  failedLiveLessonTTLMinutes: 60,
+  orphanGraceSeconds: 300,
+  stuckTerminatingSeconds: 600,
+};
 
 describe('live lesson TTL', () => {
   it.each([
@@ -17,7 +23,12 @@ describe('live lesson TTL', () => {
     ['failed 60 minutes ago', { lastActiveAt: ago(120 * MIN), error: true, failedAt: ago(60 * MIN) }, false, 'expire-failed'],
     ['failed long ago, persistent session: failures still go', { lastActiveAt: ago(MIN), error: true, failedAt: ago(600 * MIN) }, true, 'expire-failed'],
     ['an unclaimed warm-pool member idle an hour: never expired as idle', { lastActiveAt: ago(60 * MIN), error: false, pool: true }, false, 'keep'],
-    ['a failed warm-pool member still expires as failed', { lastActiveAt: ago(120 * MIN), error: true, failedAt: ago(60 * MIN), pool: true }, false, 'expire-failed'],
+    [
+      'a failed warm-pool member still expires as failed',
+      { lastActiveAt: ago(120 * MIN), error: true, failedAt: ago(60 * MIN), pool: true },
+      false,
+      'expire-failed',
+    ],
     ['already being deleted', { lastActiveAt: ago(600 * MIN), error: false, deleteRequestedAt: ago(MIN) }, false, 'already-deleting'],
   ] as const)('%s → %s', (_case, lesson, persistent, verdict) => {
     expect(lessonVerdict(lesson, persistent, now, policy)).toBe(verdict);

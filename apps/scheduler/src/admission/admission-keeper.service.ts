@@ -64,7 +64,8 @@ export class AdmissionKeeper implements OnApplicationBootstrap, OnApplicationShu
       const waiting = await this.data.admission.waitingCount();
       this.metrics.length.set(waiting);
       if (waiting > 0) await this.admission.drain();
-      for (const id of await this.data.admissionStats.admittedNotStarted(new Date(Date.now() - RESTART_AFTER_MS))) this.scheduler.submit('create', id, 'admitted, not started');
+      for (const id of await this.data.admissionStats.admittedNotStarted(new Date(Date.now() - RESTART_AFTER_MS)))
+        this.scheduler.submit('create', id, 'admitted, not started');
       await this.data.admissionStats.settle(new Date(Date.now() - HISTORY_MS));
     } catch (error) {
       this.logger.warn(`admission round failed: ${reasonOf(error)}`);

@@ -17,6 +17,9 @@ export class AdmissionMetrics {
       buckets: [1, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600],
     });
     this.admitted = metrics.counter({ name: 'antidote_admission_admitted_total', help: 'Requests this replica admitted from the line' });
-    this.abandoned = metrics.counter({ name: 'antidote_admission_abandoned_total', help: 'Requests dropped from the line: nobody asked about them for scheduler.queueAbandonSeconds' });
+    this.abandoned = metrics.counter({
+      name: 'antidote_admission_abandoned_total',
+      help: 'Requests dropped from the line: nobody asked about them for scheduler.queueAbandonSeconds',
+    });
   }
 }

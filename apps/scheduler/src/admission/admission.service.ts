@@ -55,13 +55,16 @@ export class Admission {
     if (ticket.admittedAt) return true;
     if (ticket.endedAt) return false;
     // A pass that fails (the database busy or away) leaves the lab waiting, never failed: the next round admits it.
-    await this.drain().catch((error: unknown) => this.logger.warn(`admission pass for ${lesson.id} failed: ${error instanceof Error ? error.message : String(error)}`));
+    await this.drain().catch((error: unknown) =>
+      this.logger.warn(`admission pass for ${lesson.id} failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
     return (await this.data.admission.find(lesson.id))?.admittedAt != null;
   }
 
   private async admitUnqueued(id: string): Promise<boolean> {
     const cap = this.config.scheduler.maxLiveLessons;
-    if (cap > 0 && (await this.data.admission.holding(id)) >= cap) throw new LessonFailure(`Antidote is at capacity (${cap} live lessons); please try again later`, true);
+    if (cap > 0 && (await this.data.admission.holding(id)) >= cap)
+      throw new LessonFailure(`Antidote is at capacity (${cap} live lessons); please try again later`, true);
     return true;
   }
 

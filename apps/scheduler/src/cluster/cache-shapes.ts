@@ -21,12 +21,19 @@ function metadataAsWaited({ name, namespace, resourceVersion, deletionTimestamp,
 const stateAsWaited = (state: V1ContainerState): V1ContainerState => {
   if (state.running) return { running: {} };
   if (state.terminated) return { terminated: { exitCode: state.terminated.exitCode, ...(state.terminated.reason ? { reason: state.terminated.reason } : {}) } };
-  if (state.waiting) return { waiting: { ...(state.waiting.reason ? { reason: state.waiting.reason } : {}), ...(state.waiting.message ? { message: state.waiting.message } : {}) } };
+  if (state.waiting)
+    return {
+      waiting: { ...(state.waiting.reason ? { reason: state.waiting.reason } : {}), ...(state.waiting.message ? { message: state.waiting.message } : {}) },
+    };
   return {};
 };
 
 const containerAsWaited = ({ name, state, lastState }: V1ContainerStatus): V1ContainerStatus =>
-  ({ name, ...(state ? { state: stateAsWaited(state) } : {}), ...(lastState?.terminated ? { lastState: stateAsWaited({ terminated: lastState.terminated }) } : {}) }) as V1ContainerStatus;
+  ({
+    name,
+    ...(state ? { state: stateAsWaited(state) } : {}),
+    ...(lastState?.terminated ? { lastState: stateAsWaited({ terminated: lastState.terminated }) } : {}),
+  }) as V1ContainerStatus;
 
 /** A pod as the caches keep it: identity, the labels read, and for an endpoint pod its phase, reason, message and each container's state. */
 export function podAsWaited(pod: V1Pod): V1Pod {
@@ -53,11 +60,23 @@ export function podAsWaited(pod: V1Pod): V1Pod {
 /** A job as the caches keep it: identity, the labels read, its conditions (type, status, reason, message) and failed pods. */
 export function jobAsWaited(job: V1Job): V1Job {
   const status = job.status;
-  const condition = ({ type, status: value, reason, message }: V1JobCondition): V1JobCondition => ({ type, status: value, ...(reason ? { reason } : {}), ...(message ? { message } : {}) });
+  const condition = ({ type, status: value, reason, message }: V1JobCondition): V1JobCondition => ({
+    type,
+    status: value,
+    ...(reason ? { reason } : {}),
+    ...(message ? { message } : {}),
+  });
   return {
     ...(job.apiVersion ? { apiVersion: job.apiVersion } : {}),
     ...(job.kind ? { kind: job.kind } : {}),
     metadata: metadataAsWaited(job.metadata ?? {}),
-    ...(status ? { status: { ...(status.conditions ? { conditions: status.conditions.map(condition) } : {}), ...(status.failed !== undefined ? { failed: status.failed } : {}) } } : {}),
+    ...(status
+      ? {
+          status: {
+            ...(status.conditions ? { conditions: status.conditions.map(condition) } : {}),
+            ...(status.failed !== undefined ? { failed: status.failed } : {}),
+          },
+        }
+      : {}),
   };
 }

@@ -55,7 +55,12 @@ export class KubeLessonCluster implements LessonCluster {
     ]);
     // Admission refuses a pod until its namespace's ServiceAccount exists: wait for it in the cache (no call).
     // The one guard against that race: the client does not retry a create refused for it.
-    const accountWait = { timeoutMs: this.config.timeouts.podRunningSeconds * 1000, signal, informer: this.informers.serviceAccounts, guard: this.namespaceGuard(ns) };
+    const accountWait = {
+      timeoutMs: this.config.timeouts.podRunningSeconds * 1000,
+      signal,
+      informer: this.informers.serviceAccounts,
+      guard: this.namespaceGuard(ns),
+    };
     await waitForServiceAccount(this.kube, ns, POD_SERVICE_ACCOUNT, accountWait).catch((error: unknown) => {
       throw new LessonFailure(`The namespace's ServiceAccount never appeared, so no pod can start: ${(error as Error).message}`);
     });
@@ -102,7 +107,12 @@ export class KubeLessonCluster implements LessonCluster {
     await this.kube.create('Secret', ns, credentials, signal);
     await Promise.all(jobs.map((job) => this.kube.create('Job', ns, job, signal)));
     const options = { timeoutMs: timeouts.jobsMs, signal, informer: this.informers.jobs, guard: this.namespaceGuard(ns) };
-    await waitForJobsComplete(this.kube, ns, jobs.map((job) => job.metadata?.name ?? ''), options).catch((error: unknown) => {
+    await waitForJobsComplete(
+      this.kube,
+      ns,
+      jobs.map((job) => job.metadata?.name ?? ''),
+      options,
+    ).catch((error: unknown) => {
       throw new LessonFailure(`Configuration of stage ${stage} failed: ${(error as Error).message}`);
     });
   }

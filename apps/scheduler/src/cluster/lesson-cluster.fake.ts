@@ -39,7 +39,8 @@ export class FakeLessonCluster implements LessonCluster {
 
   async provision(plan: LessonPlan, signal: AbortSignal): Promise<Map<string, string>> {
     await this.step('provision', plan.namespace, signal);
-    if (!this.namespaces.has(plan.namespace)) this.namespaces.set(plan.namespace, { name: plan.namespace, liveLessonId: plan.liveLesson.id, createdAt: new Date(), terminating: false });
+    if (!this.namespaces.has(plan.namespace))
+      this.namespaces.set(plan.namespace, { name: plan.namespace, liveLessonId: plan.liveLesson.id, createdAt: new Date(), terminating: false });
     return new Map(plan.liveLesson.endpoints.map((endpoint) => [endpoint.name, `${endpoint.name}.${plan.namespace}.svc`]));
   }
 

@@ -63,7 +63,11 @@ export class LessonInformers implements OnModuleInit, OnApplicationShutdown {
   onModuleInit(): void {
     this.readiness.register('informers', () => this.all().every((informer) => informer.hasSynced));
     for (const informer of this.all()) informer.start(this.stopping.signal);
-    this.logger.log(`watching ${this.all().map((informer) => informer.source.description).join(', ')}`);
+    this.logger.log(
+      `watching ${this.all()
+        .map((informer) => informer.source.description)
+        .join(', ')}`,
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

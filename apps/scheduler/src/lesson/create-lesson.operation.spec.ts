@@ -13,7 +13,11 @@ describe('CreateLessonOperation', () => {
   });
   afterEach(() => h.close());
 
-  const statuses = (id: string) => h.bus.events(EventSubjects.liveLessonStatusChanged).filter((event) => event.liveLessonId === id).map((event) => event.status);
+  const statuses = (id: string) =>
+    h.bus
+      .events(EventSubjects.liveLessonStatusChanged)
+      .filter((event) => event.liveLessonId === id)
+      .map((event) => event.status);
   const run = (id: string, signal = new AbortController().signal) =>
     h.data.liveLessons.get(id).then((lesson) => h.creates.run(lesson, signal, (plan) => h.cluster.calls.push(`plan ${plan.namespace}`)));
 
@@ -91,7 +95,10 @@ describe('CreateLessonOperation', () => {
     h = await lessonHarness({ config: { scheduler: { maxLiveLessons: 1 } } });
     const queue = async (id: string) => {
       const lesson = await h.data.liveLessons.get(id);
-      return h.data.admission.enqueue({ liveLessonId: id, sessionId: lesson.sessionId, client: '127.0.0.9', lessonSlug: lesson.lessonSlug }, { cap: 1, maxQueued: 10 });
+      return h.data.admission.enqueue(
+        { liveLessonId: id, sessionId: lesson.sessionId, client: '127.0.0.9', lessonSlug: lesson.lessonSlug },
+        { cap: 1, maxQueued: 10 },
+      );
     };
     const first = await h.newLiveLesson();
     expect(await queue(first.id)).toEqual({ kind: 'admitted' });
@@ -112,7 +119,11 @@ describe('CreateLessonOperation', () => {
     h = await lessonHarness({ config: { scheduler: { maxLiveLessons: 1 } } });
     const first = await h.newLiveLesson();
     const second = await h.newLiveLesson();
-    for (const lesson of [first, second]) await h.data.admission.enqueue({ liveLessonId: lesson.id, sessionId: lesson.sessionId, client: '127.0.0.9', lessonSlug: lesson.lessonSlug }, { cap: 1, maxQueued: 10 });
+    for (const lesson of [first, second])
+      await h.data.admission.enqueue(
+        { liveLessonId: lesson.id, sessionId: lesson.sessionId, client: '127.0.0.9', lessonSlug: lesson.lessonSlug },
+        { cap: 1, maxQueued: 10 },
+      );
     await h.data.liveLessons.delete(first.id);
     h.data.admission.drain = () => Promise.reject(new Error('connection terminated'));
     await run(second.id);

@@ -43,7 +43,11 @@ export class CreateLessonOperation {
     onPlan(built);
     const hosts = await this.cluster.provision(built, signal);
     await this.data.liveLessons.updateEndpointHosts(initial.id, hosts);
-    const shape: StartShape = { lessonSlug: initial.lessonSlug, images: built.liveLesson.endpoints.map((endpoint) => endpoint.image), readyDelayMs: built.lesson.readyDelay * 1000 };
+    const shape: StartShape = {
+      lessonSlug: initial.lessonSlug,
+      images: built.liveLesson.endpoints.map((endpoint) => endpoint.image),
+      readyDelayMs: built.lesson.readyDelay * 1000,
+    };
     let lesson = await this.status.advance(withEndpointHosts(built.liveLesson, hosts), LiveLessonStatus.BOOTING, await this.estimates.whenBooting(shape));
     // The endpoints now carry their Service addresses: the configuration jobs connect to them.
     const plan: LessonPlan = { ...built, liveLesson: lesson };
@@ -53,7 +57,12 @@ export class CreateLessonOperation {
     // This operation holds the claim and is the only writer of the status and endpoints until READY: the
     // lesson in hand (as read, plus what it wrote) is current, so no read before each step.
     lesson = await this.status.advance(lesson, LiveLessonStatus.CONFIGURATION, await this.estimates.whenConfiguring(shape));
-    await this.cluster.configure(plan, lesson.currentStage, { oldJobsGoneMs: timeouts.oldJobsGoneSeconds * 1000, jobsMs: timeouts.configJobSeconds * 1000 }, signal);
+    await this.cluster.configure(
+      plan,
+      lesson.currentStage,
+      { oldJobsGoneMs: timeouts.oldJobsGoneSeconds * 1000, jobsMs: timeouts.configJobSeconds * 1000 },
+      signal,
+    );
     if (plan.lesson.readyDelay > 0) await sleep(plan.lesson.readyDelay * 1000, undefined, { signal });
     // READY and the stage now configured: one write.
     const ready = await this.status.advance(lesson, LiveLessonStatus.READY, undefined, lesson.currentStage);
@@ -67,10 +76,15 @@ export class CreateLessonOperation {
     // Ready, not only reachable: an endpoint with a readiness check is up once that check passed.
     if (allUp(reply)) return;
     const unreachable = reply.endpoints.filter((endpoint) => !endpointUp(endpoint));
-    const logs = await this.cluster.podLogs(plan.namespace, unreachable.map((endpoint) => endpoint.name)).catch((error: unknown) => {
-      this.logger.warn(`no pod logs for the unreachable endpoints of ${plan.liveLesson.id}: ${reasonOf(error)}`);
-      return '';
-    });
+    const logs = await this.cluster
+      .podLogs(
+        plan.namespace,
+        unreachable.map((endpoint) => endpoint.name),
+      )
+      .catch((error: unknown) => {
+        this.logger.warn(`no pod logs for the unreachable endpoints of ${plan.liveLesson.id}: ${reasonOf(error)}`);
+        return '';
+      });
     throw new LessonFailure(`${unreachableReason(unreachable, seconds)}${logs ? `\n${logs}` : ''}`);
   }
 }

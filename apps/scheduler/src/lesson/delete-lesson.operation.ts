@@ -30,7 +30,11 @@ export class DeleteLessonOperation {
     this.status.deleted(lesson);
     this.logger.log(`live lesson ${lesson.id} deleted (${reason})`);
     // Its capacity is free: the next in line is admitted now, not at the next admission round.
-    await this.admission.capacityFreed().catch((error: unknown) => this.logger.warn(`admission pass after deleting ${lesson.id} failed: ${error instanceof Error ? error.message : String(error)}`));
+    await this.admission
+      .capacityFreed()
+      .catch((error: unknown) =>
+        this.logger.warn(`admission pass after deleting ${lesson.id} failed: ${error instanceof Error ? error.message : String(error)}`),
+      );
   }
 
   /** Tears down a failed live lesson's namespace but keeps its record (with the reason) for the api and the reaper. */

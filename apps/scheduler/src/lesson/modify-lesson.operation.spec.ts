@@ -25,10 +25,11 @@ describe('ModifyLessonOperation (stage change)', () => {
     h.bus.published.length = 0;
     return h.data.liveLessons.get(lesson.id);
   };
-  const run = (lesson: LiveLesson, signal = new AbortController().signal) => h.modifies.run(lesson, signal, (plan) => h.cluster.calls.push(`plan ${plan.namespace}`));
+  const run = (lesson: LiveLesson, signal = new AbortController().signal) =>
+    h.modifies.run(lesson, signal, (plan) => h.cluster.calls.push(`plan ${plan.namespace}`));
   const statuses = () => h.bus.events(EventSubjects.liveLessonStatusChanged).map((event) => event.status);
 
-  it('replaces the configuration with the new stage\'s, records it, then READY (no pod recreated)', async () => {
+  it("replaces the configuration with the new stage's, records it, then READY (no pod recreated)", async () => {
     const lesson = await changed();
     const ns = h.namespaceOf(lesson.id);
     await run(lesson);
@@ -53,7 +54,7 @@ describe('ModifyLessonOperation (stage change)', () => {
     expect(ModifyLessonOperation.isPending(await h.data.liveLessons.get(lesson.id))).toBe(true);
   });
 
-  it('fails with the cluster\'s error and leaves the row asking for the change (re-driven later)', async () => {
+  it("fails with the cluster's error and leaves the row asking for the change (re-driven later)", async () => {
     const lesson = await changed();
     const failure = new Error('configuration job failed');
     h.cluster.fail('configure', failure);

@@ -54,16 +54,22 @@ describe('ReachabilityClient', () => {
   });
 
   it('waits through "no healthchecker answers" and fails with TIMEOUT when none ever does', async () => {
-    const unavailable = (): Promise<never> => Promise.reject(new BusRequestError(ErrorCodes.unavailable, 'no service answers', RequestSubjects.healthWaitReachable));
+    const unavailable = (): Promise<never> =>
+      Promise.reject(new BusRequestError(ErrorCodes.unavailable, 'no service answers', RequestSubjects.healthWaitReachable));
     const { bus, asked } = fakeBus([unavailable]);
-    await expect(new ReachabilityClient(bus, timing).waitReachable('lesson1', 150, new AbortController().signal)).rejects.toMatchObject({ code: ErrorCodes.timeout });
+    await expect(new ReachabilityClient(bus, timing).waitReachable('lesson1', 150, new AbortController().signal)).rejects.toMatchObject({
+      code: ErrorCodes.timeout,
+    });
     expect(asked.length).toBeGreaterThan(1);
   });
 
   it('passes other errors straight through', async () => {
-    const notFound = (): Promise<never> => Promise.reject(new BusRequestError(ErrorCodes.notFound, 'Unable to find liveLesson lesson1', RequestSubjects.healthWaitReachable));
+    const notFound = (): Promise<never> =>
+      Promise.reject(new BusRequestError(ErrorCodes.notFound, 'Unable to find liveLesson lesson1', RequestSubjects.healthWaitReachable));
     const { bus, asked } = fakeBus([notFound]);
-    await expect(new ReachabilityClient(bus, timing).waitReachable('lesson1', 5000, new AbortController().signal)).rejects.toMatchObject({ code: ErrorCodes.notFound });
+    await expect(new ReachabilityClient(bus, timing).waitReachable('lesson1', 5000, new AbortController().signal)).rejects.toMatchObject({
+      code: ErrorCodes.notFound,
+    });
     expect(asked).toHaveLength(1);
   });
 

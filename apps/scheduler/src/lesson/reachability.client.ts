@@ -17,7 +17,10 @@ export const REACHABILITY_TIMING = Symbol('REACHABILITY_TIMING');
 const DEFAULT_TIMING: ReachabilityTiming = { attemptMs: 15_000, replyMarginMs: 5000, retryMs: 2000 };
 
 /** The timing as configured (`timeouts.reachabilityAttemptSeconds`). */
-export const reachabilityTiming = (config: Pick<AntidoteConfig, 'timeouts'>): ReachabilityTiming => ({ ...DEFAULT_TIMING, attemptMs: config.timeouts.reachabilityAttemptSeconds * 1000 });
+export const reachabilityTiming = (config: Pick<AntidoteConfig, 'timeouts'>): ReachabilityTiming => ({
+  ...DEFAULT_TIMING,
+  attemptMs: config.timeouts.reachabilityAttemptSeconds * 1000,
+});
 
 /** What the client needs of the bus (a BusClient; a fake in unit tests). */
 export type ReachabilityBus = Pick<BusClient, 'request'>;
@@ -51,7 +54,11 @@ export class ReachabilityClient {
       const attemptMs = Math.min(remaining, this.timing.attemptMs);
       try {
         last = await Promise.race([
-          this.bus.request(RequestSubjects.healthWaitReachable, { liveLessonId, deadlineMs: attemptMs }, { timeoutMs: attemptMs + this.timing.replyMarginMs, correlationId: liveLessonId }),
+          this.bus.request(
+            RequestSubjects.healthWaitReachable,
+            { liveLessonId, deadlineMs: attemptMs },
+            { timeoutMs: attemptMs + this.timing.replyMarginMs, correlationId: liveLessonId },
+          ),
           abortion(signal),
         ]);
         if (allUp(last)) return last;

@@ -41,7 +41,11 @@ export function expectedBootMs(starts: readonly LessonStart[], images: readonly 
 /** ms from every endpoint up (CONFIGURATION) until READY: the median of the lesson's recent starts, else of all lessons', else its readyDelay and a default. */
 export function expectedConfigureMs(starts: readonly LessonStart[], lesson: Pick<StartShape, 'lessonSlug' | 'readyDelayMs'>): number {
   const own = starts.filter((start) => start.lessonSlug === lesson.lessonSlug).slice(0, SAMPLES);
-  return median(own.map((start) => start.configureMs)) ?? median(starts.slice(0, SAMPLES).map((start) => start.configureMs)) ?? lesson.readyDelayMs + UNKNOWN_CONFIGURE_MS;
+  return (
+    median(own.map((start) => start.configureMs)) ??
+    median(starts.slice(0, SAMPLES).map((start) => start.configureMs)) ??
+    lesson.readyDelayMs + UNKNOWN_CONFIGURE_MS
+  );
 }
 
 /**

@@ -27,7 +27,11 @@ describe('StatusReporter', () => {
     const after = await h.status.advance(await h.data.liveLessons.get(lesson.id), to);
     expect(after.status).toBe(moves ? to : from);
     expect((await h.data.liveLessons.get(lesson.id)).status).toBe(moves ? to : from);
-    expect(published().slice(before).map((event) => event.status)).toEqual(moves ? [to] : []);
+    expect(
+      published()
+        .slice(before)
+        .map((event) => event.status),
+    ).toEqual(moves ? [to] : []);
   });
 
   it('records the time to READY once a live lesson gets there', async () => {
@@ -52,7 +56,7 @@ describe('StatusReporter', () => {
     expect(published().at(-1)).toMatchObject({ liveLessonId: lesson.id, deleted: true });
   });
 
-  it('keeps the database change when the event cannot be published (NATS down), and publishes the row\'s latest state once NATS is back', async () => {
+  it("keeps the database change when the event cannot be published (NATS down), and publishes the row's latest state once NATS is back", async () => {
     const lesson = await h.newLiveLesson();
     const gone = await h.newLiveLesson();
     const before = published().length;

@@ -76,7 +76,9 @@ export class StatusReporter implements OnApplicationShutdown {
       this.unsent.delete(lesson.id);
     } catch (error) {
       // The database holds the truth: the latest state goes out once the bus is back.
-      this.logger.warn(`could not publish the status of ${lesson.id}: ${error instanceof Error ? error.message : String(error)}; it is sent again once NATS is back`);
+      this.logger.warn(
+        `could not publish the status of ${lesson.id}: ${error instanceof Error ? error.message : String(error)}; it is sent again once NATS is back`,
+      );
       if (this.unsent.size < MAX_UNSENT) this.unsent.add(lesson.id);
     }
   }

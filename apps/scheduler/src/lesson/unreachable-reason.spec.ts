@@ -2,7 +2,15 @@ import type { EndpointHealth, ProbeResult, ReadinessResult } from '@antidote/con
 import { describe, expect, it } from 'vitest';
 import { allUp, unreachableReason } from './unreachable-reason.js';
 
-const probe = (overrides: Partial<ProbeResult>): ProbeResult => ({ target: 'cli', kind: 'ssh', port: 22, verdict: 'reachable', reachable: true, latencyMs: 3, ...overrides });
+const probe = (overrides: Partial<ProbeResult>): ProbeResult => ({
+  target: 'cli',
+  kind: 'ssh',
+  port: 22,
+  verdict: 'reachable',
+  reachable: true,
+  latencyMs: 3,
+  ...overrides,
+});
 const endpoint = (name: string, probes: ProbeResult[], error?: string): EndpointHealth => ({
   name,
   host: '127.20.0.2',
@@ -36,11 +44,17 @@ describe('unreachableReason', () => {
     );
   });
 
-  const notReady: ReadinessResult = { check: 'ssh "show version" =~ /Model/', ready: false, detail: '"show version" output did not match /Model/ yet: "booting"' };
+  const notReady: ReadinessResult = {
+    check: 'ssh "show version" =~ /Model/',
+    ready: false,
+    detail: '"show version" output did not match /Model/ yet: "booting"',
+  };
 
   it('says an endpoint that answers but is not ready yet did not become ready, with what its readiness check saw', () => {
     const reason = unreachableReason([{ ...endpoint('vqfx1', [probe({})]), readiness: notReady }, endpoint('linux1', [probe({})])], 20);
-    expect(reason).toBe('vqfx1 did not become ready within 20 s — vqfx1: reachable, not ready — ready check "show version" output did not match /Model/ yet: "booting"');
+    expect(reason).toBe(
+      'vqfx1 did not become ready within 20 s — vqfx1: reachable, not ready — ready check "show version" output did not match /Model/ yet: "booting"',
+    );
   });
 
   it('names both kinds when one endpoint is unreachable and another not ready', () => {
@@ -48,7 +62,9 @@ describe('unreachableReason', () => {
       [{ ...endpoint('vqfx1', [probe({})]), readiness: notReady }, endpoint('vqfx2', [probe({ verdict: 'refused', reachable: false })])],
       20,
     );
-    expect(reason).toMatch(/^vqfx1 and vqfx2 did not become reachable and ready within 20 s — vqfx1: reachable, not ready — ready check .*; vqfx2: cli \(ssh to 127\.20\.0\.2:22\) refused the connection$/);
+    expect(reason).toMatch(
+      /^vqfx1 and vqfx2 did not become reachable and ready within 20 s — vqfx1: reachable, not ready — ready check .*; vqfx2: cli \(ssh to 127\.20\.0\.2:22\) refused the connection$/,
+    );
   });
 
   it.each([

@@ -22,7 +22,8 @@ export class PoolBinder {
   async bind(liveLessonId: string): Promise<SchedulerReply> {
     const lesson = await this.data.liveLessons.find(liveLessonId);
     if (!lesson) return { accepted: false, code: SchedulerRejections.notFound, reason: `Unable to find liveLesson ${liveLessonId}` };
-    if (lesson.pool) return { accepted: false, code: SchedulerRejections.notClaimed, reason: `live lesson ${liveLessonId} is a warm-pool member no learner has claimed` };
+    if (lesson.pool)
+      return { accepted: false, code: SchedulerRejections.notClaimed, reason: `live lesson ${liveLessonId} is a warm-pool member no learner has claimed` };
     this.keeper.refill();
     const signal = AbortSignal.timeout(this.config.timeouts.kubeRequestSeconds * 1000);
     await this.cluster.labelNamespace(namespaceName(this.config.instanceId, lesson.id), sessionBindingLabels(lesson.sessionId, new Date()), signal);

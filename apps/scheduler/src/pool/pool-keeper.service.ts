@@ -90,7 +90,11 @@ export class PoolKeeper implements OnApplicationBootstrap, OnApplicationShutdown
     const lessons = await this.pooledLessons(slugs);
     const plan = planPools({
       pools,
-      members: members.map((member) => ({ ...member, deleting: member.deleteRequestedAt !== undefined, stale: this.isStale(member, lessons.get(member.lessonSlug)) })),
+      members: members.map((member) => ({
+        ...member,
+        deleting: member.deleteRequestedAt !== undefined,
+        stale: this.isStale(member, lessons.get(member.lessonSlug)),
+      })),
       lessons: new Set(lessons.keys()),
       now,
       // What holds capacity (`scheduler.maxLiveLessons`), pool members included, and who waits for it.
@@ -107,7 +111,12 @@ export class PoolKeeper implements OnApplicationBootstrap, OnApplicationShutdown
     }
     this.recordSizes(pools, await this.data.pools.members());
     if (plan.retire.length + plan.create.length > 0) {
-      this.logger.log(`warm pools: ${plan.create.map((c) => `+${c.count} ${c.lessonSlug}`).concat(plan.retire.map((r) => `-${r.id} (${r.reason})`)).join(', ')}`);
+      this.logger.log(
+        `warm pools: ${plan.create
+          .map((c) => `+${c.count} ${c.lessonSlug}`)
+          .concat(plan.retire.map((r) => `-${r.id} (${r.reason})`))
+          .join(', ')}`,
+      );
     }
     return plan;
   }

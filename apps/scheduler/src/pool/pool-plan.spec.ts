@@ -8,7 +8,16 @@ const lessons = new Set(['alpha', 'beta']);
 
 let next = 0;
 function m(lessonSlug: string, ageSeconds: number, overrides: Partial<PoolMemberFacts> = {}): PoolMemberFacts {
-  return { id: overrides.id ?? `m${next++}`, lessonSlug, status: LiveLessonStatus.READY, error: false, createdAt: ago(ageSeconds), deleting: false, stale: false, ...overrides };
+  return {
+    id: overrides.id ?? `m${next++}`,
+    lessonSlug,
+    status: LiveLessonStatus.READY,
+    error: false,
+    createdAt: ago(ageSeconds),
+    deleting: false,
+    stale: false,
+    ...overrides,
+  };
 }
 
 interface Case {
@@ -20,15 +29,29 @@ interface Case {
 
 const cases: [string, Case][] = [
   ['no pools configured, no members: nothing', { pools: {}, members: [], expected: { create: [], retire: [] } }],
-  ['an empty pool fills up', { pools: { alpha: { size: 2, maxAge: 600 } }, members: [], expected: { create: [{ lessonSlug: 'alpha', count: 2 }], retire: [] } }],
+  [
+    'an empty pool fills up',
+    { pools: { alpha: { size: 2, maxAge: 600 } }, members: [], expected: { create: [{ lessonSlug: 'alpha', count: 2 }], retire: [] } },
+  ],
   [
     'a full pool (members still booting count) builds nothing',
-    { pools: { alpha: { size: 2, maxAge: 600 } }, members: [m('alpha', 10), m('alpha', 5, { status: LiveLessonStatus.BOOTING })], expected: { create: [], retire: [] } },
+    {
+      pools: { alpha: { size: 2, maxAge: 600 } },
+      members: [m('alpha', 10), m('alpha', 5, { status: LiveLessonStatus.BOOTING })],
+      expected: { create: [], retire: [] },
+    },
   ],
-  ['a claimed member (gone from the pool) is replaced', { pools: { alpha: { size: 2, maxAge: 600 } }, members: [m('alpha', 10)], expected: { create: [{ lessonSlug: 'alpha', count: 1 }], retire: [] } }],
+  [
+    'a claimed member (gone from the pool) is replaced',
+    { pools: { alpha: { size: 2, maxAge: 600 } }, members: [m('alpha', 10)], expected: { create: [{ lessonSlug: 'alpha', count: 1 }], retire: [] } },
+  ],
   [
     'a READY member exactly maxAge old is recycled and replaced',
-    { pools: { alpha: { size: 1, maxAge: 600 } }, members: [m('alpha', 600, { id: 'old' })], expected: { create: [{ lessonSlug: 'alpha', count: 1 }], retire: [['old', 'max-age']] } },
+    {
+      pools: { alpha: { size: 1, maxAge: 600 } },
+      members: [m('alpha', 600, { id: 'old' })],
+      expected: { create: [{ lessonSlug: 'alpha', count: 1 }], retire: [['old', 'max-age']] },
+    },
   ],
   ['one second younger than maxAge stays', { pools: { alpha: { size: 1, maxAge: 600 } }, members: [m('alpha', 599)], expected: { create: [], retire: [] } }],
   ['maxAge 0 keeps members forever', { pools: { alpha: { size: 1, maxAge: 0 } }, members: [m('alpha', 999_999)], expected: { create: [], retire: [] } }],
@@ -38,27 +61,55 @@ const cases: [string, Case][] = [
   ],
   [
     'a failed member is retired and replaced',
-    { pools: { alpha: { size: 1, maxAge: 600 } }, members: [m('alpha', 5, { id: 'bad', error: true })], expected: { create: [{ lessonSlug: 'alpha', count: 1 }], retire: [['bad', 'failed']] } },
+    {
+      pools: { alpha: { size: 1, maxAge: 600 } },
+      members: [m('alpha', 5, { id: 'bad', error: true })],
+      expected: { create: [{ lessonSlug: 'alpha', count: 1 }], retire: [['bad', 'failed']] },
+    },
   ],
   [
     'a member of a changed lesson is replaced',
-    { pools: { alpha: { size: 1, maxAge: 600 } }, members: [m('alpha', 5, { id: 'stale', stale: true })], expected: { create: [{ lessonSlug: 'alpha', count: 1 }], retire: [['stale', 'stale']] } },
+    {
+      pools: { alpha: { size: 1, maxAge: 600 } },
+      members: [m('alpha', 5, { id: 'stale', stale: true })],
+      expected: { create: [{ lessonSlug: 'alpha', count: 1 }], retire: [['stale', 'stale']] },
+    },
   ],
   [
     'a member being deleted neither counts nor is retired again',
-    { pools: { alpha: { size: 1, maxAge: 600 } }, members: [m('alpha', 5, { deleting: true })], expected: { create: [{ lessonSlug: 'alpha', count: 1 }], retire: [] } },
+    {
+      pools: { alpha: { size: 1, maxAge: 600 } },
+      members: [m('alpha', 5, { deleting: true })],
+      expected: { create: [{ lessonSlug: 'alpha', count: 1 }], retire: [] },
+    },
   ],
   [
     'a shrunk pool retires its surplus, keeping READY members first, then the oldest',
     {
       pools: { alpha: { size: 1, maxAge: 600 } },
       members: [m('alpha', 50, { id: 'booting', status: LiveLessonStatus.BOOTING }), m('alpha', 30, { id: 'ready-old' }), m('alpha', 10, { id: 'ready-new' })],
-      expected: { create: [], retire: [['ready-new', 'surplus'], ['booting', 'surplus']] },
+      expected: {
+        create: [],
+        retire: [
+          ['ready-new', 'surplus'],
+          ['booting', 'surplus'],
+        ],
+      },
     },
   ],
   [
     'members of a pool no longer configured (or sized 0) are retired',
-    { pools: { beta: { size: 0, maxAge: 600 } }, members: [m('alpha', 5, { id: 'a' }), m('beta', 5, { id: 'b' })], expected: { create: [], retire: [['a', 'unconfigured'], ['b', 'unconfigured']] } },
+    {
+      pools: { beta: { size: 0, maxAge: 600 } },
+      members: [m('alpha', 5, { id: 'a' }), m('beta', 5, { id: 'b' })],
+      expected: {
+        create: [],
+        retire: [
+          ['a', 'unconfigured'],
+          ['b', 'unconfigured'],
+        ],
+      },
+    },
   ],
   ['a pool of a lesson the curriculum lacks builds nothing', { pools: { gamma: { size: 3, maxAge: 600 } }, members: [], expected: { create: [], retire: [] } }],
   [
@@ -67,18 +118,46 @@ const cases: [string, Case][] = [
       pools: { alpha: { size: 3, maxAge: 600 }, beta: { size: 2, maxAge: 600 } },
       members: [],
       capacity: { cap: 10, used: 6 },
-      expected: { create: [{ lessonSlug: 'alpha', count: 3 }, { lessonSlug: 'beta', count: 1 }], retire: [] },
+      expected: {
+        create: [
+          { lessonSlug: 'alpha', count: 3 },
+          { lessonSlug: 'beta', count: 1 },
+        ],
+        retire: [],
+      },
     },
   ],
-  ['at capacity nothing is built', { pools: { alpha: { size: 3, maxAge: 600 } }, members: [], capacity: { cap: 5, used: 7 }, expected: { create: [], retire: [] } }],
-  ['cap 0 means unlimited', { pools: { alpha: { size: 3, maxAge: 600 } }, members: [], capacity: { cap: 0, used: 10_000 }, expected: { create: [{ lessonSlug: 'alpha', count: 3 }], retire: [] } }],
+  [
+    'at capacity nothing is built',
+    { pools: { alpha: { size: 3, maxAge: 600 } }, members: [], capacity: { cap: 5, used: 7 }, expected: { create: [], retire: [] } },
+  ],
+  [
+    'cap 0 means unlimited',
+    {
+      pools: { alpha: { size: 3, maxAge: 600 } },
+      members: [],
+      capacity: { cap: 0, used: 10_000 },
+      expected: { create: [{ lessonSlug: 'alpha', count: 3 }], retire: [] },
+    },
+  ],
   [
     'learners waiting in line come first: nothing is built, idle READY members (oldest first) make room for them',
     {
       pools: { alpha: { size: 2, maxAge: 600 }, beta: { size: 2, maxAge: 600 } },
-      members: [m('alpha', 50, { id: 'a-old' }), m('alpha', 10, { id: 'a-new' }), m('beta', 30, { id: 'b-mid' }), m('beta', 60, { id: 'b-booting', status: LiveLessonStatus.BOOTING })],
+      members: [
+        m('alpha', 50, { id: 'a-old' }),
+        m('alpha', 10, { id: 'a-new' }),
+        m('beta', 30, { id: 'b-mid' }),
+        m('beta', 60, { id: 'b-booting', status: LiveLessonStatus.BOOTING }),
+      ],
       capacity: { cap: 10, used: 10, waiting: 2 },
-      expected: { create: [], retire: [['a-old', 'learners-waiting'], ['b-mid', 'learners-waiting']] },
+      expected: {
+        create: [],
+        retire: [
+          ['a-old', 'learners-waiting'],
+          ['b-mid', 'learners-waiting'],
+        ],
+      },
     },
   ],
   [

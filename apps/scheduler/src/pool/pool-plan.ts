@@ -90,7 +90,15 @@ export function planPools(input: PoolPlanInput): PoolPlan {
 
 /** Retires up to `count` idle READY members, the oldest first, taking them out of `healthy`: learners in line need their capacity. */
 function makeRoom(healthy: Map<string, PoolMemberFacts[]>, count: number): PoolPlan['retire'] {
-  const idle = [...healthy.values()].flat().filter((member) => member.status === LiveLessonStatus.READY).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()).slice(0, Math.max(0, count));
-  for (const member of idle) healthy.set(member.lessonSlug, (healthy.get(member.lessonSlug) ?? []).filter((kept) => kept !== member));
+  const idle = [...healthy.values()]
+    .flat()
+    .filter((member) => member.status === LiveLessonStatus.READY)
+    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+    .slice(0, Math.max(0, count));
+  for (const member of idle)
+    healthy.set(
+      member.lessonSlug,
+      (healthy.get(member.lessonSlug) ?? []).filter((kept) => kept !== member),
+    );
   return idle.map((member) => ({ id: member.id, lessonSlug: member.lessonSlug, reason: 'learners-waiting' }));
 }

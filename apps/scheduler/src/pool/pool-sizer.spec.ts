@@ -10,7 +10,10 @@ const WINDOW = 600;
 
 /** A member that took `seconds` from its row to READY. */
 const builtIn = (seconds: number, lessonSlug = LESSON): LiveLesson =>
-  ({ lessonSlug, phaseTimes: { initializedAt: '2026-01-01T00:00:00.000Z', readyAt: new Date(Date.parse('2026-01-01T00:00:00.000Z') + seconds * 1000).toISOString() } }) as LiveLesson;
+  ({
+    lessonSlug,
+    phaseTimes: { initializedAt: '2026-01-01T00:00:00.000Z', readyAt: new Date(Date.parse('2026-01-01T00:00:00.000Z') + seconds * 1000).toISOString() },
+  }) as LiveLesson;
 
 describe('PoolSizer and the keeper’s pass', () => {
   let h: LessonHarness;
@@ -59,7 +62,13 @@ describe('PoolSizer and the keeper’s pass', () => {
   it('the pass builds to an operator’s size and drains a pool resized to 0', async () => {
     await setUp({ [LESSON]: { size: 1, maxAge: 600 } });
     const submitted: string[] = [];
-    const keeper = new PoolKeeper(h.data, { submit: (kind: string, id: string) => (submitted.push(`${kind} ${id}`), { queued: true }) as never }, h.metrics, new ReadinessRegistry(), h.config);
+    const keeper = new PoolKeeper(
+      h.data,
+      { submit: (kind: string, id: string) => (submitted.push(`${kind} ${id}`), { queued: true }) as never },
+      h.metrics,
+      new ReadinessRegistry(),
+      h.config,
+    );
     await h.data.poolSizing.setOverride(LESSON, 3);
     expect((await keeper.pass()).create).toEqual([{ lessonSlug: LESSON, count: 3 }]);
     await h.data.poolSizing.setOverride(LESSON, 0);

@@ -50,7 +50,14 @@ export class PoolSizer {
       if (override) facts.push({ lessonSlug: slug, kind: 'fixed', size: override.size });
       else if (isAdaptivePool(pool)) {
         const { hits, misses } = demand.get(slug) ?? { hits: 0, misses: 0 };
-        facts.push({ lessonSlug: slug, kind: 'adaptive', min: pool.min, max: pool.max, requests: hits + misses, refillSeconds: this.lastRefill.get(slug) ?? DEFAULT_REFILL_SECONDS });
+        facts.push({
+          lessonSlug: slug,
+          kind: 'adaptive',
+          min: pool.min,
+          max: pool.max,
+          requests: hits + misses,
+          refillSeconds: this.lastRefill.get(slug) ?? DEFAULT_REFILL_SECONDS,
+        });
       } else facts.push({ lessonSlug: slug, kind: 'fixed', size: pool.size });
     }
     const sizes = sizePools({ pools: facts, windowSeconds, budget: poolBudgetOf(this.config.scheduler) });

@@ -4,7 +4,14 @@ import { apportion, sizePools, type AdaptivePoolDemand, type FixedPoolDemand, ty
 const WINDOW = 600;
 const fixed = (lessonSlug: string, size: number): FixedPoolDemand => ({ lessonSlug, kind: 'fixed', size });
 /** An adaptive pool; `requests` in the 600 s window, 30 s to build a member unless given. */
-const adaptive = (lessonSlug: string, min: number, max: number, requests: number, refillSeconds = 30): AdaptivePoolDemand => ({ lessonSlug, kind: 'adaptive', min, max, requests, refillSeconds });
+const adaptive = (lessonSlug: string, min: number, max: number, requests: number, refillSeconds = 30): AdaptivePoolDemand => ({
+  lessonSlug,
+  kind: 'adaptive',
+  min,
+  max,
+  requests,
+  refillSeconds,
+});
 
 describe('sizePools', () => {
   it.each<[string, PoolDemandFacts[], number, Record<string, number>]>([

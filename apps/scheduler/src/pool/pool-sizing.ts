@@ -83,7 +83,10 @@ export function sizePools(input: PoolSizingInput): Map<string, number> {
   if (totalNeed <= left) given = needs;
   else if (totalMin >= left) given = apportion(left, mins);
   else {
-    const extra = apportion(left - totalMin, needs.map((need, i) => need - mins[i]));
+    const extra = apportion(
+      left - totalMin,
+      needs.map((need, i) => need - mins[i]),
+    );
     given = mins.map((min, i) => min + extra[i]);
   }
   adaptive.forEach((pool, i) => sizes.set(pool.lessonSlug, given[i]));

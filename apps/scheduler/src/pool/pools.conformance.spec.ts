@@ -20,16 +20,22 @@ describe.skipIf(!conformanceCluster())('warm pools on a real control plane, with
   let p: Platform;
 
   beforeAll(async () => {
-    p = await startClusterPlatform({ services: { healthchecker: healthcheckerService, scheduler: schedulerService }, overrides: { scheduler: { poolIntervalSeconds: 1 }, warmPools: { [LESSON]: { size: 1, maxAge: 0 } } } });
+    p = await startClusterPlatform({
+      services: { healthchecker: healthcheckerService, scheduler: schedulerService },
+      overrides: { scheduler: { poolIntervalSeconds: 1 }, warmPools: { [LESSON]: { size: 1, maxAge: 0 } } },
+    });
   });
   afterAll(async () => {
     // The members the stopped scheduler leaves behind: their namespaces go (not waited for), as an operator's cleanup would.
-    const left = p ? await p.kube.must('GET', `/api/v1/namespaces?labelSelector=${encodeURIComponent(`antidoteId=${INSTANCE},lessonSlug=${LESSON}`)}`) : undefined;
+    const left = p
+      ? await p.kube.must('GET', `/api/v1/namespaces?labelSelector=${encodeURIComponent(`antidoteId=${INSTANCE},lessonSlug=${LESSON}`)}`)
+      : undefined;
     await p?.stop();
     for (const namespace of left?.body.items ?? []) await p.kube.call('DELETE', `/api/v1/namespaces/${namespace.metadata.name}`);
   });
 
-  const readyMembers = async () => (await p.data.pools.members()).filter((m) => m.lessonSlug === LESSON && m.status === LiveLessonStatus.READY && !m.error && !m.deleteRequestedAt);
+  const readyMembers = async () =>
+    (await p.data.pools.members()).filter((m) => m.lessonSlug === LESSON && m.status === LiveLessonStatus.READY && !m.error && !m.deleteRequestedAt);
   const labelsOf = async (id: string) => (await p.kube.must('GET', `/api/v1/namespaces/${ns(id)}`)).body.metadata.labels;
 
   it('brings a member to READY at stage 0: its pods run on the nodes, its namespace labelled for the pool', async () => {
@@ -47,7 +53,12 @@ describe.skipIf(!conformanceCluster())('warm pools on a real control plane, with
     await expect.poll(async () => (claimed = await p.data.pools.claim(LESSON, SESSION)) !== undefined, TIMEOUT).toBe(true);
     expect(claimed).toMatchObject({ sessionId: SESSION, status: LiveLessonStatus.READY, pool: false });
     expect(await p.bus.request(RequestSubjects.liveLessonBind, { liveLessonId: claimed!.id })).toEqual({ accepted: true });
-    expect(await labelsOf(claimed!.id)).toMatchObject({ liveSession: SESSION, liveLesson: claimed!.id, antidoteManaged: 'yes', lastAccessed: expect.stringMatching(/^\d+$/) });
+    expect(await labelsOf(claimed!.id)).toMatchObject({
+      liveSession: SESSION,
+      liveLesson: claimed!.id,
+      antidoteManaged: 'yes',
+      lastAccessed: expect.stringMatching(/^\d+$/),
+    });
     await expect.poll(async () => (await readyMembers()).filter((m) => m.id !== claimed!.id).length, TIMEOUT).toBe(1);
     expect(await p.data.liveLessons.find(claimed!.id)).toMatchObject({ sessionId: SESSION, status: LiveLessonStatus.READY, pool: false });
   });

@@ -35,7 +35,8 @@ describe.each(DATABASE_KINDS)('warm pools in the scheduler on kube-sim, nats-ser
   });
   afterAll(() => p?.stop());
 
-  const readyMembers = async (slug = LESSON) => (await p.data.pools.members()).filter((m) => m.lessonSlug === slug && m.status === LiveLessonStatus.READY && !m.error && !m.deleteRequestedAt);
+  const readyMembers = async (slug = LESSON) =>
+    (await p.data.pools.members()).filter((m) => m.lessonSlug === slug && m.status === LiveLessonStatus.READY && !m.error && !m.deleteRequestedAt);
   const namespaceOf = (id: string) => p.sim.list('namespaces').find((n) => n.metadata.name === ns(id));
 
   it('brings a member to READY at stage 0 through the normal CREATE, then recycles it once older than maxAge', async () => {
@@ -67,9 +68,14 @@ describe.each(DATABASE_KINDS)('warm pools in the scheduler on kube-sim, nats-ser
     await expect.poll(async () => (await readyMembers(KEPT)).length).toBe(1);
     const [old] = await readyMembers(KEPT);
     const lesson = await p.data.curriculum.getLesson(KEPT);
-    const changed = { ...lesson, stages: lesson.stages.map((stage, i) => (i === 0 ? { ...stage, guideContents: `${stage.guideContents}\nchanged ${kind}` } : stage)) };
+    const changed = {
+      ...lesson,
+      stages: lesson.stages.map((stage, i) => (i === 0 ? { ...stage, guideContents: `${stage.guideContents}\nchanged ${kind}` } : stage)),
+    };
     await p.data.curriculum.insertLessons([changed]);
-    await expect.poll(async () => (await readyMembers(KEPT)).map((m) => [m.id === old.id, m.guideContents])).toEqual([[false, changed.stages[0].guideContents]]);
+    await expect
+      .poll(async () => (await readyMembers(KEPT)).map((m) => [m.id === old.id, m.guideContents]))
+      .toEqual([[false, changed.stages[0].guideContents]]);
     await expect.poll(async () => (await p.data.liveLessons.find(old.id)) === undefined).toBe(true);
   });
 

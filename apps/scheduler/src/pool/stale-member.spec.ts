@@ -8,7 +8,11 @@ const fresh = { guideType: 'markdown' as const, guideContents: 'guide', endpoint
 describe('isStaleMember', () => {
   it.each([
     ['the same lesson', fresh, false],
-    ['the same lesson plus the jupyter guide the scheduler added', { ...fresh, endpoints: [endpoint, makeLiveEndpoint({ name: 'jupyterlabguide', position: 1 })] }, false],
+    [
+      'the same lesson plus the jupyter guide the scheduler added',
+      { ...fresh, endpoints: [endpoint, makeLiveEndpoint({ name: 'jupyterlabguide', position: 1 })] },
+      false,
+    ],
     ['the same lesson with its Service addresses', { ...fresh, endpoints: [{ ...endpoint, host: '10.0.0.1' }] }, false],
     ['a changed guide', { ...fresh, guideContents: 'old guide' }, true],
     ['a changed image', { ...fresh, endpoints: [{ ...endpoint, image: 'old-image' }] }, true],

@@ -77,7 +77,9 @@ it(`times a cold ${SLUG} with and without pre-pull at ${PULL_MS} ms a pull, and 
     const starts = [first, again, prePull.start];
     console.log(
       [
-        `bench pre-pull: ${SLUG} (3 endpoints, 3 configs) on a one-node kube-sim, every image pull ${PULL_MS} ms, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+        `bench pre-pull: ${SLUG} (3 endpoints, 3 configs) on a one-node kube-sim, every image pull ${PULL_MS} ms, load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}`,
         `  ${'lesson'.padEnd(52)} ${'READY s'.padStart(8)} ${'pulled'.padStart(7)}`,
         ...starts.map(row),
         `  pre-pull DaemonSet: ${prePull.images} images (helper, curriculum, copier, configurator, pause), ready on the node ${(prePull.readyAfterMs / 1000).toFixed(1)} s after the scheduler started`,

@@ -37,13 +37,23 @@ describe.skipIf(!conformanceCluster())('pre-pull DaemonSet on a real control pla
   const rolledOut = async () => {
     const set = await daemonSet();
     const status = set?.status;
-    return status !== undefined && status.desiredNumberScheduled > 0 && status.observedGeneration === set?.metadata?.generation && status.updatedNumberScheduled === status.desiredNumberScheduled && status.numberReady === status.desiredNumberScheduled;
+    return (
+      status !== undefined &&
+      status.desiredNumberScheduled > 0 &&
+      status.observedGeneration === set?.metadata?.generation &&
+      status.updatedNumberScheduled === status.desiredNumberScheduled &&
+      status.numberReady === status.desiredNumberScheduled
+    );
   };
   /** The DaemonSet's pods not being deleted: their node, phase and pulled images. */
   const running = async () =>
     (await pods())
       .filter((pod) => pod.metadata?.ownerReferences?.[0]?.name === NAME && !pod.metadata.deletionTimestamp)
-      .map((pod) => ({ node: pod.spec?.nodeName, phase: pod.status?.phase, images: (pod.spec?.initContainers ?? []).slice(1).map((container) => container.image) }));
+      .map((pod) => ({
+        node: pod.spec?.nodeName,
+        phase: pod.status?.phase,
+        images: (pod.spec?.initContainers ?? []).slice(1).map((container) => container.image),
+      }));
 
   it('is created in the platform namespace with one init container per image, and runs on every kube-sim node', async () => {
     const images = (await p.data.curriculum.listImages()).map((image) => `antidotelabs/${image.slug}:latest`);
@@ -68,7 +78,10 @@ describe.skipIf(!conformanceCluster())('pre-pull DaemonSet on a real control pla
     await expect.poll(rolledOut, TIMEOUT).toBe(true);
     const replaced = async () => {
       const placed = await running();
-      return placed.length === (await daemonSet())?.status?.desiredNumberScheduled && placed.every((pod) => pod.phase === 'Running' && pod.images.includes('antidotelabs/frr:latest'));
+      return (
+        placed.length === (await daemonSet())?.status?.desiredNumberScheduled &&
+        placed.every((pod) => pod.phase === 'Running' && pod.images.includes('antidotelabs/frr:latest'))
+      );
     };
     await expect.poll(replaced, TIMEOUT).toBe(true);
   });

@@ -20,7 +20,11 @@ describe('pre-pull DaemonSet', () => {
   const kubeCalls = (key: string) => p.sim.counters.snapshot().byKey[key] ?? 0;
 
   beforeAll(async () => {
-    p = await startTestPlatform('sqlite', {cluster: startKubeSim,  services: { scheduler: schedulerService }, overrides: { scheduler: { prePull: { enabled: true, resyncSeconds: 1 } } } });
+    p = await startTestPlatform('sqlite', {
+      cluster: startKubeSim,
+      services: { scheduler: schedulerService },
+      overrides: { scheduler: { prePull: { enabled: true, resyncSeconds: 1 } } },
+    });
   });
   afterAll(() => p?.stop());
 
@@ -53,6 +57,8 @@ describe('pre-pull DaemonSet', () => {
     expect(kubeCalls('update daemonsets 200')).toBe(1);
     expect(kubeCalls('delete daemonsets 200')).toBe(0);
     // The old pod goes, a new one (of the new template) pulls and runs.
-    await expect.poll(() => daemonSets()[0]?.status).toMatchObject({ updatedNumberScheduled: 1, numberReady: 1, observedGeneration: after[0].metadata?.generation });
+    await expect
+      .poll(() => daemonSets()[0]?.status)
+      .toMatchObject({ updatedNumberScheduled: 1, numberReady: 1, observedGeneration: after[0].metadata?.generation });
   });
 });

@@ -16,8 +16,15 @@ function keeper(cluster: PrePullCluster) {
 
 describe('PrePullKeeper', () => {
   it('exports the DaemonSet’s desired and ready nodes and its image count after a pass', async () => {
-    const ready = (set: V1DaemonSet): V1DaemonSet => ({ ...set, status: { desiredNumberScheduled: 3, numberReady: 2, currentNumberScheduled: 3, numberMisscheduled: 0 } });
-    const { subject, text } = keeper({ read: () => Promise.resolve(undefined), create: (set) => Promise.resolve(ready(set)), replace: (set) => Promise.resolve(set) });
+    const ready = (set: V1DaemonSet): V1DaemonSet => ({
+      ...set,
+      status: { desiredNumberScheduled: 3, numberReady: 2, currentNumberScheduled: 3, numberMisscheduled: 0 },
+    });
+    const { subject, text } = keeper({
+      read: () => Promise.resolve(undefined),
+      create: (set) => Promise.resolve(ready(set)),
+      replace: (set) => Promise.resolve(set),
+    });
     expect(await subject.sync()).toMatchObject({ outcome: 'created', desired: 3, ready: 2, images: 3 });
     const exposition = await text();
     expect(exposition).toMatch(/antidote_prepull_nodes\{[^}]*state="desired"[^}]*\} 3/);
@@ -27,7 +34,11 @@ describe('PrePullKeeper', () => {
 
   it('survives a failing pass (the next one tries again) and joins a pass already running', async () => {
     let reads = 0;
-    const { subject } = keeper({ read: () => Promise.reject(new Error(`refused ${++reads}`)), create: (set) => Promise.resolve(set), replace: (set) => Promise.resolve(set) });
+    const { subject } = keeper({
+      read: () => Promise.reject(new Error(`refused ${++reads}`)),
+      create: (set) => Promise.resolve(set),
+      replace: (set) => Promise.resolve(set),
+    });
     const [first, second] = await Promise.all([subject.sync(), subject.sync()]);
     expect(first).toBeUndefined();
     expect(second).toBeUndefined();

@@ -61,7 +61,10 @@ export class PrePullKeeper implements OnApplicationBootstrap, OnApplicationShutd
       this.report(state);
       return state;
     } catch (error) {
-      if (!this.stopping.signal.aborted) this.logger.warn(`pre-pull DaemonSet in namespace ${prePullNamespace(this.config)} not synced: ${reasonOf(error)}; trying again in ${this.config.scheduler.prePull.resyncSeconds}s`);
+      if (!this.stopping.signal.aborted)
+        this.logger.warn(
+          `pre-pull DaemonSet in namespace ${prePullNamespace(this.config)} not synced: ${reasonOf(error)}; trying again in ${this.config.scheduler.prePull.resyncSeconds}s`,
+        );
       return undefined;
     }
   }

@@ -15,7 +15,11 @@ function fakeCluster(initial?: V1DaemonSet) {
     read: () => Promise.resolve(stored),
     create: (set) => {
       writes.push('create');
-      stored = { ...set, metadata: { ...set.metadata, resourceVersion: '1' }, status: { desiredNumberScheduled: 2, numberReady: 1, currentNumberScheduled: 2, numberMisscheduled: 0 } };
+      stored = {
+        ...set,
+        metadata: { ...set.metadata, resourceVersion: '1' },
+        status: { desiredNumberScheduled: 2, numberReady: 1, currentNumberScheduled: 2, numberMisscheduled: 0 },
+      };
       return Promise.resolve(stored);
     },
     replace: (set) => {
@@ -45,7 +49,13 @@ describe('syncPrePull', () => {
   it.each([
     { case: 'no DaemonSet yet: created', first: undefined, slugs: ['utility', 'vqfx'], outcome: 'created', writes: ['create'] },
     { case: 'same images: left alone', first: ['utility', 'vqfx'], slugs: ['vqfx', 'utility'], outcome: 'unchanged', writes: [] },
-    { case: 'an image added: updated in place with its resourceVersion', first: ['utility'], slugs: ['utility', 'vqfx'], outcome: 'updated', writes: ['replace@1'] },
+    {
+      case: 'an image added: updated in place with its resourceVersion',
+      first: ['utility'],
+      slugs: ['utility', 'vqfx'],
+      outcome: 'updated',
+      writes: ['replace@1'],
+    },
     { case: 'an image removed: updated', first: ['utility', 'vqfx'], slugs: ['utility'], outcome: 'updated', writes: ['replace@1'] },
   ])('$case', async ({ first, slugs, outcome, writes }) => {
     const fake = fakeCluster();

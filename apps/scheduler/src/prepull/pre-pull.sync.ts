@@ -34,7 +34,14 @@ export async function syncPrePull(config: AntidoteConfig, curriculum: Curriculum
   const wanted = buildPrePullDaemonSet(config, images, namespace);
   const name = wanted.metadata!.name!;
   const live = await cluster.read(namespace, name, signal);
-  const state = (outcome: PrePullOutcome, set: V1DaemonSet): PrePullState => ({ outcome, namespace, name, images: images.length, desired: set.status?.desiredNumberScheduled ?? 0, ready: set.status?.numberReady ?? 0 });
+  const state = (outcome: PrePullOutcome, set: V1DaemonSet): PrePullState => ({
+    outcome,
+    namespace,
+    name,
+    images: images.length,
+    desired: set.status?.desiredNumberScheduled ?? 0,
+    ready: set.status?.numberReady ?? 0,
+  });
   if (!live) return state('created', await cluster.create(wanted, signal));
   if (digestOf(live) === digestOf(wanted)) return state('unchanged', live);
   const replaced = await cluster.replace({ ...wanted, metadata: { ...wanted.metadata, resourceVersion: live.metadata?.resourceVersion } }, signal);

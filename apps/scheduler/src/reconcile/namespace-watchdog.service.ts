@@ -33,7 +33,9 @@ export class NamespaceWatchdog implements OnModuleInit, OnApplicationShutdown {
     this.informers.onNamespaceGone((namespace) => {
       const id = namespace.metadata?.labels?.[LABEL.liveLesson];
       if (!id) return;
-      void this.check(id, namespace.metadata?.name ?? '').catch((error: unknown) => this.logger.warn(`could not check live lesson ${id} after its namespace went: ${reasonOf(error)}`));
+      void this.check(id, namespace.metadata?.name ?? '').catch((error: unknown) =>
+        this.logger.warn(`could not check live lesson ${id} after its namespace went: ${reasonOf(error)}`),
+      );
     });
   }
 

@@ -19,7 +19,10 @@ describe('Reconciler', () => {
     submitted = [];
     const scheduler = {
       owner,
-      submit: (kind: OperationKind, id: string, _reason?: string, why?: string) => (submitted.push({ kind, id, why }), { queued: true, done: Promise.resolve() }),
+      submit: (kind: OperationKind, id: string, _reason?: string, why?: string) => (
+        submitted.push({ kind, id, why }),
+        { queued: true, done: Promise.resolve() }
+      ),
       pending: () => [],
     };
     const readiness = new ReadinessRegistry();
@@ -88,7 +91,7 @@ describe('Reconciler', () => {
     expect(submitted).toEqual([{ kind, id: lesson.id, why: expect.stringMatching(/^unclaimed, no change since /) }]);
   });
 
-  it('takes over at once (no age needed) work whose holder\'s claim lapsed, and its own from before a restart, naming why', async () => {
+  it("takes over at once (no age needed) work whose holder's claim lapsed, and its own from before a restart, naming why", async () => {
     const lapsed = await h.newLiveLesson();
     await h.data.work.claim(lapsed.id, 'dead-replica', 1000);
     const mine = await h.newLiveLesson();

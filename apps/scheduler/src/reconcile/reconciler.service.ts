@@ -108,7 +108,9 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
       await this.status.fail(lesson.id, `Namespace ${namespaceName(this.config.instanceId, lesson.id)} disappeared`);
     }
     const resumed = await this.redrive(new Date());
-    this.logger.log(`reconciled: ${namespaces.length} managed namespaces, ${orphans} orphans deleted, ${lost} records without namespace failed, ${resumed} operations resumed`);
+    this.logger.log(
+      `reconciled: ${namespaces.length} managed namespaces, ${orphans} orphans deleted, ${lost} records without namespace failed, ${resumed} operations resumed`,
+    );
   }
 
   /**

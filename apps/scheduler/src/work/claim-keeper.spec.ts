@@ -9,12 +9,10 @@ type Kept = Map<string, { deleteRequested: boolean }>;
 function keeper(answer: (ids: readonly string[]) => Promise<Kept>) {
   const calls: string[][] = [];
   const events = { deletions: [] as string[], failures: [] as unknown[] };
-  const claims = new ClaimKeeper(
-    { renewAll: (_owner, ids) => (calls.push([...ids]), answer(ids)) },
-    'replica-a',
-    6000,
-    { deletionRequested: (id) => events.deletions.push(id), renewFailed: (error) => events.failures.push(error) },
-  );
+  const claims = new ClaimKeeper({ renewAll: (_owner, ids) => (calls.push([...ids]), answer(ids)) }, 'replica-a', 6000, {
+    deletionRequested: (id) => events.deletions.push(id),
+    renewFailed: (error) => events.failures.push(error),
+  });
   return { claims, calls, events };
 }
 const kept = (...ids: string[]): Kept => new Map(ids.map((id) => [id, { deleteRequested: false }]));
@@ -34,7 +32,14 @@ describe('ClaimKeeper', () => {
   });
 
   it('aborts the operation of a claim the heartbeat did not keep, and reports a deletion requested for a create', async () => {
-    const { claims, events } = keeper(() => Promise.resolve(new Map([['asked', { deleteRequested: true }], ['deleting', { deleteRequested: true }]])));
+    const { claims, events } = keeper(() =>
+      Promise.resolve(
+        new Map([
+          ['asked', { deleteRequested: true }],
+          ['deleting', { deleteRequested: true }],
+        ]),
+      ),
+    );
     const lost = claims.hold('taken-over', 'create');
     const asked = claims.hold('asked', 'create');
     claims.hold('deleting', 'delete');

@@ -40,7 +40,12 @@ async function call(method, path, body) {
   if (!response.ok) {
     const retryAfter = Number.parseInt(response.headers.get('retry-after') ?? '', 10);
     const detail = Array.isArray(parsed.details) && parsed.details[0] && typeof parsed.details[0] === 'object' ? parsed.details[0] : undefined;
-    throw new ApiError(response.status, parsed.message || `${method} ${path} answered ${response.status}`, detail, Number.isFinite(retryAfter) ? retryAfter : detail?.retryAfterSeconds);
+    throw new ApiError(
+      response.status,
+      parsed.message || `${method} ${path} answered ${response.status}`,
+      detail,
+      Number.isFinite(retryAfter) ? retryAfter : detail?.retryAfterSeconds,
+    );
   }
   return parsed;
 }
@@ -56,7 +61,8 @@ export const api = {
   sessionLabs: (sessionId) => call('GET', `/exp/livesession/${id(sessionId)}/livelessons`).then((body) => body.LiveLessons ?? []),
   newSession: () => call('POST', '/exp/livesession', {}),
   /** `replaceOldest`: past the session's limit of labs, end the one used least recently to make room. */
-  requestLab: (lessonSlug, sessionId, lessonStage, replaceOldest = false) => call('POST', '/exp/livelesson', { lessonSlug, sessionId, lessonStage, ...(replaceOldest ? { replaceOldest } : {}) }),
+  requestLab: (lessonSlug, sessionId, lessonStage, replaceOldest = false) =>
+    call('POST', '/exp/livelesson', { lessonSlug, sessionId, lessonStage, ...(replaceOldest ? { replaceOldest } : {}) }),
   liveLesson: (labId) => call('GET', `/exp/livelesson/${id(labId)}`),
   /** Renews an existing lab and answers its state; 404 (ApiError) once it is gone. Never creates one. */
   renew: (labId, sessionId) => call('POST', `/exp/livelesson/${id(labId)}/keepalive`, { sessionId }),

@@ -16,8 +16,18 @@ export async function renderCatalogue() {
   const tiers = [...new Set(lessons.map((l) => l.Tier).filter(Boolean))].sort();
 
   const search = h('input', { id: 'search', type: 'search', placeholder: 'name, tag, description…', autocomplete: 'off' });
-  const category = h('select', { id: 'category' }, h('option', { value: '' }, 'All categories'), categories.map((c) => h('option', { value: c }, c)));
-  const tier = h('select', { id: 'tier' }, h('option', { value: '' }, 'All tiers'), tiers.map((t) => h('option', { value: t }, t)));
+  const category = h(
+    'select',
+    { id: 'category' },
+    h('option', { value: '' }, 'All categories'),
+    categories.map((c) => h('option', { value: c }, c)),
+  );
+  const tier = h(
+    'select',
+    { id: 'tier' },
+    h('option', { value: '' }, 'All tiers'),
+    tiers.map((t) => h('option', { value: t }, t)),
+  );
   const count = h('p', { class: 'count', role: 'status', 'aria-live': 'polite' });
   const list = h('div', { class: 'collections' });
 
@@ -36,16 +46,18 @@ export async function renderCatalogue() {
       groups.set(key, [...(groups.get(key) ?? []), lesson]);
     }
     list.replaceChildren(
-      ...[...groups.entries()].sort(([a], [b]) => (a === '') - (b === '') || a.localeCompare(b)).map(([slug, group]) => {
-        const collection = byCollection.get(slug);
-        return h(
-          'section',
-          { class: 'collection', 'aria-labelledby': `collection-${slug || 'none'}` },
-          h('h2', { id: `collection-${slug || 'none'}` }, collection?.Title || (slug ? slug : 'Other lessons')),
-          collection?.BriefDescription ? h('p', { class: 'muted' }, collection.BriefDescription) : null,
-          h('ul', { class: 'lessons' }, group.map(lessonCard)),
-        );
-      }),
+      ...[...groups.entries()]
+        .sort(([a], [b]) => (a === '') - (b === '') || a.localeCompare(b))
+        .map(([slug, group]) => {
+          const collection = byCollection.get(slug);
+          return h(
+            'section',
+            { class: 'collection', 'aria-labelledby': `collection-${slug || 'none'}` },
+            h('h2', { id: `collection-${slug || 'none'}` }, collection?.Title || (slug ? slug : 'Other lessons')),
+            collection?.BriefDescription ? h('p', { class: 'muted' }, collection.BriefDescription) : null,
+            h('ul', { class: 'lessons' }, group.map(lessonCard)),
+          );
+        }),
     );
   };
   for (const control of [search, category, tier]) control.addEventListener('input', render);
@@ -84,7 +96,16 @@ function lessonCard(lesson) {
       h('dd', {}, lesson.Category || '—'),
       h('dt', {}, 'Stages'),
       h('dd', {}, String(lesson.Stages?.length ?? 0)),
-      lesson.Prereqs?.length ? [h('dt', {}, 'Prerequisites'), h('dd', {}, lesson.Prereqs.map((slug, i) => [i ? ', ' : '', h('a', { href: labLink(slug) }, slug)]))] : null,
+      lesson.Prereqs?.length
+        ? [
+            h('dt', {}, 'Prerequisites'),
+            h(
+              'dd',
+              {},
+              lesson.Prereqs.map((slug, i) => [i ? ', ' : '', h('a', { href: labLink(slug) }, slug)]),
+            ),
+          ]
+        : null,
     ),
   );
 }

@@ -27,9 +27,7 @@ function chooser(opener, container, tabs, choose) {
     'div',
     { class: 'chooser', role: 'group', 'aria-label': 'Run in which terminal?', onkeydown: (event) => event.key === 'Escape' && close() },
     h('span', { class: 'chooser-label' }, 'Run in:'),
-    tabs.map((tab) =>
-      h('button', { type: 'button', 'data-tab': tab.id, onclick: () => (menu.remove(), choose(tab.id)) }, tab.label),
-    ),
+    tabs.map((tab) => h('button', { type: 'button', 'data-tab': tab.id, onclick: () => (menu.remove(), choose(tab.id)) }, tab.label)),
     h('button', { type: 'button', class: 'quiet', onclick: close }, 'Cancel'),
   );
   container.after(menu);
@@ -42,19 +40,31 @@ function chooser(opener, container, tabs, choose) {
  */
 export function codeTools(pre, { runnable, actions, text }) {
   const status = h('span', { class: 'copied', role: 'status' });
-  const copy = h('button', { type: 'button', class: 'code-copy', onclick: async () => (status.textContent = (await copyText(text())) ? 'Copied' : 'Copy failed: select the text instead') }, 'Copy');
+  const copy = h(
+    'button',
+    {
+      type: 'button',
+      class: 'code-copy',
+      onclick: async () => (status.textContent = (await copyText(text())) ? 'Copied' : 'Copy failed: select the text instead'),
+    },
+    'Copy',
+  );
   const tools = h('div', { class: 'code-tools' }, copy, status);
   if (runnable) {
-    const run = h('button', {
-      type: 'button',
-      class: 'code-run',
-      onclick: () => {
-        const tabs = actions.tabs();
-        if (tabs.length === 1) actions.run(tabs[0].id, text(), run);
-        else if (tabs.length > 1) chooser(run, tools, tabs, (id) => actions.run(id, text(), run));
-        else actions.notice('The terminals open once the lab is ready.');
+    const run = h(
+      'button',
+      {
+        type: 'button',
+        class: 'code-run',
+        onclick: () => {
+          const tabs = actions.tabs();
+          if (tabs.length === 1) actions.run(tabs[0].id, text(), run);
+          else if (tabs.length > 1) chooser(run, tools, tabs, (id) => actions.run(id, text(), run));
+          else actions.notice('The terminals open once the lab is ready.');
+        },
       },
-    }, 'Run in terminal');
+      'Run in terminal',
+    );
     tools.prepend(run);
   }
   const block = h('div', { class: 'code-block' });

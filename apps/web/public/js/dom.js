@@ -39,10 +39,14 @@ export function toast(text) {
 
 /** A modal question ("End this lab?"): `onConfirm` runs on yes; the safe answer has the focus. */
 export function confirmDialog({ title, text, confirm, cancel, onConfirm }) {
-  const box = h('dialog', { class: 'confirm', 'aria-labelledby': 'confirm-title' },
+  const box = h(
+    'dialog',
+    { class: 'confirm', 'aria-labelledby': 'confirm-title' },
     h('h2', { id: 'confirm-title' }, title),
     h('p', {}, text),
-    h('div', { class: 'dialog-actions' },
+    h(
+      'div',
+      { class: 'dialog-actions' },
       h('button', { type: 'button', class: 'danger', onclick: () => (box.close(), onConfirm()) }, confirm),
       h('button', { type: 'button', autofocus: true, onclick: () => box.close() }, cancel),
     ),

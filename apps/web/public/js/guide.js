@@ -10,7 +10,8 @@ import { lessonFileUrl } from './lesson-files.js';
  * (an element's text) and `switchToTab('<tab>')`. The sanitiser drops every handler; the call is kept
  * first as data attributes, which the page then wires to its terminals.
  */
-const GUIDE_CALL = /^\s*(runSnippetInTab|switchToTab)\(\s*(['"])([\w.-]{1,100})\2\s*(?:,\s*(this|\d{1,4}|(['"])([\w.-]{1,100})\5)\s*)?\)\s*;?\s*(?:return\s+false\s*;?\s*)?$/;
+const GUIDE_CALL =
+  /^\s*(runSnippetInTab|switchToTab)\(\s*(['"])([\w.-]{1,100})\2\s*(?:,\s*(this|\d{1,4}|(['"])([\w.-]{1,100})\5)\s*)?\)\s*;?\s*(?:return\s+false\s*;?\s*)?$/;
 
 DOMPurify.addHook('beforeSanitizeAttributes', (node) => {
   const call = node.getAttribute?.('onclick');
@@ -45,7 +46,7 @@ function snippetOf(button, body) {
   return before.tagName === 'PRE' ? before : ([...before.querySelectorAll('pre')].at(-1) ?? before);
 }
 
-const blockText = (element) => (element.tagName === 'PRE' ? element.textContent : element.innerText ?? element.textContent).replace(/\n+$/, '');
+const blockText = (element) => (element.tagName === 'PRE' ? element.textContent : (element.innerText ?? element.textContent)).replace(/\n+$/, '');
 
 /**
  * The stage's guide. Its controls and code blocks act on the terminals through `actions`:
@@ -58,7 +59,12 @@ export function guideView(live, lesson, actions) {
   const heading = h('h2', { class: 'sr-only', id: 'guide-heading' }, `Guide, stage ${stage}`);
   if (live.GuideType === 'jupyter') {
     const src = `${location.protocol}//${live.GuideDomain}/notebooks/stage${stage}/guide.ipynb`;
-    return h('article', { class: 'guide jupyter', 'aria-labelledby': 'guide-heading' }, heading, h('iframe', { class: 'jupyter', src, title: 'Jupyter guide', sandbox: 'allow-scripts allow-same-origin allow-forms' }));
+    return h(
+      'article',
+      { class: 'guide jupyter', 'aria-labelledby': 'guide-heading' },
+      heading,
+      h('iframe', { class: 'jupyter', src, title: 'Jupyter guide', sandbox: 'allow-scripts allow-same-origin allow-forms' }),
+    );
   }
   const body = h('div', { class: 'guide-body' });
   body.append(renderMarkdown(live.GuideContents || ''));

@@ -9,7 +9,14 @@ const PANES = [
 ];
 
 /** "End this lab?" before it is ended: its devices, and what was done in them, go. */
-const confirmEnd = (onEnd) => confirmDialog({ title: 'End this lab?', text: 'Its devices are removed, and what you did in them is not kept.', confirm: 'End the lab', cancel: 'Keep working', onConfirm: onEnd });
+const confirmEnd = (onEnd) =>
+  confirmDialog({
+    title: 'End this lab?',
+    text: 'Its devices are removed, and what you did in them is not kept.',
+    confirm: 'End the lab',
+    cancel: 'Keep working',
+    onConfirm: onEnd,
+  });
 
 /**
  * The lab page's frame. Wide screens: a header strip (lesson, the lab's state, stages, tools), then the
@@ -21,7 +28,11 @@ export function labLayout(lesson, { onStage, onEnd, onRetry }) {
   const stages = lesson.Stages ?? [];
   const root = h('div', { class: 'lab', 'data-phase': 'starting', 'data-pane': 'guide' });
   const state = h('span', { class: 'lab-state', role: 'status', 'data-tone': 'busy' }, 'Starting…');
-  const stageSelect = h('select', { id: 'stage', onchange: () => onStage(Number(stageSelect.value)) }, stages.map((s, i) => h('option', { value: i }, `${i + 1}. ${s.Description || `Stage ${i}`}`)));
+  const stageSelect = h(
+    'select',
+    { id: 'stage', onchange: () => onStage(Number(stageSelect.value)) },
+    stages.map((s, i) => h('option', { value: i }, `${i + 1}. ${s.Description || `Stage ${i}`}`)),
+  );
   const previous = h('button', { type: 'button', 'aria-label': 'Previous stage', onclick: () => onStage(Number(stageSelect.value) - 1) }, '←');
   const next = h('button', { type: 'button', 'aria-label': 'Next stage', onclick: () => onStage(Number(stageSelect.value) + 1) }, '→');
   const toggle = (attribute, button) => {
@@ -30,17 +41,32 @@ export function labLayout(lesson, { onStage, onEnd, onRetry }) {
     button.setAttribute('aria-pressed', String(on));
   };
   const details = h('div', { class: 'lab-details', id: 'lab-details' });
-  const detailsButton = h('button', { type: 'button', class: 'details-button', 'aria-controls': 'lab-details', 'aria-pressed': 'false', onclick: () => toggle('details', detailsButton) }, 'Topology');
+  const detailsButton = h(
+    'button',
+    { type: 'button', class: 'details-button', 'aria-controls': 'lab-details', 'aria-pressed': 'false', onclick: () => toggle('details', detailsButton) },
+    'Topology',
+  );
   const wideButton = h('button', { type: 'button', class: 'wide-button', 'aria-pressed': 'false', onclick: () => toggle('wide', wideButton) }, 'Hide guide');
   const noticeText = h('span');
-  const notice = h('div', { class: 'lab-notice', role: 'alert', hidden: true }, noticeText, h('button', { type: 'button', onclick: () => onRetry() }, 'Retry now'));
+  const notice = h(
+    'div',
+    { class: 'lab-notice', role: 'alert', hidden: true },
+    noticeText,
+    h('button', { type: 'button', onclick: () => onRetry() }, 'Retry now'),
+  );
   const banner = h('div', { class: 'lab-banner' });
   const guideSlot = h('section', { class: 'pane pane-guide', id: 'pane-guide', tabindex: -1, 'aria-label': 'Guide' });
   const terminalSlot = h('div', { class: 'terminal-slot' });
   const labPane = h('section', { class: 'pane pane-lab', id: 'pane-lab', 'aria-label': 'Lab' }, details, terminalSlot);
   const panes = h('div', { class: 'lab-panes' }, guideSlot, null, labPane);
   panes.insertBefore(splitter(panes), labPane);
-  const paneSwitch = h('div', { class: 'pane-switch', role: 'group', 'aria-label': 'Show' }, PANES.map(([name, label]) => h('button', { type: 'button', 'data-pane': name, 'aria-pressed': String(name === 'guide'), onclick: () => showPane(name) }, label)));
+  const paneSwitch = h(
+    'div',
+    { class: 'pane-switch', role: 'group', 'aria-label': 'Show' },
+    PANES.map(([name, label]) =>
+      h('button', { type: 'button', 'data-pane': name, 'aria-pressed': String(name === 'guide'), onclick: () => showPane(name) }, label),
+    ),
+  );
   const outcome = h('div', { class: 'lab-outcome' });
 
   function showPane(name) {
@@ -49,10 +75,19 @@ export function labLayout(lesson, { onStage, onEnd, onRetry }) {
   }
 
   root.append(
-    h('header', { class: 'lab-bar' },
+    h(
+      'header',
+      { class: 'lab-bar' },
       h('div', { class: 'lab-heading' }, h('h1', { class: 'lab-title' }, lesson.Name || lesson.Slug), state),
       h('nav', { class: 'stages', 'aria-label': 'Stages' }, previous, h('label', { for: 'stage', class: 'sr-only' }, 'Stage'), stageSelect, next),
-      h('div', { class: 'lab-actions' }, detailsButton, mediaButtons(lesson), wideButton, h('button', { type: 'button', class: 'danger end-lab', onclick: () => confirmEnd(onEnd) }, 'End lab')),
+      h(
+        'div',
+        { class: 'lab-actions' },
+        detailsButton,
+        mediaButtons(lesson),
+        wideButton,
+        h('button', { type: 'button', class: 'danger end-lab', onclick: () => confirmEnd(onEnd) }, 'End lab'),
+      ),
     ),
     notice,
     banner,

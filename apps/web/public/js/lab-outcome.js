@@ -9,7 +9,8 @@ export function learnerReason(raw = '') {
   if (/CrashLoopBackOff|RunContainerError|CreateContainer/i.test(raw)) return 'A device of the lab stopped as soon as it started.';
   if (/quota|capacity|insufficient|exceeded|too many/i.test(raw)) return 'The platform has no room for another lab right now.';
   if (/config|job|napalm|ansible|python/i.test(raw)) return 'Setting up the devices for this stage did not work.';
-  if (/timed? ?out|deadline|took longer|never (became|answered)|not reachable|unreachable|readiness/i.test(raw)) return 'One of its devices did not start in time.';
+  if (/timed? ?out|deadline|took longer|never (became|answered)|not reachable|unreachable|readiness/i.test(raw))
+    return 'One of its devices did not start in time.';
   return 'Something went wrong on the platform while it set up your lab.';
 }
 
@@ -30,24 +31,34 @@ const OUTCOMES = {
 export function outcomeView(kind, { lesson, raw, onStartAgain }) {
   const [title, text] = OUTCOMES[kind];
   const problem = h('p', { class: 'failure', role: 'alert', hidden: true });
-  const again = h('button', {
-    type: 'button',
-    class: 'primary',
-    onclick: async () => {
-      again.disabled = true;
-      problem.hidden = true;
-      try {
-        await onStartAgain();
-      } catch (error) {
-        problem.hidden = false;
-        problem.textContent = `The lab could not be started again: ${error instanceof Error ? error.message : String(error)}`;
-        again.disabled = false;
-      }
+  const again = h(
+    'button',
+    {
+      type: 'button',
+      class: 'primary',
+      onclick: async () => {
+        again.disabled = true;
+        problem.hidden = true;
+        try {
+          await onStartAgain();
+        } catch (error) {
+          problem.hidden = false;
+          problem.textContent = `The lab could not be started again: ${error instanceof Error ? error.message : String(error)}`;
+          again.disabled = false;
+        }
+      },
     },
-  }, 'Start again');
-  const view = h('section', { class: `outcome ${kind === 'broken' ? 'failed' : kind}`, 'aria-labelledby': 'outcome-title', 'data-outcome': kind },
+    'Start again',
+  );
+  const view = h(
+    'section',
+    { class: `outcome ${kind === 'broken' ? 'failed' : kind}`, 'aria-labelledby': 'outcome-title', 'data-outcome': kind },
     h('h2', { id: 'outcome-title' }, title),
-    h('p', { class: 'outcome-text' }, text ?? `${learnerReason(raw)}${kind === 'refused' ? '' : ' You can start it again; if it keeps failing, try again later.'}`),
+    h(
+      'p',
+      { class: 'outcome-text' },
+      text ?? `${learnerReason(raw)}${kind === 'refused' ? '' : ' You can start it again; if it keeps failing, try again later.'}`,
+    ),
     raw ? h('details', {}, h('summary', {}, 'Details'), h('pre', { class: 'raw' }, raw)) : null,
     h('div', { class: 'outcome-actions' }, again, h('a', { href: '/', class: 'button' }, 'Back to the lessons')),
     problem,

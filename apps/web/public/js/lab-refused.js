@@ -19,21 +19,25 @@ async function nameOf(sessionId, detail) {
 }
 
 function actionButton(label, className, action, problem) {
-  const button = h('button', {
-    type: 'button',
-    class: className,
-    onclick: async () => {
-      button.disabled = true;
-      problem.hidden = true;
-      try {
-        await action();
-      } catch (error) {
-        problem.hidden = false;
-        problem.textContent = error?.detail?.learnerMessage ?? `That did not work: ${error instanceof Error ? error.message : String(error)}`;
-        button.disabled = false;
-      }
+  const button = h(
+    'button',
+    {
+      type: 'button',
+      class: className,
+      onclick: async () => {
+        button.disabled = true;
+        problem.hidden = true;
+        try {
+          await action();
+        } catch (error) {
+          problem.hidden = false;
+          problem.textContent = error?.detail?.learnerMessage ?? `That did not work: ${error instanceof Error ? error.message : String(error)}`;
+          button.disabled = false;
+        }
+      },
     },
-  }, label);
+    label,
+  );
   return button;
 }
 
@@ -81,13 +85,18 @@ export async function refusedView(error, { lesson, slug, stage, sessionId, onSta
       onStarted(answer.id);
     };
     const choose = () => myLabs.open({ onClose: (ended) => ended && location.reload() });
-    actions = [actionButton(`End ${oldest} and start this one`, 'primary replace-oldest', replace, problem), h('button', { type: 'button', onclick: choose }, 'Choose in my labs')];
+    actions = [
+      actionButton(`End ${oldest} and start this one`, 'primary replace-oldest', replace, problem),
+      h('button', { type: 'button', onclick: choose }, 'Choose in my labs'),
+    ];
   } else {
     const [countdown, again] = retryLater(error.retryAfterSeconds, retry, problem);
     when = countdown;
     actions = [again];
   }
-  const view = h('section', { class: 'outcome refused', 'aria-labelledby': 'outcome-title', 'data-outcome': 'refused', 'data-reason': detail.reason },
+  const view = h(
+    'section',
+    { class: 'outcome refused', 'aria-labelledby': 'outcome-title', 'data-outcome': 'refused', 'data-reason': detail.reason },
     h('h2', { id: 'outcome-title' }, title),
     h('p', { class: 'outcome-text' }, text),
     when,

@@ -50,7 +50,8 @@ export async function renderLab(slug, requestedStage) {
     history[how === 'push' ? 'pushState' : 'replaceState']({ stage: lab.stage }, '', url);
   };
   const actions = {
-    run: (tab, text) => (terminals ? terminals.run(tab, text) || toast(`This lab has no terminal named “${tab}”.`) : toast('The terminals open once the lab is ready.')),
+    run: (tab, text) =>
+      terminals ? terminals.run(tab, text) || toast(`This lab has no terminal named “${tab}”.`) : toast('The terminals open once the lab is ready.'),
     switchTo: (tab) => (terminals ? terminals.switchTo(tab) || toast(`This lab has no tab named “${tab}”.`) : toast('The tabs open once the lab is ready.')),
     tabs: () => terminals?.terminals() ?? [],
     notice: toast,
@@ -60,7 +61,10 @@ export async function renderLab(slug, requestedStage) {
   async function loadGuide() {
     const load = ++guideLoads;
     lab.guideFor = lab.stage;
-    const live = await untilReachable(() => api.liveLesson(lab.id), () => undefined).catch((error) => {
+    const live = await untilReachable(
+      () => api.liveLesson(lab.id),
+      () => undefined,
+    ).catch((error) => {
       if (error instanceof ApiError) watch?.probe(); // gone or failed: the watch says which
       return undefined;
     });
@@ -69,8 +73,18 @@ export async function renderLab(slug, requestedStage) {
     lab.live = live;
     lab.guideFor = live.CurrentStage;
     const stage = stages[live.CurrentStage];
-    const next = valid(live.CurrentStage + 1) ? h('button', { type: 'button', class: 'primary', onclick: () => void changeStage(live.CurrentStage + 1, 'push') }, `Next: ${stages[live.CurrentStage + 1].Description || `stage ${live.CurrentStage + 1}`} →`) : null;
-    layout.guideSlot.replaceChildren(videoButton(lesson, stage?.StageVideo, `Video — ${stage?.Description ?? ''}`, 'Video of this stage') ?? '', guideView(live, lesson, actions), h('div', { class: 'guide-end' }, next));
+    const next = valid(live.CurrentStage + 1)
+      ? h(
+          'button',
+          { type: 'button', class: 'primary', onclick: () => void changeStage(live.CurrentStage + 1, 'push') },
+          `Next: ${stages[live.CurrentStage + 1].Description || `stage ${live.CurrentStage + 1}`} →`,
+        )
+      : null;
+    layout.guideSlot.replaceChildren(
+      videoButton(lesson, stage?.StageVideo, `Video — ${stage?.Description ?? ''}`, 'Video of this stage') ?? '',
+      guideView(live, lesson, actions),
+      h('div', { class: 'guide-end' }, next),
+    );
     layout.guideSlot.scrollTop = 0;
     if (lab.ready) openTerminals();
   }
@@ -208,7 +222,17 @@ export async function renderLab(slug, requestedStage) {
   show(layout.element);
   setUrl('replace');
   layout.setStage(lab.stage, true);
-  watch = watchLab(lab.id, sessionId, timings, { status: onStatus, queue: (event) => lab.over || line.queue(event), progress: (event) => (progress.progress(event), topology.reachable(event.endpoint)), gone: () => finish('gone'), unreachable: (ms, reason) => (layout.setNotice(`Cannot reach the platform (${reason}). Trying again in ${Math.round(ms / 1000)} s.`), layout.setState('No connection', 'bad')), reachable: () => layout.setNotice(undefined) });
+  watch = watchLab(lab.id, sessionId, timings, {
+    status: onStatus,
+    queue: (event) => lab.over || line.queue(event),
+    progress: (event) => (progress.progress(event), topology.reachable(event.endpoint)),
+    gone: () => finish('gone'),
+    unreachable: (ms, reason) => (
+      layout.setNotice(`Cannot reach the platform (${reason}). Trying again in ${Math.round(ms / 1000)} s.`),
+      layout.setState('No connection', 'bad')
+    ),
+    reachable: () => layout.setNotice(undefined),
+  });
   window.addEventListener('popstate', () => {
     const stage = Number.parseInt(new URL(location.href).searchParams.get('lessonStage') ?? '', 10);
     if (valid(stage) && stage !== lab.stage) void changeStage(stage, 'pop');

@@ -20,4 +20,10 @@ async function route() {
 }
 
 myLabs.mount(document.querySelector('header.top'));
-route().catch((error) => show(h('h1', {}, 'Something went wrong'), h('p', { role: 'alert' }, error instanceof Error ? error.message : String(error)), h('p', {}, h('a', { href: '/' }, 'Back to the lessons'))));
+route().catch((error) =>
+  show(
+    h('h1', {}, 'Something went wrong'),
+    h('p', { role: 'alert' }, error instanceof Error ? error.message : String(error)),
+    h('p', {}, h('a', { href: '/' }, 'Back to the lessons')),
+  ),
+);

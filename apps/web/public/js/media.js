@@ -3,7 +3,9 @@ import { lessonFileUrl } from './lesson-files.js';
 
 /** A dialog showing `content`, closed by its button, Escape or a click outside it. */
 function dialog(title, content) {
-  const box = h('dialog', { class: 'media-dialog', 'aria-label': title },
+  const box = h(
+    'dialog',
+    { class: 'media-dialog', 'aria-label': title },
     h('div', { class: 'dialog-head' }, h('h2', {}, title), h('button', { type: 'button', onclick: () => box.close() }, 'Close')),
     content,
   );
@@ -19,7 +21,13 @@ function player(url, title) {
   const vimeo = /^https:\/\/(?:player\.)?vimeo\.com\/(?:video\/)?(\d+)/.exec(url);
   if (!youtube && !vimeo && /\.(mp4|webm)(\?|$)/i.test(url)) return h('video', { src: url, controls: true, class: 'media' });
   const src = youtube ? `https://www.youtube-nocookie.com/embed/${youtube[1]}` : vimeo ? `https://player.vimeo.com/video/${vimeo[1]}` : url;
-  return h('iframe', { src, title, class: 'media video', allow: 'fullscreen; picture-in-picture', sandbox: 'allow-scripts allow-same-origin allow-presentation' });
+  return h('iframe', {
+    src,
+    title,
+    class: 'media video',
+    allow: 'fullscreen; picture-in-picture',
+    sandbox: 'allow-scripts allow-same-origin allow-presentation',
+  });
 }
 
 /**
@@ -30,7 +38,17 @@ export function mediaButtons(lesson) {
   const name = lesson.Name || lesson.Slug;
   const diagram = lesson.Diagram && lessonFileUrl(lesson.Slug, lesson.Diagram);
   return [
-    diagram ? h('button', { type: 'button', class: 'diagram-button', onclick: () => dialog(`Diagram — ${name}`, h('img', { src: diagram, alt: `Diagram of the lab of ${name}`, class: 'media' })) }, 'Diagram') : null,
+    diagram
+      ? h(
+          'button',
+          {
+            type: 'button',
+            class: 'diagram-button',
+            onclick: () => dialog(`Diagram — ${name}`, h('img', { src: diagram, alt: `Diagram of the lab of ${name}`, class: 'media' })),
+          },
+          'Diagram',
+        )
+      : null,
     videoButton(lesson, lesson.Video, `Video — ${name}`, 'Video'),
   ];
 }

@@ -22,7 +22,8 @@ function statusOf(lab) {
   return 'Starting';
 }
 
-const expiryOf = (lab) => (!lab.ExpiresAt ? 'kept while your session lasts' : lab.Error ? `removed at ${clockTime(lab.ExpiresAt)}` : `ends at ${clockTime(lab.ExpiresAt)} if unused`);
+const expiryOf = (lab) =>
+  !lab.ExpiresAt ? 'kept while your session lasts' : lab.Error ? `removed at ${clockTime(lab.ExpiresAt)}` : `ends at ${clockTime(lab.ExpiresAt)} if unused`;
 
 /**
  * "My labs": a header button with the number of labs this browser's session holds, opening a panel
@@ -75,30 +76,52 @@ function createMyLabs() {
 
   function item(lab) {
     const name = lab.LessonName || lab.LessonSlug;
-    return h('li', { class: 'my-lab', 'data-lab': lab.ID, 'data-slug': lab.LessonSlug },
+    return h(
+      'li',
+      { class: 'my-lab', 'data-lab': lab.ID, 'data-slug': lab.LessonSlug },
       h('h3', {}, name),
-      h('p', { class: 'my-lab-facts' },
-        h('span', {}, `Stage ${lab.CurrentStage + 1}`), ' · ',
-        h('span', { class: 'my-lab-status', 'data-position': lab.QueuePosition || undefined }, statusOf(lab)), ' · ',
-        h('span', {}, `last used ${agoInWords(lab.LastActiveTime)}`), ' · ',
+      h(
+        'p',
+        { class: 'my-lab-facts' },
+        h('span', {}, `Stage ${lab.CurrentStage + 1}`),
+        ' · ',
+        h('span', { class: 'my-lab-status', 'data-position': lab.QueuePosition || undefined }, statusOf(lab)),
+        ' · ',
+        h('span', {}, `last used ${agoInWords(lab.LastActiveTime)}`),
+        ' · ',
         h('span', {}, expiryOf(lab)),
       ),
-      lab.Ending ? null : h('div', { class: 'my-lab-actions' },
-        h('a', { class: 'button primary', href: labUrl(lab), 'aria-label': `Resume ${name}`, onclick: () => storedLab.set(lab.LessonSlug, lab.ID) }, 'Resume'),
-        h('button', { type: 'button', class: 'danger', 'aria-label': `End ${name}`, onclick: () => confirmEnd(lab, name) }, 'End'),
-      ),
+      lab.Ending
+        ? null
+        : h(
+            'div',
+            { class: 'my-lab-actions' },
+            h(
+              'a',
+              { class: 'button primary', href: labUrl(lab), 'aria-label': `Resume ${name}`, onclick: () => storedLab.set(lab.LessonSlug, lab.ID) },
+              'Resume',
+            ),
+            h('button', { type: 'button', class: 'danger', 'aria-label': `End ${name}`, onclick: () => confirmEnd(lab, name) }, 'End'),
+          ),
     );
   }
 
   function confirmEnd(lab, name) {
-    confirmDialog({ title: `End ${name}?`, text: 'Its devices are removed, and what you did in them is not kept.', confirm: 'End the lab', cancel: 'Keep it', onConfirm: () => void end(lab, name) });
+    confirmDialog({
+      title: `End ${name}?`,
+      text: 'Its devices are removed, and what you did in them is not kept.',
+      confirm: 'End the lab',
+      cancel: 'Keep it',
+      onConfirm: () => void end(lab, name),
+    });
   }
 
   async function end(lab, name) {
     try {
       await api.endLab(lab.ID, storedSessionId());
     } catch (error) {
-      if (!(error instanceof ApiError && error.status === 404)) return toast(`${name} could not be ended: ${error instanceof Error ? error.message : String(error)}`);
+      if (!(error instanceof ApiError && error.status === 404))
+        return toast(`${name} could not be ended: ${error instanceof Error ? error.message : String(error)}`);
     }
     storedLab.forget(lab.LessonSlug, lab.ID);
     tellEnded(lab.LessonSlug, lab.ID);
@@ -113,8 +136,15 @@ function createMyLabs() {
   function open({ onClose } = {}) {
     if (panel?.open) return;
     list = h('ul', { class: 'my-labs-list', 'aria-live': 'polite' });
-    panel = h('dialog', { class: 'my-labs', 'aria-labelledby': 'my-labs-title' },
-      h('div', { class: 'dialog-head' }, h('h2', { id: 'my-labs-title', tabindex: -1 }, 'My labs'), h('button', { type: 'button', autofocus: true, onclick: () => panel.close() }, 'Close')),
+    panel = h(
+      'dialog',
+      { class: 'my-labs', 'aria-labelledby': 'my-labs-title' },
+      h(
+        'div',
+        { class: 'dialog-head' },
+        h('h2', { id: 'my-labs-title', tabindex: -1 }, 'My labs'),
+        h('button', { type: 'button', autofocus: true, onclick: () => panel.close() }, 'Close'),
+      ),
       h('p', { class: 'muted' }, 'The labs you have running. Ending one you no longer use makes room for another.'),
       list,
     );

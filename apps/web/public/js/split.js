@@ -11,7 +11,16 @@ const clamp = (share) => Math.min(MAX, Math.max(MIN, share));
  */
 export function splitter(container) {
   let share = clamp(Number(localStorage.getItem(KEY)) || 0.45);
-  const divider = h('div', { class: 'divider', role: 'separator', tabindex: 0, 'aria-orientation': 'vertical', 'aria-controls': 'pane-guide', 'aria-label': 'Resize the guide', 'aria-valuemin': MIN * 100, 'aria-valuemax': MAX * 100 });
+  const divider = h('div', {
+    class: 'divider',
+    role: 'separator',
+    tabindex: 0,
+    'aria-orientation': 'vertical',
+    'aria-controls': 'pane-guide',
+    'aria-label': 'Resize the guide',
+    'aria-valuemin': MIN * 100,
+    'aria-valuemax': MAX * 100,
+  });
   const apply = (next, remember) => {
     share = clamp(next);
     container.style.setProperty('--guide-share', String(share));

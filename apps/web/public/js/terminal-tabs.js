@@ -56,24 +56,59 @@ export function terminalsView(live, sessionId, { onShow, onClosed }) {
 
   tabs.forEach((tab, index) => {
     list.append(
-      h('button', {
-        type: 'button', role: 'tab', id: `tab-${tab.id}`, class: 'tab', 'data-tab': tab.id, 'data-endpoint': tab.endpoint, 'aria-controls': `panel-${tab.id}`, tabindex: -1,
-        onclick: () => select(tab),
-        onkeydown: (event) => {
-          const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
-          if (!step) return;
-          const next = tabs[(index + step + tabs.length) % tabs.length];
-          select(next);
-          list.querySelector(`[data-tab="${CSS.escape(next.id)}"]`).focus();
+      h(
+        'button',
+        {
+          type: 'button',
+          role: 'tab',
+          id: `tab-${tab.id}`,
+          class: 'tab',
+          'data-tab': tab.id,
+          'data-endpoint': tab.endpoint,
+          'aria-controls': `panel-${tab.id}`,
+          tabindex: -1,
+          onclick: () => select(tab),
+          onkeydown: (event) => {
+            const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+            if (!step) return;
+            const next = tabs[(index + step + tabs.length) % tabs.length];
+            select(next);
+            list.querySelector(`[data-tab="${CSS.escape(next.id)}"]`).focus();
+          },
         },
-      }, tab.label),
+        tab.label,
+      ),
     );
-    const body = tab.type === 'ssh' ? [] : [h('p', {}, `${tab.label} is a web page of the lab.`), h('p', {}, h('a', { class: 'button', href: `${location.protocol}//${tab.hepDomain}/`, target: '_blank', rel: 'noopener noreferrer' }, `Open ${tab.label} (new tab)`))];
-    panels.append(h('div', { role: 'tabpanel', id: `panel-${tab.id}`, class: `tab-panel ${tab.type}`, 'aria-labelledby': `tab-${tab.id}`, 'data-tab': tab.id, hidden: true }, body));
+    const body =
+      tab.type === 'ssh'
+        ? []
+        : [
+            h('p', {}, `${tab.label} is a web page of the lab.`),
+            h(
+              'p',
+              {},
+              h(
+                'a',
+                { class: 'button', href: `${location.protocol}//${tab.hepDomain}/`, target: '_blank', rel: 'noopener noreferrer' },
+                `Open ${tab.label} (new tab)`,
+              ),
+            ),
+          ];
+    panels.append(
+      h(
+        'div',
+        { role: 'tabpanel', id: `panel-${tab.id}`, class: `tab-panel ${tab.type}`, 'aria-labelledby': `tab-${tab.id}`, 'data-tab': tab.id, hidden: true },
+        body,
+      ),
+    );
   });
 
   return {
-    element: h('section', { class: 'terminals', 'aria-label': 'Terminals' }, tabs.length ? [list, panels] : h('p', { class: 'muted' }, 'This lesson has no terminals.')),
+    element: h(
+      'section',
+      { class: 'terminals', 'aria-label': 'Terminals' },
+      tabs.length ? [list, panels] : h('p', { class: 'muted' }, 'This lesson has no terminals.'),
+    ),
     /** The first tab, as antidote-web selected it on a desktop. */
     start: () => tabs[0] && select(active ?? tabs[0]),
     /** Terminal tabs, for "Run in terminal" without a named target. */

@@ -36,7 +36,9 @@ export function topologyView(lesson) {
         h('svg:text', { x, y: y + 62, 'text-anchor': 'middle', class: 'state' }, state),
       );
     });
-    desc.textContent = endpoints.map((e) => `${e.Name}: ${states.get(e.Name)}`).join('; ') + (lesson.Connections?.length ? `. Links: ${lesson.Connections.map((c) => `${c.A}–${c.B}`).join(', ')}` : '');
+    desc.textContent =
+      endpoints.map((e) => `${e.Name}: ${states.get(e.Name)}`).join('; ') +
+      (lesson.Connections?.length ? `. Links: ${lesson.Connections.map((c) => `${c.A}–${c.B}`).join(', ')}` : '');
     svg.replaceChildren(title, desc, ...lines, ...nodes);
   };
   render();

@@ -10,9 +10,15 @@ import { ordinal, placeInWords } from './words.js';
  */
 export function waitingRoom(layout) {
   const place = h('strong', { class: 'waiting-place' });
-  const element = h('section', { class: 'waiting-room', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true', hidden: true },
+  const element = h(
+    'section',
+    { class: 'waiting-room', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true', hidden: true },
     place,
-    h('span', { class: 'waiting-text' }, ' Every lab is in use right now; yours starts as soon as one is free. Keep this page open to keep your place — you can read the guide meanwhile.'),
+    h(
+      'span',
+      { class: 'waiting-text' },
+      ' Every lab is in use right now; yours starts as soon as one is free. Keep this page open to keep your place — you can read the guide meanwhile.',
+    ),
   );
   layout.banner.append(element);
   let position = 0;

@@ -45,20 +45,27 @@ export async function checkLesson(
       problems.add(file, 'reserved-name', `"${endpoint.name}" is reserved for the endpoint Antidote adds for Jupyter guides`, `endpoints[${i}].name`);
     }
     if (endpoint.configurationType === 'napalm' && /[-.]/.test(endpoint.name)) {
-      problems.add(file, 'napalm-name', 'napalm endpoint names must not contain "-" or "." (the driver is read from "<name>-<driver>.txt")', `endpoints[${i}].name`);
+      problems.add(
+        file,
+        'napalm-name',
+        'napalm endpoint names must not contain "-" or "." (the driver is read from "<name>-<driver>.txt")',
+        `endpoints[${i}].name`,
+      );
     }
     if (endpoint.presentations.length === 0 && endpoint.additionalPorts.length === 0) {
       problems.add(file, 'no-ports', 'No presentations configured, and no additionalPorts specified', `endpoints[${i}]`);
     }
     const presentations = new Set<string>();
     endpoint.presentations.forEach((presentation, j) => {
-      if (presentations.has(presentation.name)) problems.add(file, 'duplicate-presentations', `Duplicate presentations detected: "${presentation.name}"`, `endpoints[${i}].presentations[${j}].name`);
+      if (presentations.has(presentation.name))
+        problems.add(file, 'duplicate-presentations', `Duplicate presentations detected: "${presentation.name}"`, `endpoints[${i}].presentations[${j}].name`);
       presentations.add(presentation.name);
     });
   });
   lesson.connections.forEach((connection, i) => {
     for (const side of ['a', 'b'] as const) {
-      if (!names.has(connection[side])) problems.add(file, 'malformed-connection', `Malformed connection: no endpoint named "${connection[side]}"`, `connections[${i}].${side}`);
+      if (!names.has(connection[side]))
+        problems.add(file, 'malformed-connection', `Malformed connection: no endpoint named "${connection[side]}"`, `connections[${i}].${side}`);
     }
   });
   const endpoints: LessonEndpoint[] = [];
@@ -68,10 +75,19 @@ export async function checkLesson(
     if (endpoint.configurationType) {
       for (let stage = 0; stage < lesson.stages.length; stage++) {
         const configsDir = join(lessonDir, `stage${stage}`, 'configs');
-        const matches = await fs.find(configsDir, (name) => configFileMatches(endpoint, name), (error) => problems.add(fs.relative(error.path), 'unsafe-path', error.message));
+        const matches = await fs.find(
+          configsDir,
+          (name) => configFileMatches(endpoint, name),
+          (error) => problems.add(fs.relative(error.path), 'unsafe-path', error.message),
+        );
         const last = matches[matches.length - 1];
         if (!last) {
-          problems.add(file, 'config-file', `Configuration file not found: stage${stage}/configs/ has no ${expectedName(endpoint)}`, `endpoints[${i}].configurationType`);
+          problems.add(
+            file,
+            'config-file',
+            `Configuration file not found: stage${stage}/configs/ has no ${expectedName(endpoint)}`,
+            `endpoints[${i}].configurationType`,
+          );
           continue;
         }
         configurationFiles[stage] = relative(lessonDir, last);

@@ -41,9 +41,27 @@ function duplicates<T>(items: readonly T[], slugOf: (item: T) => string, fileOf:
  * characters for the given instanceId, and a port for each endpoint's readiness check.
  */
 export function checkReferences(input: ReferenceInput, problems: ProblemList): void {
-  duplicates(input.collections, (c) => c.value.slug, (c) => c.file, 'collection', problems);
-  duplicates(input.images, (i) => i.value.slug, (i) => i.file, 'image', problems);
-  duplicates(input.lessons, (l) => l.slug, (l) => l.lessonFile, 'lesson', problems);
+  duplicates(
+    input.collections,
+    (c) => c.value.slug,
+    (c) => c.file,
+    'collection',
+    problems,
+  );
+  duplicates(
+    input.images,
+    (i) => i.value.slug,
+    (i) => i.file,
+    'image',
+    problems,
+  );
+  duplicates(
+    input.lessons,
+    (l) => l.slug,
+    (l) => l.lessonFile,
+    'lesson',
+    problems,
+  );
   const images = new Set(input.images.map((image) => image.value.slug));
   const imageBySlug = new Map(input.images.map((image) => [image.value.slug, image.value]));
   const allCollections = new Set(input.collections.map((c) => c.value.slug));

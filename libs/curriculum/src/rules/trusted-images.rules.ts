@@ -11,6 +11,11 @@ export function checkTrustedImages(images: readonly Located<Image>[], trusted: T
   for (const { file, value: image } of images) {
     if (image.flavor !== 'trusted' || isTrustedImage(trusted, image.slug)) continue;
     const allowed = trusted.patterns.length > 0 ? trusted.patterns.join(', ') : 'none';
-    problems.add(file, 'trusted-image', `image "${image.slug}" asks for flavor trusted (privileged pods), which the operator has not allowed (pods.trustedImages: ${allowed}); add "${image.slug}" there to allow it, or make the image untrusted`, 'flavor');
+    problems.add(
+      file,
+      'trusted-image',
+      `image "${image.slug}" asks for flavor trusted (privileged pods), which the operator has not allowed (pods.trustedImages: ${allowed}); add "${image.slug}" there to allow it, or make the image untrusted`,
+      'flavor',
+    );
   }
 }

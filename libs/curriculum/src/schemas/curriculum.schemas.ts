@@ -28,8 +28,13 @@ export const imageSchema = z.object({
   slug: required().pipe(z.string().regex(IMAGE_SLUG, 'must be letters, digits and "-" only')),
   description: optionalText,
   flavor: oneOf(['legacy', 'trusted', 'untrusted']),
-  enableForwarding: z.preprocess((value) => (value === null ? undefined : value), z.boolean({ error: 'must be true or false' }).optional()).transform((value) => value ?? false),
-  networkInterfaces: list(text).refine((names) => !names.includes('eth0'), "Not allowed to include 'eth0' in networkInterfaces; it is the pod's default network"),
+  enableForwarding: z
+    .preprocess((value) => (value === null ? undefined : value), z.boolean({ error: 'must be true or false' }).optional())
+    .transform((value) => value ?? false),
+  networkInterfaces: list(text).refine(
+    (names) => !names.includes('eth0'),
+    "Not allowed to include 'eth0' in networkInterfaces; it is the pod's default network",
+  ),
   sshUser: required(),
   sshPassword: required(),
   configUser: required(),
@@ -39,13 +44,20 @@ export const imageSchema = z.object({
 });
 
 const presentationSchema = z.object({
-  name: text.pipe(z.string().max(63, 'must be at most 63 characters').regex(PRESENTATION_NAME, 'must be a DNS-1123 label (lower-case letters, digits and "-")')),
+  name: text.pipe(
+    z.string().max(63, 'must be at most 63 characters').regex(PRESENTATION_NAME, 'must be a DNS-1123 label (lower-case letters, digits and "-")'),
+  ),
   port,
   type: oneOf(['http', 'ssh']),
 });
 
 const endpointSchema = z.object({
-  name: required().pipe(z.string().max(63, 'must be at most 63 characters').regex(ENDPOINT_NAME, 'must be a DNS-1035 label (a lower-case letter, then lower-case letters, digits and "-")')),
+  name: required().pipe(
+    z
+      .string()
+      .max(63, 'must be at most 63 characters')
+      .regex(ENDPOINT_NAME, 'must be a DNS-1035 label (a lower-case letter, then lower-case letters, digits and "-")'),
+  ),
   image: required().pipe(z.string().regex(IMAGE_SLUG, 'must be an image slug (letters, digits and "-"), not an image reference')),
   configurationType: z.preprocess((value) => (value === null || value === undefined ? '' : value), oneOf(['', 'napalm', 'python', 'ansible'])),
   additionalPorts: list(port),
@@ -80,7 +92,9 @@ export const lessonSchema = z.object({
   endpoints: list(endpointSchema).refine((endpoints) => endpoints.length > 0, 'must have at least one endpoint'),
   connections: list(connectionSchema),
   authors: list(z.object({ name: optionalText, link: optionalText })),
-  readyDelay: z.preprocess((value) => (value === null ? undefined : value), z.number({ error: 'must be a number of seconds' }).int().min(0).max(3600).optional()).transform((value) => value ?? 0),
+  readyDelay: z
+    .preprocess((value) => (value === null ? undefined : value), z.number({ error: 'must be a number of seconds' }).int().min(0).max(3600).optional())
+    .transform((value) => value ?? 0),
 });
 
 /** The parts the lesson rules need, parsed on their own when the whole lesson fails its schema. */

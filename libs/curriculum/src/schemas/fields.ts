@@ -9,7 +9,8 @@ const nullToUndefined = (value: unknown): unknown => (value === null ? undefined
 export const text = z.preprocess(scalarToString, z.string({ error: 'must be a string' }));
 export const required = (what = 'must not be empty') => z.preprocess(scalarToString, z.string({ error: 'is required (a string)' }).min(1, what));
 export const optionalText = z.preprocess((value) => nullToUndefined(scalarToString(value)), text.optional()).transform((value) => value ?? '');
-export const list = <T extends z.ZodType>(item: T) => z.preprocess(nullToUndefined, z.array(item, { error: 'must be a list' }).optional()).transform((value) => value ?? []);
+export const list = <T extends z.ZodType>(item: T) =>
+  z.preprocess(nullToUndefined, z.array(item, { error: 'must be a list' }).optional()).transform((value) => value ?? []);
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.preprocess(scalarToString, z.enum(values, { error: `must be one of ${values.join(', ')}` }));
 export const port = z.number({ error: 'must be a port number' }).int('must be a whole number').min(1, 'must be at least 1').max(65535, 'must be at most 65535');

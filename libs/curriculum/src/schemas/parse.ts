@@ -21,7 +21,8 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 function unknownKeysAt(value: unknown, level: Level, path: string, file: string, problems: ProblemList): void {
   if (!isObject(value)) return;
   for (const key of Object.keys(value)) {
-    if (!(KNOWN_KEYS[level] as readonly string[]).includes(key)) problems.warn(file, 'unknown-key', `unknown key "${key}" is ignored`, path ? `${path}.${key}` : key);
+    if (!(KNOWN_KEYS[level] as readonly string[]).includes(key))
+      problems.warn(file, 'unknown-key', `unknown key "${key}" is ignored`, path ? `${path}.${key}` : key);
   }
 }
 

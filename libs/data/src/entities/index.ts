@@ -10,6 +10,30 @@ import { LiveSessionEntity } from './live-session.entity.js';
 import { WarmPoolDemandEntity } from './warm-pool-demand.entity.js';
 import { WarmPoolOverrideEntity } from './warm-pool-override.entity.js';
 
-export { AdmissionTicketEntity, CollectionEntity, CurriculumEntity, ImageEntity, LessonEntity, LessonStartEntity, LiveEndpointEntity, LiveLessonEntity, LiveSessionEntity, WarmPoolDemandEntity, WarmPoolOverrideEntity };
+export {
+  AdmissionTicketEntity,
+  CollectionEntity,
+  CurriculumEntity,
+  ImageEntity,
+  LessonEntity,
+  LessonStartEntity,
+  LiveEndpointEntity,
+  LiveLessonEntity,
+  LiveSessionEntity,
+  WarmPoolDemandEntity,
+  WarmPoolOverrideEntity,
+};
 
-export const entities = [CurriculumEntity, CollectionEntity, ImageEntity, LessonEntity, LiveSessionEntity, LiveLessonEntity, LiveEndpointEntity, WarmPoolOverrideEntity, WarmPoolDemandEntity, LessonStartEntity, AdmissionTicketEntity];
+export const entities = [
+  CurriculumEntity,
+  CollectionEntity,
+  ImageEntity,
+  LessonEntity,
+  LiveSessionEntity,
+  LiveLessonEntity,
+  LiveEndpointEntity,
+  WarmPoolOverrideEntity,
+  WarmPoolDemandEntity,
+  LessonStartEntity,
+  AdmissionTicketEntity,
+];

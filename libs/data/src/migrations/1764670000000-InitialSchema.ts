@@ -3,7 +3,12 @@ import type { TableColumnOptions } from 'typeorm/schema-builder/options/TableCol
 
 const text = (name: string, nullable = false): TableColumnOptions => ({ name, type: 'text', isNullable: nullable });
 const key = (name: string, length: number): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isPrimary: true });
-const varchar = (name: string, length: number, nullable = false): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isNullable: nullable });
+const varchar = (name: string, length: number, nullable = false): TableColumnOptions => ({
+  name,
+  type: 'varchar',
+  length: String(length),
+  isNullable: nullable,
+});
 const int = (name: string, nullable = false): TableColumnOptions => ({ name, type: 'integer', isNullable: nullable });
 const time = (name: string, nullable = false): TableColumnOptions => ({ name, type: 'bigint', isNullable: nullable });
 
@@ -15,7 +20,15 @@ export class InitialSchema1764670000000 implements MigrationInterface {
     await runner.createTable(
       new Table({
         name: 'curriculum',
-        columns: [{ name: 'id', type: 'integer', isPrimary: true }, text('name'), text('description'), text('website'), text('a_ver'), text('git_root'), time('imported_at')],
+        columns: [
+          { name: 'id', type: 'integer', isPrimary: true },
+          text('name'),
+          text('description'),
+          text('website'),
+          text('a_ver'),
+          text('git_root'),
+          time('imported_at'),
+        ],
       }),
     );
     await runner.createTable(

@@ -6,4 +6,11 @@ import { BootTimes1796410000000 } from './1796410000000-BootTimes.js';
 import { AdmissionQueue1796500000000 } from './1796500000000-AdmissionQueue.js';
 
 /** Every migration, oldest first. Add new ones here (`<epoch-ms>-<PascalCaseName>.ts`). */
-export const migrations = [InitialSchema1764670000000, WarmPools1764850000000, AddReadinessChecks1796396031608, WarmPoolSizing1796406814973, BootTimes1796410000000, AdmissionQueue1796500000000];
+export const migrations = [
+  InitialSchema1764670000000,
+  WarmPools1764850000000,
+  AddReadinessChecks1796396031608,
+  WarmPoolSizing1796406814973,
+  BootTimes1796410000000,
+  AdmissionQueue1796500000000,
+];

@@ -89,7 +89,12 @@ export class AdmissionQueueRepository {
       const round = last === undefined ? head : Math.max(head, last + 1);
       await writeLab?.(manager);
       await this.insert(manager, request, { round, seq, now, admittedAt: null });
-      const ahead = await sqlCount(this.dataSource, `FROM admission_tickets WHERE ${WAITING} AND (round < :round OR (round = :round AND seq < :seq))`, { round, seq }, manager);
+      const ahead = await sqlCount(
+        this.dataSource,
+        `FROM admission_tickets WHERE ${WAITING} AND (round < :round OR (round = :round AND seq < :seq))`,
+        { round, seq },
+        manager,
+      );
       return { kind: 'waiting', position: ahead + 1 };
     });
   }
@@ -112,15 +117,30 @@ export class AdmissionQueueRepository {
             manager,
           )
         ).map((row) => row.live_lesson_id);
-      const cancelled = await ended('cancelled', 'NOT EXISTS (SELECT 1 FROM live_lessons ll WHERE ll.id = admission_tickets.live_lesson_id AND ll.error = 0 AND ll.delete_requested_at IS NULL)');
+      const cancelled = await ended(
+        'cancelled',
+        'NOT EXISTS (SELECT 1 FROM live_lessons ll WHERE ll.id = admission_tickets.live_lesson_id AND ll.error = 0 AND ll.delete_requested_at IS NULL)',
+      );
       const abandoned = await ended('abandoned', 'last_seen_at < :before', { before: abandonBefore.getTime() });
       const free = cap > 0 ? cap - (await this.holding('', manager)) : Number.POSITIVE_INFINITY;
       const admitted =
         free > 0
-          ? await selectEntities(this.dataSource, AdmissionTicketEntity, WAITING, {}, `${ORDER}${Number.isFinite(free) ? ` LIMIT ${Math.floor(free)}` : ''}`, manager)
+          ? await selectEntities(
+              this.dataSource,
+              AdmissionTicketEntity,
+              WAITING,
+              {},
+              `${ORDER}${Number.isFinite(free) ? ` LIMIT ${Math.floor(free)}` : ''}`,
+              manager,
+            )
           : [];
       if (admitted.length > 0) {
-        await sqlRows(this.dataSource, 'UPDATE admission_tickets SET admitted_at = :now WHERE live_lesson_id IN (:...ids) RETURNING live_lesson_id', { now, ids: admitted.map((t) => t.liveLessonId) }, manager);
+        await sqlRows(
+          this.dataSource,
+          'UPDATE admission_tickets SET admitted_at = :now WHERE live_lesson_id IN (:...ids) RETURNING live_lesson_id',
+          { now, ids: admitted.map((t) => t.liveLessonId) },
+          manager,
+        );
       }
       const waiting = await sqlCount(this.dataSource, `FROM admission_tickets WHERE ${WAITING}`, {}, manager);
       return { admitted: admitted.map((ticket) => ({ ...ticket, admittedAt: new Date(now) })), abandoned, cancelled, waiting };
@@ -167,7 +187,10 @@ export class AdmissionQueueRepository {
       { now, stale: now - SEEN_EVERY_MS, ids: liveLessonIds },
     );
     if (seen.length === 0) return;
-    await sqlRows(this.dataSource, 'UPDATE live_lessons SET last_active_at = :now WHERE id IN (:...ids) RETURNING id', { now, ids: seen.map((row) => row.live_lesson_id) });
+    await sqlRows(this.dataSource, 'UPDATE live_lessons SET last_active_at = :now WHERE id IN (:...ids) RETURNING id', {
+      now,
+      ids: seen.map((row) => row.live_lesson_id),
+    });
   }
 
   /** Live lessons holding capacity (`HOLDING`), `exclude` aside. */
@@ -177,7 +200,12 @@ export class AdmissionQueueRepository {
 
   /** Takes the queue's lock for the transaction; returns the next arrival number. */
   private async lock(manager: EntityManager): Promise<number> {
-    const [row] = await sqlRows<{ next_seq: number | string }>(this.dataSource, 'UPDATE admission_state SET next_seq = next_seq + 1 WHERE id = 1 RETURNING next_seq', {}, manager);
+    const [row] = await sqlRows<{ next_seq: number | string }>(
+      this.dataSource,
+      'UPDATE admission_state SET next_seq = next_seq + 1 WHERE id = 1 RETURNING next_seq',
+      {},
+      manager,
+    );
     if (!row) throw new Error('admission_state has no row: run the migrations');
     return Number(row.next_seq);
   }
@@ -200,7 +228,11 @@ export class AdmissionQueueRepository {
     return { waiting: Number(row?.waiting ?? 0), holding: Number(row?.holding ?? 0), head: Number(row?.head ?? 0), ...last };
   }
 
-  private async insert(manager: EntityManager | undefined, request: AdmissionRequest, at: { round: number; seq: number; now: number; admittedAt: number | null }): Promise<void> {
+  private async insert(
+    manager: EntityManager | undefined,
+    request: AdmissionRequest,
+    at: { round: number; seq: number; now: number; admittedAt: number | null },
+  ): Promise<void> {
     await sqlRows(
       this.dataSource,
       `INSERT INTO admission_tickets (live_lesson_id, session_id, client, lesson_slug, round, seq, enqueued_at, last_seen_at, admitted_at)

@@ -37,7 +37,15 @@ export class AdmissionStatsRepository {
 
   /** Every live lesson holding capacity (`HOLDING_WHERE`), with the times its end is estimated from. */
   async holders(): Promise<CapacityHolder[]> {
-    const rows = await sqlRows<{ id: string; created_at: Time; last_active_at: Time; pool: number | boolean; delete_requested_at: Time; persistent: number | boolean | null; admitted_at: Time }>(
+    const rows = await sqlRows<{
+      id: string;
+      created_at: Time;
+      last_active_at: Time;
+      pool: number | boolean;
+      delete_requested_at: Time;
+      persistent: number | boolean | null;
+      admitted_at: Time;
+    }>(
       this.dataSource,
       `SELECT ll.id, ll.created_at, ll.last_active_at, ll.pool, ll.delete_requested_at, ls.persistent, t.admitted_at
        FROM live_lessons ll LEFT JOIN live_sessions ls ON ls.id = ll.session_id LEFT JOIN admission_tickets t ON t.live_lesson_id = ll.id
@@ -66,7 +74,8 @@ export class AdmissionStatsRepository {
     for (const row of rows) {
       const [enqueued, admitted, ended] = [Number(row.enqueued_at), time(row.admitted_at)?.getTime(), time(row.ended_at)?.getTime()];
       if (row.outcome === 'abandoned' && ended !== undefined && ended >= at) history.abandoned++;
-      if (row.outcome === 'ended' && admitted !== undefined && ended !== undefined && ended >= at && history.lifetimes.length < limit) history.lifetimes.push((ended - admitted) / 1000);
+      if (row.outcome === 'ended' && admitted !== undefined && ended !== undefined && ended >= at && history.lifetimes.length < limit)
+        history.lifetimes.push((ended - admitted) / 1000);
       if (admitted !== undefined && admitted >= at && admitted > enqueued && history.waits.length < limit) history.waits.push((admitted - enqueued) / 1000);
     }
     return history;

@@ -19,15 +19,30 @@ export class CurriculumRepository {
 
   /** Upserts by slug: a duplicate slug replaces the earlier record (original semantics). */
   async insertImages(images: readonly Image[], manager: EntityManager = this.dataSource.manager): Promise<void> {
-    if (images.length > 0) await manager.save(ImageEntity, images.map((image) => manager.create(ImageEntity, { ...image, readiness: image.readiness ?? null })), { chunk: 200 });
+    if (images.length > 0)
+      await manager.save(
+        ImageEntity,
+        images.map((image) => manager.create(ImageEntity, { ...image, readiness: image.readiness ?? null })),
+        { chunk: 200 },
+      );
   }
 
   async insertCollections(collections: readonly Collection[], manager: EntityManager = this.dataSource.manager): Promise<void> {
-    if (collections.length > 0) await manager.save(CollectionEntity, collections.map((c) => manager.create(CollectionEntity, c)), { chunk: 200 });
+    if (collections.length > 0)
+      await manager.save(
+        CollectionEntity,
+        collections.map((c) => manager.create(CollectionEntity, c)),
+        { chunk: 200 },
+      );
   }
 
   async insertLessons(lessons: readonly Lesson[], manager: EntityManager = this.dataSource.manager): Promise<void> {
-    if (lessons.length > 0) await manager.save(LessonEntity, lessons.map((lesson) => manager.create(LessonEntity, lesson)), { chunk: 100 });
+    if (lessons.length > 0)
+      await manager.save(
+        LessonEntity,
+        lessons.map((lesson) => manager.create(LessonEntity, lesson)),
+        { chunk: 100 },
+      );
   }
 
   async listImages(): Promise<Image[]> {

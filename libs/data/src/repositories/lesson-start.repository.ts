@@ -27,7 +27,12 @@ const ms = (from: string | undefined, to: string | undefined): number | undefine
  * The time each part of a start took, from its phase times and its endpoints' up times; undefined when a
  * part was not seen (a start resumed from a later phase, an endpoint without an up time).
  */
-export function startOf(liveLessonId: string, lessonSlug: string, phaseTimes: PhaseTimes, endpoints: readonly { image: string; upAt?: Date }[]): LessonStart | undefined {
+export function startOf(
+  liveLessonId: string,
+  lessonSlug: string,
+  phaseTimes: PhaseTimes,
+  endpoints: readonly { image: string; upAt?: Date }[],
+): LessonStart | undefined {
   const provisionMs = ms(phaseTimes.initializedAt, phaseTimes.bootingAt);
   const configureMs = ms(phaseTimes.configurationAt, phaseTimes.readyAt);
   if (provisionMs === undefined || configureMs === undefined || !phaseTimes.bootingAt || !phaseTimes.readyAt) return undefined;
@@ -51,8 +56,17 @@ export class LessonStartRepository {
 
   /** Records the start of a live lesson that just became READY (its endpoints' up times read from its rows); undefined when a part of it was not seen. */
   async record(liveLessonId: string, lessonSlug: string, phaseTimes: PhaseTimes): Promise<LessonStart | undefined> {
-    const rows = await sqlRows<{ image: string; up_at: number | string | null }>(this.dataSource, 'SELECT image, up_at FROM live_endpoints WHERE live_lesson_id = :liveLessonId', { liveLessonId });
-    const start = startOf(liveLessonId, lessonSlug, phaseTimes, rows.map((row) => ({ image: row.image, ...(row.up_at === null ? {} : { upAt: new Date(Number(row.up_at)) }) })));
+    const rows = await sqlRows<{ image: string; up_at: number | string | null }>(
+      this.dataSource,
+      'SELECT image, up_at FROM live_endpoints WHERE live_lesson_id = :liveLessonId',
+      { liveLessonId },
+    );
+    const start = startOf(
+      liveLessonId,
+      lessonSlug,
+      phaseTimes,
+      rows.map((row) => ({ image: row.image, ...(row.up_at === null ? {} : { upAt: new Date(Number(row.up_at)) }) })),
+    );
     if (!start) return undefined;
     await sqlRows(
       this.dataSource,

@@ -41,7 +41,10 @@ export class LiveLessonWorkRepository {
   }
 
   async release(id: string, owner: string): Promise<void> {
-    await sqlRows(this.dataSource, 'UPDATE live_lessons SET claimed_by = NULL, claimed_until = NULL WHERE id = :id AND claimed_by = :owner RETURNING id', { id, owner });
+    await sqlRows(this.dataSource, 'UPDATE live_lessons SET claimed_by = NULL, claimed_until = NULL WHERE id = :id AND claimed_by = :owner RETURNING id', {
+      id,
+      owner,
+    });
   }
 
   /** Gives work back unfinished (shutdown): the lease ends now, so the next sweep of any replica takes it over. */
@@ -65,7 +68,9 @@ export class LiveLessonWorkRepository {
       .select('ll.id', 'id')
       .where(`(${takeable.join(' OR ')})`, { now: this.now().getTime(), owner: options.owner, unclaimedBefore: options.unclaimedBefore?.getTime() ?? 0 })
       .andWhere('(ll.delete_requested_at IS NOT NULL OR (ll.error = 0 AND ll.status <> :ready))', { ready: LiveLessonStatus.READY })
-      .andWhere('(ll.delete_requested_at IS NOT NULL OR NOT EXISTS (SELECT 1 FROM admission_tickets t WHERE t.live_lesson_id = ll.id AND t.admitted_at IS NULL AND t.ended_at IS NULL))')
+      .andWhere(
+        '(ll.delete_requested_at IS NOT NULL OR NOT EXISTS (SELECT 1 FROM admission_tickets t WHERE t.live_lesson_id = ll.id AND t.admitted_at IS NULL AND t.ended_at IS NULL))',
+      )
       .orderBy('ll.updated_at', 'ASC')
       .limit(options.limit)
       .getRawMany<{ id: string }>();

@@ -12,7 +12,8 @@ import type { LiveEndpoint, LiveLesson, LiveLessonFilter, LiveLessonState, NewLi
 const ID_CHUNK = 500;
 
 /** The state columns `findState` and `writeState` return, and how they map back (the entity's transformers, by hand). */
-const STATE_RETURNING = 'id, session_id, lesson_slug, status, error, failure_reason, current_stage, healthy_tests, total_tests, phase_times, pool, updated_at, estimated_ready_at';
+const STATE_RETURNING =
+  'id, session_id, lesson_slug, status, error, failure_reason, current_stage, healthy_tests, total_tests, phase_times, pool, updated_at, estimated_ready_at';
 interface StateRow {
   id: string;
   session_id: string;
@@ -41,8 +42,11 @@ const stateOf = (row: StateRow): LiveLessonState => ({
   phaseTimes: JSON.parse(row.phase_times) as PhaseTimes,
   ...(row.estimated_ready_at !== null ? { estimatedReadyAt: new Date(Number(row.estimated_ready_at)) } : {}),
 });
-const writtenState = (row: StateRow): WrittenLiveLessonState => ({ ...stateOf(row), pool: Number(row.pool) === 1, updatedAt: new Date(Number(row.updated_at)) });
-
+const writtenState = (row: StateRow): WrittenLiveLessonState => ({
+  ...stateOf(row),
+  pool: Number(row.pool) === 1,
+  updatedAt: new Date(Number(row.updated_at)),
+});
 
 const missing = (id: string): NotFoundError => new NotFoundError(`Livelesson ${id} doesn't exist; cannot update`);
 
@@ -82,8 +86,21 @@ export class LiveLessonRepository {
     try {
       const write = async (manager: EntityManager): Promise<void> => {
         // Every column is given, so nothing is read back after the insert (TypeORM's default re-reads columns with defaults).
-        await manager.createQueryBuilder().insert().into(LiveLessonEntity).values({ ...entity }).updateEntity(false).execute();
-        if (endpointRows.length > 0) await manager.createQueryBuilder().insert().into(LiveEndpointEntity).values(endpointRows.map((row) => ({ ...row }))).updateEntity(false).execute();
+        await manager
+          .createQueryBuilder()
+          .insert()
+          .into(LiveLessonEntity)
+          .values({ ...entity })
+          .updateEntity(false)
+          .execute();
+        if (endpointRows.length > 0)
+          await manager
+            .createQueryBuilder()
+            .insert()
+            .into(LiveEndpointEntity)
+            .values(endpointRows.map((row) => ({ ...row })))
+            .updateEntity(false)
+            .execute();
       };
       await (manager ? write(manager) : inTransaction(this.dataSource, write));
     } catch (error) {
@@ -118,7 +135,9 @@ export class LiveLessonRepository {
   async findStates(ids: readonly string[]): Promise<Map<string, WrittenLiveLessonState>> {
     const states = new Map<string, WrittenLiveLessonState>();
     for (let i = 0; i < ids.length; i += 500) {
-      const rows = await sqlRows<StateRow>(this.dataSource, `SELECT ${STATE_RETURNING} FROM live_lessons WHERE id IN (:...ids)`, { ids: ids.slice(i, i + 500) });
+      const rows = await sqlRows<StateRow>(this.dataSource, `SELECT ${STATE_RETURNING} FROM live_lessons WHERE id IN (:...ids)`, {
+        ids: ids.slice(i, i + 500),
+      });
       for (const row of rows) states.set(row.id, writtenState(row));
     }
     return states;
@@ -154,7 +173,9 @@ export class LiveLessonRepository {
 
   /** Ids of the session's live lessons (HEAD's GetLiveLessonsForSession). */
   async idsForSession(sessionId: string): Promise<string[]> {
-    const rows = await sqlRows<{ id: string }>(this.dataSource, 'SELECT id FROM live_lessons WHERE session_id = :sessionId ORDER BY created_at ASC, id ASC', { sessionId });
+    const rows = await sqlRows<{ id: string }>(this.dataSource, 'SELECT id FROM live_lessons WHERE session_id = :sessionId ORDER BY created_at ASC, id ASC', {
+      sessionId,
+    });
     return rows.map((row) => row.id);
   }
 
@@ -167,7 +188,10 @@ export class LiveLessonRepository {
   async count(filter: { statuses?: LiveLessonStatus[]; error?: boolean } = {}): Promise<number> {
     const conditions = [...(filter.statuses ? ['status IN (:...statuses)'] : []), ...(filter.error !== undefined ? ['error = :error'] : [])];
     if (filter.statuses?.length === 0) return 0;
-    return sqlCount(this.dataSource, `FROM live_lessons${conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : ''}`, { statuses: filter.statuses, error: filter.error ? 1 : 0 });
+    return sqlCount(this.dataSource, `FROM live_lessons${conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : ''}`, {
+      statuses: filter.statuses,
+      error: filter.error ? 1 : 0,
+    });
   }
 
   /**
@@ -208,15 +232,26 @@ export class LiveLessonRepository {
   /** Writes endpoints' Service addresses (endpoint name → host); an unknown endpoint name changes nothing (original behaviour). */
   async updateEndpointHosts(id: string, hosts: ReadonlyMap<string, string>): Promise<void> {
     const entries = [...hosts];
-    const parameters = Object.fromEntries(entries.flatMap(([name, host], i) => [[`name${i}`, name], [`host${i}`, host]]));
+    const parameters = Object.fromEntries(
+      entries.flatMap(([name, host], i) => [
+        [`name${i}`, name],
+        [`host${i}`, host],
+      ]),
+    );
     const cases = entries.map((_, i) => `WHEN :name${i} THEN :host${i}`).join(' ');
     const written =
       entries.length > 0 &&
-      (await sqlRows(this.dataSource, `UPDATE live_endpoints SET host = CASE name ${cases} ELSE host END WHERE live_lesson_id = :id AND name IN (:...names) RETURNING name`, {
-        ...parameters,
-        names: entries.map(([name]) => name),
-        id,
-      })).length > 0;
+      (
+        await sqlRows(
+          this.dataSource,
+          `UPDATE live_endpoints SET host = CASE name ${cases} ELSE host END WHERE live_lesson_id = :id AND name IN (:...names) RETURNING name`,
+          {
+            ...parameters,
+            names: entries.map(([name]) => name),
+            id,
+          },
+        )
+      ).length > 0;
     if (!written && !(await this.exists(id))) throw missing(id);
   }
 
@@ -241,7 +276,11 @@ export class LiveLessonRepository {
    * Returns the row's counts after the write.
    */
   async recordEndpointUp(id: string, endpoint: string, at: Date = this.now()): Promise<{ healthy: number; total: number }> {
-    await sqlRows(this.dataSource, 'UPDATE live_endpoints SET up_at = :at WHERE live_lesson_id = :id AND name = :endpoint AND up_at IS NULL', { at: at.getTime(), id, endpoint });
+    await sqlRows(this.dataSource, 'UPDATE live_endpoints SET up_at = :at WHERE live_lesson_id = :id AND name = :endpoint AND up_at IS NULL', {
+      at: at.getTime(),
+      id,
+      endpoint,
+    });
     const up = '(SELECT COUNT(*) FROM live_endpoints WHERE live_lesson_id = :id AND up_at IS NOT NULL)';
     const [row] = await sqlRows<{ healthy_tests: number | string; total_tests: number | string }>(
       this.dataSource,

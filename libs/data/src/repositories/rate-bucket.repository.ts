@@ -32,7 +32,11 @@ export class RateBucketRepository {
       { bucket, count: rate.count, now, perMs },
     );
     if (taken.length > 0) return 0;
-    const [row] = await sqlRows<{ tokens: number | string; updated_at: number | string }>(this.dataSource, 'SELECT tokens, updated_at FROM admission_buckets WHERE bucket = :bucket', { bucket });
+    const [row] = await sqlRows<{ tokens: number | string; updated_at: number | string }>(
+      this.dataSource,
+      'SELECT tokens, updated_at FROM admission_buckets WHERE bucket = :bucket',
+      { bucket },
+    );
     const tokens = row ? Math.min(rate.count, Number(row.tokens) + (now - Number(row.updated_at)) * perMs) : rate.count;
     return Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
   }

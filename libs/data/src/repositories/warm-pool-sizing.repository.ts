@@ -20,7 +20,12 @@ export interface PoolDemand {
   misses: number;
 }
 
-const toOverride = (row: WarmPoolOverrideEntity): PoolOverride => ({ lessonSlug: row.lessonSlug, size: row.size, ...(row.maxAge === null ? {} : { maxAge: row.maxAge }), updatedAt: row.updatedAt });
+const toOverride = (row: WarmPoolOverrideEntity): PoolOverride => ({
+  lessonSlug: row.lessonSlug,
+  size: row.size,
+  ...(row.maxAge === null ? {} : { maxAge: row.maxAge }),
+  updatedAt: row.updatedAt,
+});
 
 /**
  * What sizes the warm pools besides the config: operators' overrides (one row per lesson, read by every

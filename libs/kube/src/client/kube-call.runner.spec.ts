@@ -4,7 +4,8 @@ import { KubeCallRunner, type KubeCallEvent } from './kube-call.runner.js';
 import { HttpStatusError } from './kube-http.js';
 import { fullJitterDelay, isRetryable, retryDelay } from './retry.js';
 
-const status = (code: number, reason: string, message = 'nope') => JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message });
+const status = (code: number, reason: string, message = 'nope') =>
+  JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message });
 const apiError = (code: number, reason: string, headers: Record<string, string> = {}) => new HttpStatusError(code, status(code, reason), headers);
 const connectionRefused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
 const OK = { status: 200, text: 'ok' };
@@ -60,7 +61,10 @@ describe('toKubeApiError', () => {
     expect(toKubeApiError(connectionRefused(), get)).toMatchObject({ code: 0, reason: 'ConnectionError' });
     expect(toKubeApiError(connectionRefused(), get).message).toContain('ECONNREFUSED');
     expect(toKubeApiError(new DOMException('t', 'TimeoutError'), get)).toMatchObject({ code: 0, reason: 'Timeout' });
-    expect(toKubeApiError(Object.assign(new Error('Gone'), { statusCode: 410 }), { verb: 'watch', resource: 'pods' })).toMatchObject({ code: 410, reason: 'Expired' });
+    expect(toKubeApiError(Object.assign(new Error('Gone'), { statusCode: 410 }), { verb: 'watch', resource: 'pods' })).toMatchObject({
+      code: 410,
+      reason: 'Expired',
+    });
   });
 });
 

@@ -74,7 +74,12 @@ describe('KubeClient against kube-sim', () => {
     sim.setFaults({ errors: [{ verb: 'create', resource: 'customresourcedefinitions', code: 503, count: 2 }] });
     const crd = await ensureNadCrd(kubeCrdClient(kube), { timeoutMs: 60_000 });
     expect(crd.metadata?.name).toBe('network-attachment-definitions.k8s.cni.cncf.io');
-    await kube.create('NetworkAttachmentDefinition', ns, { apiVersion: 'k8s.cni.cncf.io/v1', kind: 'NetworkAttachmentDefinition', metadata: { name: 'net', labels: managed }, spec: { config: '{}' } });
+    await kube.create('NetworkAttachmentDefinition', ns, {
+      apiVersion: 'k8s.cni.cncf.io/v1',
+      kind: 'NetworkAttachmentDefinition',
+      metadata: { name: 'net', labels: managed },
+      spec: { config: '{}' },
+    });
     expect((await kube.listAll('NetworkAttachmentDefinition', ns)).items).toHaveLength(1);
   });
 });

@@ -114,7 +114,14 @@ export class KubeClient {
   /** Deletes (background propagation); false when it was already gone. */
   async delete(kind: KubeKind, namespace: string, name: string, signal?: AbortSignal): Promise<boolean> {
     try {
-      await this.call('delete', kind, namespace, name, { method: 'DELETE', path: `${KIND_PATHS[kind].objectPath(namespace, name)}?propagationPolicy=Background` }, signal);
+      await this.call(
+        'delete',
+        kind,
+        namespace,
+        name,
+        { method: 'DELETE', path: `${KIND_PATHS[kind].objectPath(namespace, name)}?propagationPolicy=Background` },
+        signal,
+      );
       return true;
     } catch (error) {
       if (isNotFound(error)) return false;
@@ -168,7 +175,9 @@ export class KubeClient {
   async podLogs(namespace: string, pod: string, container?: string, tailLines = 40): Promise<string> {
     try {
       const path = `${KIND_PATHS.Pod.objectPath(namespace, pod)}/log${queryString({ tailLines, container })}`;
-      const reply = await this.runner.run({ verb: 'get', resource: 'pods/log', namespace, name: pod }, (signal) => this.http.send({ method: 'GET', path, signal }));
+      const reply = await this.runner.run({ verb: 'get', resource: 'pods/log', namespace, name: pod }, (signal) =>
+        this.http.send({ method: 'GET', path, signal }),
+      );
       return reply.text.trimEnd();
     } catch (error) {
       this.logger.debug({ namespace, pod, container, error: String(error) }, 'no pod log');
@@ -182,7 +191,11 @@ export class KubeClient {
    * waits as `informer`. `keep`: what of each object it holds (e.g. `metadataAndStatus`), the whole
    * object by default.
    */
-  informer<K extends KubeKind>(kind: K, selector: string | Pick<ListQuery, 'labelSelector' | 'fieldSelector'>, keep?: (object: KindTypes[K]) => KindTypes[K]): SharedInformer<KindTypes[K]> {
+  informer<K extends KubeKind>(
+    kind: K,
+    selector: string | Pick<ListQuery, 'labelSelector' | 'fieldSelector'>,
+    keep?: (object: KindTypes[K]) => KindTypes[K],
+  ): SharedInformer<KindTypes[K]> {
     const query = typeof selector === 'string' ? { labelSelector: selector } : selector;
     return new SharedInformer(this.watchSource(kind, '', query), { clusterScoped: !KIND_PATHS[kind].namespaced, logger: this.logger, keep });
   }
@@ -190,7 +203,14 @@ export class KubeClient {
   /** Merges `labels` into a namespace's labels: one JSON merge PATCH (other labels untouched). */
   async patchNamespaceLabels(name: string, labels: Record<string, string>, signal?: AbortSignal): Promise<void> {
     const path = KIND_PATHS.Namespace.objectPath('', name);
-    await this.call('patch', 'Namespace', '', name, { method: 'PATCH', path, body: { metadata: { labels } }, contentType: 'application/merge-patch+json' }, signal);
+    await this.call(
+      'patch',
+      'Namespace',
+      '',
+      name,
+      { method: 'PATCH', path, body: { metadata: { labels } }, contentType: 'application/merge-patch+json' },
+      signal,
+    );
   }
 
   /** Drops every finalizer of a Terminating namespace (the `finalize` subresource). */
@@ -208,15 +228,32 @@ export class KubeClient {
   }
 
   /** One call about `kind` (a write waits its turn among the bounded writes); the reply as it came. */
-  private call(verb: KubeVerb, kind: KubeKind, namespace: string, name: string | undefined, request: Omit<KubeRequest, 'signal'>, signal?: AbortSignal, createIsSafe = false): Promise<KubeReply> {
+  private call(
+    verb: KubeVerb,
+    kind: KubeKind,
+    namespace: string,
+    name: string | undefined,
+    request: Omit<KubeRequest, 'signal'>,
+    signal?: AbortSignal,
+    createIsSafe = false,
+  ): Promise<KubeReply> {
     const paths = KIND_PATHS[kind];
     const target: KubeCallTarget = { verb, resource: paths.resource, ...(paths.namespaced && namespace ? { namespace } : {}), ...(name ? { name } : {}) };
-    const run = (): Promise<KubeReply> => this.runner.run(target, (attemptSignal) => this.http.send({ ...request, signal: attemptSignal }), { ...(signal ? { signal } : {}), createIsSafe });
+    const run = (): Promise<KubeReply> =>
+      this.runner.run(target, (attemptSignal) => this.http.send({ ...request, signal: attemptSignal }), { ...(signal ? { signal } : {}), createIsSafe });
     return this.writes && WRITES.has(verb) ? this.writes.run(run, signal, writeRank()) : run();
   }
 
   /** A call whose answer is a JSON object. */
-  private async json<T>(verb: KubeVerb, kind: KubeKind, namespace: string, name: string | undefined, request: Omit<KubeRequest, 'signal'>, signal?: AbortSignal, createIsSafe = false): Promise<T> {
+  private async json<T>(
+    verb: KubeVerb,
+    kind: KubeKind,
+    namespace: string,
+    name: string | undefined,
+    request: Omit<KubeRequest, 'signal'>,
+    signal?: AbortSignal,
+    createIsSafe = false,
+  ): Promise<T> {
     return JSON.parse((await this.call(verb, kind, namespace, name, request, signal, createIsSafe)).text) as T;
   }
 }

@@ -52,7 +52,13 @@ export function kubeConnectionFrom(config: KubernetesConfig, userAgent?: string)
       if (!host || !port) throw new Error('KUBERNETES_SERVICE_HOST/PORT are not set: not running in a cluster');
       const server = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
       const token = tokenFile(`${SERVICE_ACCOUNT_DIR}/token`);
-      return connection('in-cluster', server, { rejectUnauthorized: true, ca: readFileSync(`${SERVICE_ACCOUNT_DIR}/ca.crt`) }, userAgent, () => `Bearer ${token()}`);
+      return connection(
+        'in-cluster',
+        server,
+        { rejectUnauthorized: true, ca: readFileSync(`${SERVICE_ACCOUNT_DIR}/ca.crt`) },
+        userAgent,
+        () => `Bearer ${token()}`,
+      );
     }
   } catch (error) {
     throw new KubeConnectionError(`Cannot load the Kubernetes connection (${describe(config)}): ${(error as Error).message}`, { cause: error });
@@ -60,7 +66,13 @@ export function kubeConnectionFrom(config: KubernetesConfig, userAgent?: string)
   throw new KubeConnectionError('No Kubernetes connection configured: set kubernetes server, a kubeconfig path, or inCluster');
 }
 
-function connection(source: KubeConnectionSource, server: string, tls: TlsSettings, userAgent: string | undefined, authorization: KubeConnection['authorization']): KubeConnection {
+function connection(
+  source: KubeConnectionSource,
+  server: string,
+  tls: TlsSettings,
+  userAgent: string | undefined,
+  authorization: KubeConnection['authorization'],
+): KubeConnection {
   const url = new URL(server);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`server ${server} is neither http nor https`);
   const agent = url.protocol === 'https:' ? new https.Agent({ keepAlive: true, ...tls }) : new http.Agent({ keepAlive: true });

@@ -33,7 +33,12 @@ function fakeApiServer(answer: (request: Seen, response: ServerResponse) => void
 
 const kubeconfig = (server: string, user: Record<string, unknown>, cluster: Record<string, unknown> = {}): string => {
   const path = join(mkdtempSync(join(tmpdir(), 'kube-http-')), 'kubeconfig');
-  const yaml = JSON.stringify({ 'current-context': 'c', contexts: [{ name: 'c', context: { cluster: 'k', user: 'u' } }], clusters: [{ name: 'k', cluster: { server, ...cluster } }], users: [{ name: 'u', user }] });
+  const yaml = JSON.stringify({
+    'current-context': 'c',
+    contexts: [{ name: 'c', context: { cluster: 'k', user: 'u' } }],
+    clusters: [{ name: 'k', cluster: { server, ...cluster } }],
+    users: [{ name: 'u', user }],
+  });
   writeFileSync(path, yaml);
   return path;
 };
@@ -42,7 +47,9 @@ describe('KubeHttp over a real socket', () => {
   const api = fakeApiServer((request, response) => {
     if (request.url.startsWith('/hang')) return;
     if (request.url.startsWith('/missing')) {
-      response.writeHead(404, { 'content-type': 'application/json', 'retry-after': '3' }).end(JSON.stringify({ kind: 'Status', code: 404, reason: 'NotFound', message: 'pods "x" not found' }));
+      response
+        .writeHead(404, { 'content-type': 'application/json', 'retry-after': '3' })
+        .end(JSON.stringify({ kind: 'Status', code: 404, reason: 'NotFound', message: 'pods "x" not found' }));
       return;
     }
     if (request.url.includes('watch=true')) {
@@ -66,7 +73,12 @@ describe('KubeHttp over a real socket', () => {
 
   it('sends a merge patch with its content type', async () => {
     const http = new KubeHttp(kubeConnectionFrom({ server: api.url(), insecureSkipTlsVerify: false } as never));
-    await http.send({ method: 'PATCH', path: '/api/v1/namespaces/ns', body: { metadata: { labels: { a: 'b' } } }, contentType: 'application/merge-patch+json' });
+    await http.send({
+      method: 'PATCH',
+      path: '/api/v1/namespaces/ns',
+      body: { metadata: { labels: { a: 'b' } } },
+      contentType: 'application/merge-patch+json',
+    });
     expect(api.seen.at(-1)).toMatchObject({ method: 'PATCH', body: '{"metadata":{"labels":{"a":"b"}}}' });
     expect(api.seen.at(-1)!.headers['content-type']).toBe('application/merge-patch+json');
     expect(api.seen.at(-1)!.headers.authorization).toBeUndefined();
@@ -77,7 +89,12 @@ describe('KubeHttp over a real socket', () => {
     const error = await http.send({ method: 'GET', path: '/missing' }).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(HttpStatusError);
     const { toKubeApiError } = await import('./kube-api.error.js');
-    expect(toKubeApiError(error, { verb: 'get', resource: 'pods', namespace: 'ns', name: 'x' })).toMatchObject({ code: 404, reason: 'NotFound', retryAfterSeconds: 3, statusMessage: 'pods "x" not found' });
+    expect(toKubeApiError(error, { verb: 'get', resource: 'pods', namespace: 'ns', name: 'x' })).toMatchObject({
+      code: 404,
+      reason: 'NotFound',
+      retryAfterSeconds: 3,
+      statusMessage: 'pods "x" not found',
+    });
   });
 
   it('rejects with the abort reason when the signal fires (a timeout stays a TimeoutError)', async () => {
@@ -95,14 +112,27 @@ describe('KubeHttp over a real socket', () => {
     const http = new KubeHttp(kubeConnectionFrom({ kubeconfigPath: path, insecureSkipTlsVerify: false } as never));
     await http.send({ method: 'GET', path: '/api' });
     expect(api.seen.at(-1)!.headers.authorization).toBe('Bearer first');
-    const basic = new KubeHttp(kubeConnectionFrom({ kubeconfigPath: kubeconfig(api.url(), { username: 'u', password: 'p' }), insecureSkipTlsVerify: false } as never));
+    const basic = new KubeHttp(
+      kubeConnectionFrom({ kubeconfigPath: kubeconfig(api.url(), { username: 'u', password: 'p' }), insecureSkipTlsVerify: false } as never),
+    );
     await basic.send({ method: 'GET', path: '/api' });
     expect(api.seen.at(-1)!.headers.authorization).toBe(`Basic ${Buffer.from('u:p').toString('base64')}`);
   });
 
   it('runs an exec credential plugin through client-node, loaded only for such a user', async () => {
     const credential = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: 'from-plugin' } });
-    const path = kubeconfig(api.url(), { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: process.execPath, args: ['-e', `process.stdout.write(${JSON.stringify(credential)})`], interactiveMode: 'Never' } }, { 'insecure-skip-tls-verify': true });
+    const path = kubeconfig(
+      api.url(),
+      {
+        exec: {
+          apiVersion: 'client.authentication.k8s.io/v1',
+          command: process.execPath,
+          args: ['-e', `process.stdout.write(${JSON.stringify(credential)})`],
+          interactiveMode: 'Never',
+        },
+      },
+      { 'insecure-skip-tls-verify': true },
+    );
     const http = new KubeHttp(kubeConnectionFrom({ kubeconfigPath: path, insecureSkipTlsVerify: false } as never));
     await http.send({ method: 'GET', path: '/api' });
     expect(api.seen.at(-1)!.headers.authorization).toBe('Bearer from-plugin');
@@ -110,25 +140,48 @@ describe('KubeHttp over a real socket', () => {
 
   it('streams a watch as JSON lines, skipping blank ones, and ends when the server ends it', async () => {
     const http = new KubeHttp(kubeConnectionFrom({ server: api.url(), insecureSkipTlsVerify: false } as never));
-    const source = new KubeWatchSource(http, { resource: 'pods', namespace: 'ns', query: { labelSelector: 'a=b' }, collectionPath: '/api/v1/namespaces/ns/pods', listAll: () => Promise.resolve({ items: [], resourceVersion: '1' }) });
+    const source = new KubeWatchSource(http, {
+      resource: 'pods',
+      namespace: 'ns',
+      query: { labelSelector: 'a=b' },
+      collectionPath: '/api/v1/namespaces/ns/pods',
+      listAll: () => Promise.resolve({ items: [], resourceVersion: '1' }),
+    });
     const events: string[] = [];
     await source.watch('7', (type) => events.push(type), new AbortController().signal);
     expect(events).toEqual(['ADDED', 'MODIFIED']);
-    expect(api.seen.at(-1)!.url).toBe(`/api/v1/namespaces/ns/pods${query({ watch: true, resourceVersion: '7', allowWatchBookmarks: true, labelSelector: 'a=b' })}`);
-    const rejected = await source.watch('7', () => { throw new Error('consumer says no'); }, new AbortController().signal).catch((error: unknown) => error);
+    expect(api.seen.at(-1)!.url).toBe(
+      `/api/v1/namespaces/ns/pods${query({ watch: true, resourceVersion: '7', allowWatchBookmarks: true, labelSelector: 'a=b' })}`,
+    );
+    const rejected = await source
+      .watch(
+        '7',
+        () => {
+          throw new Error('consumer says no');
+        },
+        new AbortController().signal,
+      )
+      .catch((error: unknown) => error);
     expect((rejected as Error).message).toBe('consumer says no');
   });
 
   it('fails a watch the server refuses with a KubeApiError', async () => {
     const http = new KubeHttp(kubeConnectionFrom({ server: api.url(), insecureSkipTlsVerify: false } as never));
-    const source = new KubeWatchSource(http, { resource: 'pods', query: {}, collectionPath: '/missing', listAll: () => Promise.resolve({ items: [], resourceVersion: '1' }) });
+    const source = new KubeWatchSource(http, {
+      resource: 'pods',
+      query: {},
+      collectionPath: '/missing',
+      listAll: () => Promise.resolve({ items: [], resourceVersion: '1' }),
+    });
     await expect(source.watch('1', () => undefined, new AbortController().signal)).rejects.toBeInstanceOf(KubeApiError);
   });
 });
 
 describe('kubeConnectionFrom', () => {
   it('says what is wrong with a kubeconfig or a missing cluster', () => {
-    expect(() => kubeConnectionFrom({ kubeconfigPath: '/nonexistent/kubeconfig', insecureSkipTlsVerify: false } as never)).toThrow(/Cannot load the Kubernetes connection \(kubeconfig \/nonexistent\/kubeconfig\)/);
+    expect(() => kubeConnectionFrom({ kubeconfigPath: '/nonexistent/kubeconfig', insecureSkipTlsVerify: false } as never)).toThrow(
+      /Cannot load the Kubernetes connection \(kubeconfig \/nonexistent\/kubeconfig\)/,
+    );
     const path = join(mkdtempSync(join(tmpdir(), 'kube-bad-')), 'kubeconfig');
     writeFileSync(path, JSON.stringify({ 'current-context': 'c', contexts: [{ name: 'c', context: { cluster: 'gone' } }] }));
     expect(() => kubeConnectionFrom({ kubeconfigPath: path, insecureSkipTlsVerify: false } as never)).toThrow(/names cluster "gone", which it does not define/);

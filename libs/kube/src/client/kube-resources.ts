@@ -59,7 +59,8 @@ export interface KindPaths {
 }
 
 function kind(prefix: string, resource: string, namespaced = true): KindPaths {
-  const collectionPath = (namespace?: string) => (namespaced && namespace ? `${prefix}/namespaces/${encodeURIComponent(namespace)}/${resource}` : `${prefix}/${resource}`);
+  const collectionPath = (namespace?: string) =>
+    namespaced && namespace ? `${prefix}/namespaces/${encodeURIComponent(namespace)}/${resource}` : `${prefix}/${resource}`;
   return { resource, namespaced, collectionPath, objectPath: (namespace, name) => `${collectionPath(namespace)}/${encodeURIComponent(name)}` };
 }
 

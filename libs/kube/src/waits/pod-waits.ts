@@ -18,7 +18,8 @@ export async function waitForPodsRunning(kube: KubeClient, namespace: string, na
           continue;
         }
         const state = podState(pod);
-        if (state.state === 'failed') return { state: 'done', value: { pod: name, reason: state.reason, ...(state.container ? { container: state.container } : {}) } };
+        if (state.state === 'failed')
+          return { state: 'done', value: { pod: name, reason: state.reason, ...(state.container ? { container: state.container } : {}) } };
         if (state.state === 'pending') pending.push(`${name}: ${state.detail}`);
       }
       return pending.length === 0 ? { state: 'done', value: undefined } : { state: 'waiting', progress: pending.join('; ') };

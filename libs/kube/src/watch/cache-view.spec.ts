@@ -25,7 +25,15 @@ describe('metadataAndStatus', () => {
     expect(metadataAndStatus(pod)).toEqual({
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name: 'vqfx1', namespace: 'ns', uid: 'u1', resourceVersion: '42', labels: { antidoteManaged: 'yes' }, creationTimestamp: '2026-12-05T00:00:00Z', deletionTimestamp: '2026-12-05T00:01:00Z' },
+      metadata: {
+        name: 'vqfx1',
+        namespace: 'ns',
+        uid: 'u1',
+        resourceVersion: '42',
+        labels: { antidoteManaged: 'yes' },
+        creationTimestamp: '2026-12-05T00:00:00Z',
+        deletionTimestamp: '2026-12-05T00:01:00Z',
+      },
       status: pod.status,
     });
   });

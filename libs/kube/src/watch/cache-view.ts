@@ -2,7 +2,15 @@ import type { V1ObjectMeta } from '@kubernetes/client-node';
 import type { HasMetadata } from './watch-source.js';
 
 /** The metadata a cache keeps: identity, labels, lifecycle times. */
-const KEPT_METADATA = ['name', 'namespace', 'uid', 'resourceVersion', 'labels', 'creationTimestamp', 'deletionTimestamp'] as const satisfies readonly (keyof V1ObjectMeta)[];
+const KEPT_METADATA = [
+  'name',
+  'namespace',
+  'uid',
+  'resourceVersion',
+  'labels',
+  'creationTimestamp',
+  'deletionTimestamp',
+] as const satisfies readonly (keyof V1ObjectMeta)[];
 
 /**
  * What a shared cache needs of an object for waits that read its state: `apiVersion`, `kind`, the

@@ -81,7 +81,12 @@ describe('ResilientWatch', () => {
     s.source.upsert(item('b', 2));
     s.source.upsert(item('a', 4));
     await waitOpen(s.source, 2);
-    await vi.waitFor(() => expect([...s.state].sort()).toEqual([['a', 4], ['b', 2]]));
+    await vi.waitFor(() =>
+      expect([...s.state].sort()).toEqual([
+        ['a', 4],
+        ['b', 2],
+      ]),
+    );
     expect(s.source.watchedFrom).toEqual(['100', '101']);
     expect(s.source.listCalls).toBe(1);
     expect(s.sleeps).toEqual([]);
@@ -157,7 +162,11 @@ describe('ResilientWatch', () => {
     const source = new FakeWatchSource<Item>();
     source.listFailures.push(apiError(503, 'ServiceUnavailable'));
     const sleeps: number[] = [];
-    const watch = new ResilientWatch<Item>(source, { onSync: () => undefined, onChange: () => undefined }, { random: () => 0.5, sleep: (ms) => (sleeps.push(ms), Promise.resolve()) });
+    const watch = new ResilientWatch<Item>(
+      source,
+      { onSync: () => undefined, onChange: () => undefined },
+      { random: () => 0.5, sleep: (ms) => (sleeps.push(ms), Promise.resolve()) },
+    );
     const controller = new AbortController();
     const done = watch.run(controller.signal);
     await vi.waitFor(() => expect(source.open).toBe(1));

@@ -10,8 +10,10 @@ interface Item {
   ready?: boolean;
 }
 const item = (namespace: string, name: string, ready = false): Item => ({ metadata: { name, namespace }, ready });
-const allReady = (names: string[]) => (objects: ReadonlyMap<string, Item>): WaitVerdict<void> =>
-  names.every((name) => objects.get(name)?.ready) ? { state: 'done', value: undefined } : { state: 'waiting', progress: 'not ready' };
+const allReady =
+  (names: string[]) =>
+  (objects: ReadonlyMap<string, Item>): WaitVerdict<void> =>
+    names.every((name) => objects.get(name)?.ready) ? { state: 'done', value: undefined } : { state: 'waiting', progress: 'not ready' };
 
 function setup() {
   const source = new FakeWatchSource<Item>();
@@ -70,7 +72,9 @@ describe('SharedInformer', () => {
   it('fails a wait on its deadline, on abort, and when the evaluation says so', async () => {
     const { source, informer, controller } = setup();
     await vi.waitFor(() => expect(source.open).toBe(1));
-    await expect(informer.waitFor('a', allReady(['never']), { timeoutMs: 50, what: 'never' })).rejects.toThrow(/timed out after 0 s waiting for never \(not ready\)/);
+    await expect(informer.waitFor('a', allReady(['never']), { timeoutMs: 50, what: 'never' })).rejects.toThrow(
+      /timed out after 0 s waiting for never \(not ready\)/,
+    );
     const stop = new AbortController();
     const cancelled = informer.waitFor('a', allReady(['never']), { timeoutMs: 60_000, signal: stop.signal, what: 'never' });
     stop.abort();
@@ -89,7 +93,17 @@ describe('SharedInformer', () => {
   });
 
   it('holds what `keep` keeps of each object, from the list and from the watch alike', async () => {
-    type Pod = { metadata?: { name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string>; managedFields?: V1ManagedFieldsEntry[] }; spec?: unknown; status?: { phase: string } };
+    type Pod = {
+      metadata?: {
+        name?: string;
+        namespace?: string;
+        labels?: Record<string, string>;
+        annotations?: Record<string, string>;
+        managedFields?: V1ManagedFieldsEntry[];
+      };
+      spec?: unknown;
+      status?: { phase: string };
+    };
     const source = new FakeWatchSource<Pod>();
     const pod = (name: string, phase: string): Pod => ({
       metadata: { name, namespace: 'a', labels: { app: name }, annotations: { big: 'x'.repeat(1000) }, managedFields: [{ manager: 'kubectl' }] },
@@ -103,7 +117,10 @@ describe('SharedInformer', () => {
     await vi.waitFor(() => expect(source.open).toBe(1));
     source.upsert(pod('watched', 'Running'));
     await vi.waitFor(() => expect(informer.get('a', 'watched')).toBeDefined());
-    for (const [name, phase] of [['listed', 'Pending'], ['watched', 'Running']]) {
+    for (const [name, phase] of [
+      ['listed', 'Pending'],
+      ['watched', 'Running'],
+    ]) {
       const cached = informer.get('a', name)!;
       expect(cached).toEqual({ metadata: { name, namespace: 'a', labels: { app: name }, resourceVersion: expect.any(String) as string }, status: { phase } });
     }

@@ -133,9 +133,16 @@ export class SharedInformer<T extends HasMetadata> {
           finish(verdict);
         },
       };
-      const onAbort = (): void => finish({ state: 'failed', error: new Error(`cancelled while waiting for ${options.what}`, { cause: options.signal?.reason }) });
+      const onAbort = (): void =>
+        finish({ state: 'failed', error: new Error(`cancelled while waiting for ${options.what}`, { cause: options.signal?.reason }) });
       const timer = setTimeout(
-        () => finish({ state: 'failed', error: new WaitTimeoutError(`timed out after ${Math.round(options.timeoutMs / 1000)} s waiting for ${options.what}${lastProgress ? ` (${lastProgress})` : ''}`) }),
+        () =>
+          finish({
+            state: 'failed',
+            error: new WaitTimeoutError(
+              `timed out after ${Math.round(options.timeoutMs / 1000)} s waiting for ${options.what}${lastProgress ? ` (${lastProgress})` : ''}`,
+            ),
+          }),
         options.timeoutMs,
       );
       const set = this.waiters.get(scope) ?? new Set();

@@ -55,7 +55,13 @@ export async function watchUntil<T extends HasMetadata, R>(
     { logger: options.logger ?? silentLogger },
   );
   const timer = setTimeout(
-    () => settle({ state: 'failed', error: new WaitTimeoutError(`timed out after ${Math.round(options.timeoutMs / 1000)} s waiting for ${options.what}${lastProgress ? ` (${lastProgress})` : ''}`) }),
+    () =>
+      settle({
+        state: 'failed',
+        error: new WaitTimeoutError(
+          `timed out after ${Math.round(options.timeoutMs / 1000)} s waiting for ${options.what}${lastProgress ? ` (${lastProgress})` : ''}`,
+        ),
+      }),
     options.timeoutMs,
   );
   const onAbort = (): void => settle({ state: 'failed', error: new Error(`cancelled while waiting for ${options.what}`, { cause: outer?.reason }) });

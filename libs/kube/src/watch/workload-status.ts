@@ -1,7 +1,15 @@
 import type { V1ContainerStatus, V1Job, V1Pod } from '@kubernetes/client-node';
 
 /** Waiting reasons that will not fix themselves in time: the wait fails at once. */
-const FATAL_WAITING = new Set(['ImagePullBackOff', 'ErrImagePull', 'CrashLoopBackOff', 'InvalidImageName', 'CreateContainerConfigError', 'CreateContainerError', 'RunContainerError']);
+const FATAL_WAITING = new Set([
+  'ImagePullBackOff',
+  'ErrImagePull',
+  'CrashLoopBackOff',
+  'InvalidImageName',
+  'CreateContainerConfigError',
+  'CreateContainerError',
+  'RunContainerError',
+]);
 
 export type PodState = { state: 'running' } | { state: 'pending'; detail: string } | { state: 'failed'; reason: string; container?: string };
 
@@ -17,10 +25,16 @@ const describeContainer = (status: V1ContainerStatus): string | undefined => {
  */
 export function podState(pod: V1Pod): PodState {
   const status = pod.status;
-  if (status?.phase === 'Failed') return { state: 'failed', reason: `pod failed${status.reason ? ` (${status.reason})` : ''}${status.message ? `: ${status.message}` : ''}` };
+  if (status?.phase === 'Failed')
+    return { state: 'failed', reason: `pod failed${status.reason ? ` (${status.reason})` : ''}${status.message ? `: ${status.message}` : ''}` };
   for (const init of status?.initContainerStatuses ?? []) {
     const terminated = init.state?.terminated ?? init.lastState?.terminated;
-    if (terminated && terminated.exitCode !== 0) return { state: 'failed', reason: `init container ${init.name} failed with exit code ${terminated.exitCode}${terminated.reason ? ` (${terminated.reason})` : ''}`, container: init.name };
+    if (terminated && terminated.exitCode !== 0)
+      return {
+        state: 'failed',
+        reason: `init container ${init.name} failed with exit code ${terminated.exitCode}${terminated.reason ? ` (${terminated.reason})` : ''}`,
+        container: init.name,
+      };
     const fatal = describeContainer(init);
     if (fatal) return { state: 'failed', reason: `init container ${init.name}: ${fatal}`, container: init.name };
   }
@@ -43,7 +57,8 @@ export type JobState = { state: 'succeeded' } | { state: 'running' } | { state: 
 export function jobState(job: V1Job): JobState {
   const conditions = job.status?.conditions ?? [];
   const failed = conditions.find((c) => c.type === 'Failed' && c.status === 'True');
-  if (failed) return { state: 'failed', reason: `${failed.reason ?? 'Failed'}${failed.message ? `: ${failed.message}` : ''} (${job.status?.failed ?? 0} failed pod(s))` };
+  if (failed)
+    return { state: 'failed', reason: `${failed.reason ?? 'Failed'}${failed.message ? `: ${failed.message}` : ''} (${job.status?.failed ?? 0} failed pod(s))` };
   if (conditions.some((c) => c.type === 'Complete' && c.status === 'True')) return { state: 'succeeded' };
   return { state: 'running' };
 }

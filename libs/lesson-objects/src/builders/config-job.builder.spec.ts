@@ -78,13 +78,19 @@ describe('buildConfigJob', () => {
     expect(() => buildConfigJob(input, { ...python, configurationType: 'chef' as 'python' }, 1, config)).toThrow(
       expect.objectContaining({ code: 'UNKNOWN_CONFIGURATION_TYPE' }) as Error,
     );
-    expect(() => buildConfigJob(input, { ...python, configurationFile: '' }, 1, config)).toThrow(expect.objectContaining({ code: 'INVALID_CONFIGURATION_FILE' }) as Error);
+    expect(() => buildConfigJob(input, { ...python, configurationFile: '' }, 1, config)).toThrow(
+      expect.objectContaining({ code: 'INVALID_CONFIGURATION_FILE' }) as Error,
+    );
   });
 
   it('builds one job per configured endpoint, skipping the rest', () => {
     const lesson = triangleLesson();
     const endpoints = [...lesson.endpoints, { ...python, name: 'plain', configurationType: '' as const }];
-    expect(buildConfigJobs({ ...lesson, endpoints }, 1, config).map((job) => job.metadata?.name)).toEqual(['config-vqfx1-1', 'config-vqfx2-1', 'config-vqfx3-1']);
+    expect(buildConfigJobs({ ...lesson, endpoints }, 1, config).map((job) => job.metadata?.name)).toEqual([
+      'config-vqfx1-1',
+      'config-vqfx2-1',
+      'config-vqfx3-1',
+    ]);
   });
 });
 

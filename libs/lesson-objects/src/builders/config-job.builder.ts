@@ -15,7 +15,10 @@ const DEFAULT_SSH_PORT = 22;
 export function configFilePath(endpoint: EndpointInput, stage: number): string {
   const relative = endpoint.configurationFiles?.[stage] ?? `stage${stage}/configs/${endpoint.configurationFile}`;
   if (!endpoint.configurationFiles?.[stage] && !endpoint.configurationFile) {
-    throw new LessonObjectError('INVALID_CONFIGURATION_FILE', `Endpoint ${endpoint.name} has configuration type ${endpoint.configurationType} but no configuration file`);
+    throw new LessonObjectError(
+      'INVALID_CONFIGURATION_FILE',
+      `Endpoint ${endpoint.name} has configuration type ${endpoint.configurationType} but no configuration file`,
+    );
   }
   try {
     return `${LESSON_FILES_PATH}/${checkedLessonDir(relative)}`;
@@ -40,7 +43,10 @@ function command(endpoint: EndpointInput, host: string, file: string): string[] 
       break;
   }
   // Also reached by types the curriculum model does not know (records written by other tools).
-  throw new LessonObjectError('UNKNOWN_CONFIGURATION_TYPE', `Endpoint ${endpoint.name} has unknown configuration type ${JSON.stringify(endpoint.configurationType)}`);
+  throw new LessonObjectError(
+    'UNKNOWN_CONFIGURATION_TYPE',
+    `Endpoint ${endpoint.name} has unknown configuration type ${JSON.stringify(endpoint.configurationType)}`,
+  );
 }
 
 function env(endpoint: EndpointInput, host: string, file: string): V1EnvVar[] {
@@ -78,7 +84,10 @@ export function buildConfigJob(input: LessonObjectsInput, endpoint: EndpointInpu
       backoffLimit: config.scheduler.configJobBackoffLimit,
       activeDeadlineSeconds: Math.ceil(config.timeouts.configJobSeconds),
       template: {
-        metadata: { name, labels: { [LABEL.managed]: MANAGED, [LABEL.antidoteId]: input.instanceId, [LABEL.configPod]: MANAGED, [LABEL.stageId]: String(stage) } },
+        metadata: {
+          name,
+          labels: { [LABEL.managed]: MANAGED, [LABEL.antidoteId]: input.instanceId, [LABEL.configPod]: MANAGED, [LABEL.stageId]: String(stage) },
+        },
         spec: {
           restartPolicy: 'Never',
           automountServiceAccountToken: false,

@@ -25,7 +25,13 @@ describe('buildEndpointPod', () => {
   it('names, labels and exposes the endpoint as §5.1/§5.5', () => {
     const pod = buildEndpointPod(input, vqfx1, config);
     expect(pod.metadata?.name).toBe('vqfx1');
-    expect(pod.metadata?.labels).toEqual({ liveLesson: 'abcdef1234', liveSession: 'sess000001', podName: 'vqfx1', antidoteManaged: 'yes', antidoteId: 'antidote-testing' });
+    expect(pod.metadata?.labels).toEqual({
+      liveLesson: 'abcdef1234',
+      liveSession: 'sess000001',
+      podName: 'vqfx1',
+      antidoteManaged: 'yes',
+      antidoteId: 'antidote-testing',
+    });
     const main = pod.spec!.containers[0];
     expect(main.name).toBe('vqfx1');
     expect(main.image).toBe('antidotelabs/vqfx:latest');
@@ -56,7 +62,10 @@ describe('buildEndpointPod', () => {
   it('requires the same node as the other pods of the live lesson', () => {
     const affinity = buildEndpointPod(input, vqfx1, config).spec?.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
     expect(affinity).toEqual([
-      { labelSelector: { matchLabels: { liveLesson: 'abcdef1234', liveSession: 'sess000001', antidoteManaged: 'yes' } }, topologyKey: 'kubernetes.io/hostname' },
+      {
+        labelSelector: { matchLabels: { liveLesson: 'abcdef1234', liveSession: 'sess000001', antidoteManaged: 'yes' } },
+        topologyKey: 'kubernetes.io/hostname',
+      },
     ]);
   });
 

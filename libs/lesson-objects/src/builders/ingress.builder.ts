@@ -60,5 +60,7 @@ export function buildEndpointIngresses(input: LessonObjectsInput, endpoint: Endp
   if (endpoint.jupyterGuide) {
     return [buildIngress(input, { name: JUPYTER_ENDPOINT }, { name: JUPYTER_PRESENTATION, port: JUPYTER_PORT, hepDomain: input.guideDomain }, config)];
   }
-  return endpoint.presentations.filter((presentation) => presentation.type === 'http').map((presentation) => buildIngress(input, endpoint, presentation, config));
+  return endpoint.presentations
+    .filter((presentation) => presentation.type === 'http')
+    .map((presentation) => buildIngress(input, endpoint, presentation, config));
 }

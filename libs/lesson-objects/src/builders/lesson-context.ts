@@ -7,8 +7,7 @@ import { endpointResourceName, namespaceName } from '../naming/names.js';
 import type { EndpointInput, LessonObjectsInput } from './lesson-input.js';
 import { LessonObjectError } from './lesson-object.error.js';
 
-export const namespaceOf = (input: Pick<LessonObjectsInput, 'instanceId' | 'liveLessonId'>): string =>
-  namespaceName(input.instanceId, input.liveLessonId);
+export const namespaceOf = (input: Pick<LessonObjectsInput, 'instanceId' | 'liveLessonId'>): string => namespaceName(input.instanceId, input.liveLessonId);
 
 /** `antidoteManaged=yes`: the mark `createOrAdopt` looks for. */
 export const managedLabels = (): Record<string, string> => ({ [LABEL.managed]: MANAGED });

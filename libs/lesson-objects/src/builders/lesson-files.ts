@@ -31,7 +31,8 @@ export function checkedLessonDir(lessonDir: string): string {
   const trimmed = lessonDir.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
   const segments = trimmed.split('/');
   const bad = trimmed.startsWith('/') || segments.includes('..') || /[\0\n\r]/.test(trimmed);
-  if (bad) throw new LessonObjectError('INVALID_LESSON_DIR', `Lesson directory ${JSON.stringify(lessonDir)} must be relative to the curriculum and stay inside it`);
+  if (bad)
+    throw new LessonObjectError('INVALID_LESSON_DIR', `Lesson directory ${JSON.stringify(lessonDir)} must be relative to the curriculum and stay inside it`);
   return trimmed === '' ? '.' : trimmed;
 }
 

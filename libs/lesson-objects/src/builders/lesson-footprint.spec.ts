@@ -13,7 +13,8 @@ const endpoint = (index: number, configured: boolean): EndpointInput => ({
   configurationType: configured ? 'python' : '',
   configurationFile: configured ? `e${index}.py` : '',
 });
-const lesson = (endpoints: number, configured: number) => triangleLesson({ endpoints: Array.from({ length: endpoints }, (_, i) => endpoint(i, i < configured)) });
+const lesson = (endpoints: number, configured: number) =>
+  triangleLesson({ endpoints: Array.from({ length: endpoints }, (_, i) => endpoint(i, i < configured)) });
 const GI = 2 ** 30;
 const MI = 2 ** 20;
 
@@ -47,8 +48,16 @@ describe('buildResourceQuota', () => {
     { endpoints: 1, configured: 1, hard: { pods: '20', 'requests.cpu': '4', 'requests.memory': '8Gi', 'limits.cpu': '8', 'limits.memory': '16Gi' } },
     // 4 endpoints + 4 configuration jobs need 12 cpu of limits: the quota grows to fit them.
     { endpoints: 4, configured: 4, hard: { pods: '20', 'requests.cpu': '4', 'requests.memory': '8Gi', 'limits.cpu': '12000m', 'limits.memory': '16Gi' } },
-    { endpoints: 10, configured: 2, hard: { pods: '20', 'requests.cpu': '4', 'requests.memory': '8Gi', 'limits.cpu': '22000m', 'limits.memory': String(21 * GI) } },
-    { endpoints: 15, configured: 10, hard: { pods: '25', 'requests.cpu': '4', 'requests.memory': '8Gi', 'limits.cpu': '40000m', 'limits.memory': String(35 * GI) } },
+    {
+      endpoints: 10,
+      configured: 2,
+      hard: { pods: '20', 'requests.cpu': '4', 'requests.memory': '8Gi', 'limits.cpu': '22000m', 'limits.memory': String(21 * GI) },
+    },
+    {
+      endpoints: 15,
+      configured: 10,
+      hard: { pods: '25', 'requests.cpu': '4', 'requests.memory': '8Gi', 'limits.cpu': '40000m', 'limits.memory': String(35 * GI) },
+    },
   ])('$endpoints endpoints, $configured configured fit', ({ endpoints, configured, hard }) => {
     const input = lesson(endpoints, configured);
     const quota = buildResourceQuota(input, config)!;

@@ -22,12 +22,19 @@ export function quantity(text: string): number {
 /** One pod's quota usage, as the quota controller counts it: the main container, or the init container when it is larger. */
 function podFootprint(main: Resources, init: Resources): Footprint {
   const larger = (key: keyof Resources, scale: number) => Math.round(Math.max(quantity(main[key]), quantity(init[key])) * scale);
-  return { pods: 1, requestsCpu: larger('requestsCpu', 1000), requestsMemory: larger('requestsMemory', 1), limitsCpu: larger('limitsCpu', 1000), limitsMemory: larger('limitsMemory', 1) };
+  return {
+    pods: 1,
+    requestsCpu: larger('requestsCpu', 1000),
+    requestsMemory: larger('requestsMemory', 1),
+    limitsCpu: larger('limitsCpu', 1000),
+    limitsMemory: larger('limitsMemory', 1),
+  };
 }
 
 const times = (footprint: Footprint, count: number): Footprint =>
   Object.fromEntries(Object.entries(footprint).map(([key, value]) => [key, value * count])) as unknown as Footprint;
-const plus = (a: Footprint, b: Footprint): Footprint => Object.fromEntries(Object.entries(a).map(([key, value]) => [key, value + b[key as keyof Footprint]])) as unknown as Footprint;
+const plus = (a: Footprint, b: Footprint): Footprint =>
+  Object.fromEntries(Object.entries(a).map(([key, value]) => [key, value + b[key as keyof Footprint]])) as unknown as Footprint;
 
 /**
  * The most a live lesson runs at once: every endpoint pod (the jupyter guide included) plus one
@@ -37,5 +44,8 @@ const plus = (a: Footprint, b: Footprint): Footprint => Object.fromEntries(Objec
 export function lessonFootprint(input: Pick<LessonObjectsInput, 'endpoints'>, config: Pick<AntidoteConfig, 'pods'>): Footprint {
   const { endpointResources, configuratorResources, copierResources } = config.pods;
   const configured = input.endpoints.filter((endpoint) => endpoint.configurationType && !endpoint.jupyterGuide).length;
-  return plus(times(podFootprint(endpointResources, copierResources), input.endpoints.length), times(podFootprint(configuratorResources, copierResources), configured));
+  return plus(
+    times(podFootprint(endpointResources, copierResources), input.endpoints.length),
+    times(podFootprint(configuratorResources, copierResources), configured),
+  );
 }

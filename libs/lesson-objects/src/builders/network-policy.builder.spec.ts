@@ -46,13 +46,20 @@ describe('buildNetworkPolicies', () => {
   it('blocks the IPv4 and IPv6 metadata services (AWS, GCP, Azure, Alibaba, Tencent, Oracle…) and IPv6 link-local by default when egress is allowed', () => {
     const open = only(buildNetworkPolicies(triangleLesson(), testConfig({ allowEgress: true })));
     expect(open.spec?.egress?.[1].to).toEqual([
-      { ipBlock: { cidr: '0.0.0.0/0', except: ['169.254.169.254/32', '169.254.170.2/32', '169.254.0.23/32', '100.100.100.200/32', '168.63.129.16/32', '192.0.0.192/32'] } },
+      {
+        ipBlock: {
+          cidr: '0.0.0.0/0',
+          except: ['169.254.169.254/32', '169.254.170.2/32', '169.254.0.23/32', '100.100.100.200/32', '168.63.129.16/32', '192.0.0.192/32'],
+        },
+      },
       { ipBlock: { cidr: '::/0', except: ['fd00:ec2::254/128', 'fd20:ce::254/128', 'fe80::/10'] } },
     ]);
   });
 
   it('with allowEgress: no stoneage; one policy keeps ingress isolated and covers every pod’s egress (metadata still blocked)', () => {
-    const open = only(buildNetworkPolicies(triangleLesson(), testConfig({ allowEgress: true, network: { blockedCidrs: ['169.254.169.254/32', 'fd00:ec2::254/128'] } })));
+    const open = only(
+      buildNetworkPolicies(triangleLesson(), testConfig({ allowEgress: true, network: { blockedCidrs: ['169.254.169.254/32', 'fd00:ec2::254/128'] } })),
+    );
     expect(open.metadata?.name).toBe('antidote-isolation');
     expect(open.spec?.podSelector).toEqual({});
     expect(open.spec?.policyTypes).toEqual(['Ingress', 'Egress']);

@@ -78,8 +78,17 @@ export function buildNetworkPolicies(input: LessonObjectsInput, config: NetworkC
   const namespace = namespaceOf(input);
   const ingress = ingressRules(config);
   if (!config.allowEgress) {
-    return [policy(namespace, STONEAGE_POLICY, { podSelector: {}, policyTypes: ['Ingress', 'Egress'], ingress, egress: [{ to: [{ podSelector: {} }] }, dnsRule(config)] })];
+    return [
+      policy(namespace, STONEAGE_POLICY, {
+        podSelector: {},
+        policyTypes: ['Ingress', 'Egress'],
+        ingress,
+        egress: [{ to: [{ podSelector: {} }] }, dnsRule(config)],
+      }),
+    ];
   }
   const egress = openEgressRules(config);
-  return [policy(namespace, ISOLATION_POLICY, { podSelector: {}, policyTypes: egress ? ['Ingress', 'Egress'] : ['Ingress'], ingress, ...(egress ? { egress } : {}) })];
+  return [
+    policy(namespace, ISOLATION_POLICY, { podSelector: {}, policyTypes: egress ? ['Ingress', 'Egress'] : ['Ingress'], ingress, ...(egress ? { egress } : {}) }),
+  ];
 }

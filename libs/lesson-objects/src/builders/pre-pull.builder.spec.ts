@@ -8,7 +8,16 @@ const images = prePullImages(config, ['vqfx', 'utility', 'utility']);
 
 describe('prePullImages', () => {
   it('names each curriculum image once as endpoint pods do, with the copier and the configurator, sorted', () => {
-    expect(images).toEqual([...new Set([`${config.imageOrg}/utility:${config.curriculumVersion}`, `${config.imageOrg}/vqfx:${config.curriculumVersion}`, config.images.copier, config.images.configurator])].sort());
+    expect(images).toEqual(
+      [
+        ...new Set([
+          `${config.imageOrg}/utility:${config.curriculumVersion}`,
+          `${config.imageOrg}/vqfx:${config.curriculumVersion}`,
+          config.images.copier,
+          config.images.configurator,
+        ]),
+      ].sort(),
+    );
   });
 });
 

@@ -15,7 +15,11 @@ export const prePullName = (instanceId: string): string => dnsLabel(`antidote-pr
 
 /** The images a cold lesson start may wait for: each curriculum image (as endpoint pods name it), the copier and the configurator. */
 export function prePullImages(config: Pick<AntidoteConfig, 'imageOrg' | 'curriculumVersion' | 'images'>, imageSlugs: readonly string[]): string[] {
-  const references = [...imageSlugs.map((slug) => `${config.imageOrg}/${slug}:${config.curriculumVersion}`), config.images.copier, config.images.configurator].filter((image): image is string => Boolean(image));
+  const references = [
+    ...imageSlugs.map((slug) => `${config.imageOrg}/${slug}:${config.curriculumVersion}`),
+    config.images.copier,
+    config.images.configurator,
+  ].filter((image): image is string => Boolean(image));
   return [...new Set(references)].sort();
 }
 
@@ -31,9 +35,20 @@ const TINY = { requests: { cpu: '1m', memory: '8Mi' }, limits: { cpu: '50m', mem
  */
 export function buildPrePullDaemonSet(config: AntidoteConfig, images: readonly string[], namespace: string): V1DaemonSet {
   const name = prePullName(config.instanceId);
-  const labels = { 'app.kubernetes.io/name': 'antidote-prepull', 'app.kubernetes.io/instance': config.instanceId, 'app.kubernetes.io/managed-by': 'antidote-scheduler' };
+  const labels = {
+    'app.kubernetes.io/name': 'antidote-prepull',
+    'app.kubernetes.io/instance': config.instanceId,
+    'app.kubernetes.io/managed-by': 'antidote-scheduler',
+  };
   const mount = [{ name: PRE_PULL_VOLUME, mountPath: '/prepull-bin', readOnly: true }];
-  const pulls: V1Container[] = images.map((image, index) => ({ name: `pull-${index}`, image, imagePullPolicy: 'IfNotPresent', command: [PRE_PULL_NO_OP], volumeMounts: mount, resources: TINY }));
+  const pulls: V1Container[] = images.map((image, index) => ({
+    name: `pull-${index}`,
+    image,
+    imagePullPolicy: 'IfNotPresent',
+    command: [PRE_PULL_NO_OP],
+    volumeMounts: mount,
+    resources: TINY,
+  }));
   const { prePull } = config.scheduler;
   const spec: V1DaemonSet['spec'] = {
     selector: { matchLabels: labels },
@@ -46,7 +61,14 @@ export function buildPrePullDaemonSet(config: AntidoteConfig, images: readonly s
         imagePullSecrets: pullSecrets(config),
         volumes: [{ name: PRE_PULL_VOLUME, emptyDir: {} }],
         initContainers: [
-          { name: 'no-op', image: prePull.helperImage, imagePullPolicy: 'IfNotPresent', command: ['/bin/cp', '/bin/busybox', PRE_PULL_NO_OP], volumeMounts: [{ ...mount[0], readOnly: false }], resources: TINY },
+          {
+            name: 'no-op',
+            image: prePull.helperImage,
+            imagePullPolicy: 'IfNotPresent',
+            command: ['/bin/cp', '/bin/busybox', PRE_PULL_NO_OP],
+            volumeMounts: [{ ...mount[0], readOnly: false }],
+            resources: TINY,
+          },
           ...pulls,
         ],
         containers: [{ name: 'pause', image: prePull.pauseImage, imagePullPolicy: 'IfNotPresent', resources: TINY }],

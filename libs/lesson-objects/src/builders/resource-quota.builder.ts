@@ -7,7 +7,8 @@ import { lessonFootprint, quantity } from './lesson-footprint.js';
 export const RESOURCE_QUOTA = 'antidote-quota';
 
 /** The larger of the configured quantity and what the lesson needs (millicores/bytes), as a quantity. */
-const atLeast = (configured: string, needed: number, unit: 'm' | ''): string => (quantity(configured) * (unit === 'm' ? 1000 : 1) >= needed ? configured : `${needed}${unit}`);
+const atLeast = (configured: string, needed: number, unit: 'm' | ''): string =>
+  quantity(configured) * (unit === 'm' ? 1000 : 1) >= needed ? configured : `${needed}${unit}`;
 
 /**
  * The lesson namespace's ResourceQuota: `config.quota`, raised where the lesson needs more (its endpoint

@@ -102,10 +102,27 @@ describe('liveLessonRecord', () => {
   const lesson = {
     slug: 'web-lesson',
     stages: [{ description: '', guideType: 'markdown', guideContents: '# hi', stageVideo: '' }],
-    endpoints: [{ name: 'linux1', image: 'utility', presentations: [{ name: 'web', port: 80, type: 'http' }], additionalPorts: [], configurationType: '', configurationFile: '' }],
+    endpoints: [
+      {
+        name: 'linux1',
+        image: 'utility',
+        presentations: [{ name: 'web', port: 80, type: 'http' }],
+        additionalPorts: [],
+        configurationType: '',
+        configurationFile: '',
+      },
+    ],
   } as unknown as Lesson;
   const record = (hostToken?: string) =>
-    liveLessonRecord(lesson, { id: 'abcdef1234', sessionId: 's', instanceId: 'antidote-testing', hepsDomain: 'heps.example.org', stage: 0, hostToken, imageOf: () => image('utility') });
+    liveLessonRecord(lesson, {
+      id: 'abcdef1234',
+      sessionId: 's',
+      instanceId: 'antidote-testing',
+      hepsDomain: 'heps.example.org',
+      stage: 0,
+      hostToken,
+      imageOf: () => image('utility'),
+    });
 
   it('puts the host token, never the live lesson id, in every public hostname', () => {
     const withToken = record('h0st0ken0000000a');
@@ -121,7 +138,14 @@ describe('liveLessonRecord', () => {
 
   it("copies the image's readiness check to its endpoints, and none when the image declares none", () => {
     const readiness = { type: 'ssh', command: 'show version', match: 'Model' } as const;
-    const withCheck = liveLessonRecord(lesson, { id: 'abcdef1234', sessionId: 's', instanceId: 'antidote-testing', hepsDomain: 'heps.example.org', stage: 0, imageOf: () => ({ ...image('utility'), readiness }) });
+    const withCheck = liveLessonRecord(lesson, {
+      id: 'abcdef1234',
+      sessionId: 's',
+      instanceId: 'antidote-testing',
+      hepsDomain: 'heps.example.org',
+      stage: 0,
+      imageOf: () => ({ ...image('utility'), readiness }),
+    });
     expect(withCheck.endpoints[0].readiness).toEqual(readiness);
     expect(record().endpoints[0]).not.toHaveProperty('readiness');
   });
@@ -177,7 +201,13 @@ describe('quota and limits', () => {
   it('follow config.quota (raised to what the lesson needs) and config.limitRange', () => {
     const quota = buildResourceQuota(input, testConfig({ quota: { pods: 7, limitsMemory: '4Gi' } }));
     // The triangle's 3 endpoint pods and 3 configuration job pods need 9 cpu and 7.5Gi of limits: raised to fit.
-    expect(quota?.spec?.hard).toEqual({ pods: '7', 'requests.cpu': '4', 'requests.memory': '8Gi', 'limits.cpu': '9000m', 'limits.memory': String(7.5 * 2 ** 30) });
+    expect(quota?.spec?.hard).toEqual({
+      pods: '7',
+      'requests.cpu': '4',
+      'requests.memory': '8Gi',
+      'limits.cpu': '9000m',
+      'limits.memory': String(7.5 * 2 ** 30),
+    });
     const limits = buildLimitRange(input, config);
     expect(limits?.spec?.limits).toEqual([{ type: 'Container', default: { cpu: '1', memory: '1Gi' }, defaultRequest: { cpu: '100m', memory: '128Mi' } }]);
     expect(buildResourceQuota(input, testConfig({ quota: { enabled: false } }))).toBeUndefined();

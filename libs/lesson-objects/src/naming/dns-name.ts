@@ -30,7 +30,13 @@ export function shortHash(input: string, length = HASH_SUFFIX_LENGTH): string {
 export const isLabelValue = (value: string): boolean => value.length <= LABEL_VALUE_MAX && LABEL_VALUE.test(value);
 
 const trimDashes = (text: string): string => text.replace(/^-+/, '').replace(/-+$/, '');
-const sanitizeLabel = (text: string): string => trimDashes(text.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/-{2,}/g, '-'));
+const sanitizeLabel = (text: string): string =>
+  trimDashes(
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, '-')
+      .replace(/-{2,}/g, '-'),
+  );
 
 export interface DnsLabelOptions {
   /** Shorter limit than 63 (e.g. to leave room for a suffix the caller adds). */
@@ -63,8 +69,14 @@ export function dnsLabel(name: string, options: DnsLabelOptions = {}): string {
 export function dnsSubdomain(name: string, maxLength = DNS1123_SUBDOMAIN_MAX): string {
   const limit = Math.min(maxLength, DNS1123_SUBDOMAIN_MAX);
   if (isDnsSubdomain(name) && name.length <= limit) return name;
-  const labels = name.split('.').map(sanitizeLabel).filter((label) => label.length > 0);
-  const prefix = labels.join('.').slice(0, limit - HASH_SUFFIX_LENGTH - 1).replace(/[-.]+$/, '');
+  const labels = name
+    .split('.')
+    .map(sanitizeLabel)
+    .filter((label) => label.length > 0);
+  const prefix = labels
+    .join('.')
+    .slice(0, limit - HASH_SUFFIX_LENGTH - 1)
+    .replace(/[-.]+$/, '');
   const hash = shortHash(name);
   return prefix ? `${prefix}-${hash}` : hash;
 }
@@ -74,6 +86,9 @@ export function labelValue(value: string): string {
   if (isLabelValue(value)) return value;
   const hash = shortHash(value);
   const cleaned = value.replace(/[^-A-Za-z0-9_.]+/g, '-');
-  const prefix = cleaned.slice(0, LABEL_VALUE_MAX - HASH_SUFFIX_LENGTH - 1).replace(/^[^A-Za-z0-9]+/, '').replace(/[^A-Za-z0-9]+$/, '');
+  const prefix = cleaned
+    .slice(0, LABEL_VALUE_MAX - HASH_SUFFIX_LENGTH - 1)
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .replace(/[^A-Za-z0-9]+$/, '');
   return prefix ? `${prefix}-${hash}` : hash;
 }

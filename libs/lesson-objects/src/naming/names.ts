@@ -28,8 +28,7 @@ export const hepDomain = (namespace: string, endpointName: string, presentationN
   `${dnsLabel(`${namespace}-${endpointName}-${presentationName}`)}.${hepsDomain}`;
 
 /** Jupyter guide domain `<namespace>-jupyterlabguide-web.<hepsDomain>`. */
-export const guideDomain = (namespace: string, hepsDomain: string): string =>
-  hepDomain(namespace, JUPYTER_ENDPOINT, JUPYTER_PRESENTATION, hepsDomain);
+export const guideDomain = (namespace: string, hepsDomain: string): string => hepDomain(namespace, JUPYTER_ENDPOINT, JUPYTER_PRESENTATION, hepsDomain);
 
 /** NetworkAttachmentDefinition `<A>-<B>-net` of one connection. */
 export const nadName = (a: string, b: string): string => dnsLabel(`${a}-${b}-net`);

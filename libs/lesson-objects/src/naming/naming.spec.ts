@@ -127,7 +127,7 @@ describe('endpoint, HEP and job names stay valid for any lesson input (§9 item 
     for (const name of ['1router', 'R1', 'r1.lab', 'x'.repeat(70)]) expect(isDns1035Label(endpointResourceName(name))).toBe(true);
   });
 
-  it('keeps config job names ≤ 63 (they are also the pods\' job-name label)', () => {
+  it("keeps config job names ≤ 63 (they are also the pods' job-name label)", () => {
     const name = configJobName('e'.repeat(70), 12);
     expect(isDnsLabel(name)).toBe(true);
     expect(isLabelValue(name)).toBe(true);

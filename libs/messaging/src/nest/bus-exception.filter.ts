@@ -5,7 +5,8 @@ import { throwError, type Observable } from 'rxjs';
 import { toErrorReply } from '../bus.codec.js';
 
 /** The error reply a bus handler's failure becomes (an RpcException carries its reply already). */
-export const errorReplyOf = (exception: unknown): ReturnType<typeof toErrorReply> => toErrorReply(exception instanceof RpcException ? exception.getError() : exception);
+export const errorReplyOf = (exception: unknown): ReturnType<typeof toErrorReply> =>
+  toErrorReply(exception instanceof RpcException ? exception.getError() : exception);
 
 /**
  * The one place bus handler failures become replies: domain errors keep their code and message,
@@ -24,7 +25,9 @@ export class BusExceptionFilter implements RpcExceptionFilter {
     const reply = errorReplyOf(exception);
     if (reply.error.code === ErrorCodes.internal) {
       const subject = host.switchToRpc().getContext<{ getSubject?: () => string }>().getSubject?.();
-      this.logger.error(`handler failed on ${subject ?? 'unknown subject'}: ${exception instanceof Error ? (exception.stack ?? exception.message) : String(exception)}`);
+      this.logger.error(
+        `handler failed on ${subject ?? 'unknown subject'}: ${exception instanceof Error ? (exception.stack ?? exception.message) : String(exception)}`,
+      );
     }
     return throwError(() => reply.error);
   }

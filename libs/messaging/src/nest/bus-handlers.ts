@@ -5,5 +5,4 @@ import type { EventSubject, RequestSubject } from '@antidote/contracts';
 export const OnRequest = (subject: RequestSubject, queue: string): MethodDecorator => MessagePattern(subject, { queue });
 
 /** Handles an event subject; with a queue group one replica gets each event, without one every replica does. */
-export const OnEvent = (subject: EventSubject, queue?: string): MethodDecorator =>
-  EventPattern(subject, queue ? { queue } : {}) as MethodDecorator;
+export const OnEvent = (subject: EventSubject, queue?: string): MethodDecorator => EventPattern(subject, queue ? { queue } : {}) as MethodDecorator;

@@ -25,8 +25,7 @@ export class ContractPipe implements PipeTransform {
 }
 
 /** `@RequestPayload(subject)`: the validated request of a `@OnRequest(subject)` handler. */
-export const RequestPayload = (subject: RequestSubject): ParameterDecorator =>
-  Payload(new ContractPipe(requestContracts[subject].request, subject));
+export const RequestPayload = (subject: RequestSubject): ParameterDecorator => Payload(new ContractPipe(requestContracts[subject].request, subject));
 
 /** `@EventPayload(subject)`: the validated event of an `@OnEvent(subject)` handler. */
 export const EventPayload = (subject: EventSubject): ParameterDecorator => Payload(new ContractPipe(eventContracts[subject], subject));

@@ -9,10 +9,16 @@ export function curriculumCommand(program: Command, output: () => Output): void 
     .description('check a curriculum directory: every problem with its file and field')
     .option('--tier <tier>', 'prod, ptr or local: lessons of other tiers are skipped', 'local')
     .option('--instance-id <id>', 'instanceId the namespaces are named with', 'antidote-local')
-    .option('--config <file>', "an Antidote config: also checks the curriculum against it (which images pods.trustedImages lets run privileged, curriculumLimits)")
+    .option(
+      '--config <file>',
+      'an Antidote config: also checks the curriculum against it (which images pods.trustedImages lets run privileged, curriculumLimits)',
+    )
     .action(async (dir: string, flags: { tier: string; instanceId: string; config?: string }) => {
       if (!['prod', 'ptr', 'local'].includes(flags.tier)) throw new CliError(`--tier must be prod, ptr or local, not "${flags.tier}"`, 2);
-      const [{ formatProblem, readCurriculumIsolated }, operator] = await Promise.all([import('@antidote/curriculum'), flags.config ? operatorChecks(flags.config, dir) : undefined]);
+      const [{ formatProblem, readCurriculumIsolated }, operator] = await Promise.all([
+        import('@antidote/curriculum'),
+        flags.config ? operatorChecks(flags.config, dir) : undefined,
+      ]);
       const result = await readCurriculumIsolated(dir, { tier: flags.tier as 'prod' | 'ptr' | 'local', instanceId: flags.instanceId, ...operator });
       output().data({ valid: result.problems.length === 0, counts: result.counts, problems: result.problems, warnings: result.warnings }, () => [
         ...result.problems.map((problem) => `error: ${formatProblem(problem)}`),
@@ -34,7 +40,12 @@ export function curriculumCommand(program: Command, output: () => Output): void 
         import('@antidote/data'),
       ]);
       const { config } = loadConfig({ ...(flags.config ? { path: flags.config } : {}), overrides: { curriculumDir: dir } });
-      const result = await readCurriculumIsolated(dir, { tier: config.tier, instanceId: config.instanceId, limits: config.curriculumLimits, trustedImages: trustedImagesOf(config) });
+      const result = await readCurriculumIsolated(dir, {
+        tier: config.tier,
+        instanceId: config.instanceId,
+        limits: config.curriculumLimits,
+        trustedImages: trustedImagesOf(config),
+      });
       if (!result.curriculum || result.problems.length > 0) {
         for (const problem of result.problems) out.line(`error: ${formatProblem(problem)}`);
         throw new CliError(`${dir}: ${result.problems.length} problem(s); nothing imported, the current curriculum is unchanged`);

@@ -19,7 +19,8 @@ const client = (options: LessonOptions): ApiClient => {
 
 function stageOf(text: string): number {
   const stage = Number(text);
-  if (text.trim() === '' || !Number.isInteger(stage) || stage < 0) throw new CliError(`stage must be a non-negative integer, not "${text}"`, 2, CliErrorCodes.badStage);
+  if (text.trim() === '' || !Number.isInteger(stage) || stage < 0)
+    throw new CliError(`stage must be a non-negative integer, not "${text}"`, 2, CliErrorCodes.badStage);
   return stage;
 }
 
@@ -38,7 +39,9 @@ function endpointLines(lesson: ExpLiveLesson): string[] {
   return Object.values(lesson.LiveEndpoints).map((endpoint) => {
     const presentations = endpoint.LivePresentations.map((p) => `${p.Type} ${p.Name} ${endpoint.Host}:${p.Port}`).join(', ');
     // The api gives device passwords to the admin token only (unless api.exposeDevicePasswords is on).
-    const login = endpoint.SSHUser ? `  login ${endpoint.SSHUser}${endpoint.SSHPassword ? ` / ${endpoint.SSHPassword}` : ' (password: with the admin token)'}` : '';
+    const login = endpoint.SSHUser
+      ? `  login ${endpoint.SSHUser}${endpoint.SSHPassword ? ` / ${endpoint.SSHPassword}` : ' (password: with the admin token)'}`
+      : '';
     return `  ${endpoint.Name.padEnd(16)} ${presentations || `${endpoint.Host} ports ${endpoint.Ports.join(',')}`}${login}`;
   });
 }
@@ -53,7 +56,8 @@ async function follow(api: ApiClient, id: string, out: Output, timeoutMs: number
       lesson = await api.getLiveLesson(id);
     } catch (error) {
       out.endProgress();
-      if (error instanceof ApiError && error.status === 412) throw new CliError(`live lesson ${id} failed: ${error.message.replace(/^API 412: /, '')}`, 1, CliErrorCodes.lessonFailed);
+      if (error instanceof ApiError && error.status === 412)
+        throw new CliError(`live lesson ${id} failed: ${error.message.replace(/^API 412: /, '')}`, 1, CliErrorCodes.lessonFailed);
       throw error;
     }
     const elapsed = ((Date.now() - started) / 1000).toFixed(1);
@@ -104,7 +108,10 @@ export function lessonCommand(program: Command, output: () => Output): void {
     .description('show a live lesson')
     .action(async (id: string) => {
       const found = await client(options()).getLiveLesson(id);
-      output().data(found, () => [`${found.ID}  ${found.LessonSlug}  stage ${found.CurrentStage}  ${found.Status}  healthy ${found.HealthyTests}/${found.TotalTests}`, ...endpointLines(found)]);
+      output().data(found, () => [
+        `${found.ID}  ${found.LessonSlug}  stage ${found.CurrentStage}  ${found.Status}  healthy ${found.HealthyTests}/${found.TotalTests}`,
+        ...endpointLines(found),
+      ]);
     });
 
   lesson
@@ -136,6 +143,8 @@ export function lessonCommand(program: Command, output: () => Output): void {
     .description('every live lesson (admin token)')
     .action(async () => {
       const lessons = await client(options()).listLiveLessons();
-      output().data(lessons, () => (lessons.length ? lessons.map((l) => `${l.ID}  ${l.LessonSlug}  stage ${l.CurrentStage}  ${l.Status}${l.Error ? '  ERROR' : ''}`) : ['no live lessons']));
+      output().data(lessons, () =>
+        lessons.length ? lessons.map((l) => `${l.ID}  ${l.LessonSlug}  stage ${l.CurrentStage}  ${l.Status}${l.Error ? '  ERROR' : ''}`) : ['no live lessons'],
+      );
     });
 }

@@ -8,12 +8,15 @@ import { CliError, type Output } from '../output.js';
 /** A count of members or seconds, as typed: a non-negative integer. */
 function count(text: string, what: string): number {
   const value = Number(text);
-  if (text.trim() === '' || !Number.isInteger(value) || value < 0) throw new CliError(`${what} must be a non-negative integer, not "${text}"`, 2, CliErrorCodes.badPoolSize);
+  if (text.trim() === '' || !Number.isInteger(value) || value < 0)
+    throw new CliError(`${what} must be a non-negative integer, not "${text}"`, 2, CliErrorCodes.badPoolSize);
   return value;
 }
 
-const sizing = (p: PoolSummary): string => (p.mode === 'adaptive' ? `adaptive ${p.min}..${p.max}` : `size ${p.size}${p.mode === 'override' ? ' (resized)' : ''}`);
-const line = (p: PoolSummary): string => `${p.lesson.padEnd(32)} ${sizing(p)}  ready ${p.ready}  building ${p.building}  retiring ${p.retiring}  maxAge ${p.maxAge} s`;
+const sizing = (p: PoolSummary): string =>
+  p.mode === 'adaptive' ? `adaptive ${p.min}..${p.max}` : `size ${p.size}${p.mode === 'override' ? ' (resized)' : ''}`;
+const line = (p: PoolSummary): string =>
+  `${p.lesson.padEnd(32)} ${sizing(p)}  ready ${p.ready}  building ${p.building}  retiring ${p.retiring}  maxAge ${p.maxAge} s`;
 
 /** `antictl pool list|resize|reset`: the warm pools (`warmPools` in the config, or set by an operator), through the api's admin routes. */
 export function poolCommand(program: Command, output: () => Output): void {

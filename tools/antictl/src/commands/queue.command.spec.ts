@@ -9,7 +9,15 @@ describe('antictl queue output', () => {
       waiting: 2,
       lastHour: { admittedFromQueue: 12, waitP50Seconds: 40, waitP95Seconds: 300, abandoned: 1 },
       line: [
-        { position: 1, liveLessonId: 'abcdef0123', lessonSlug: 'linux-basics', client: '127.0.9.2', waitingSeconds: 35, estimatedWaitSeconds: 20, lastSeenSecondsAgo: 1 },
+        {
+          position: 1,
+          liveLessonId: 'abcdef0123',
+          lessonSlug: 'linux-basics',
+          client: '127.0.9.2',
+          waitingSeconds: 35,
+          estimatedWaitSeconds: 20,
+          lastSeenSecondsAgo: 1,
+        },
         { position: 2, liveLessonId: 'bcdefa0123', lessonSlug: 'web-services', client: '127.0.9.3', waitingSeconds: 30, lastSeenSecondsAgo: 4 },
       ],
     });

@@ -24,7 +24,7 @@ export function queueLines(queue: QueueSummary): string[] {
 export function queueCommand(program: Command, output: () => Output): void {
   program
     .command('queue')
-    .description('the waiting room: capacity in use, each request waiting (place, address, wait, estimate), the last hour\'s waits and abandonments')
+    .description("the waiting room: capacity in use, each request waiting (place, address, wait, estimate), the last hour's waits and abandonments")
     .option('--api <url>', 'API base URL (default: ANTIDOTE_API, else the platform `antictl up` runs here, else http://127.0.0.1:8086)')
     .option('--token <token>', 'admin token (default: ANTIDOTE_ADMIN_TOKEN, else the one `antictl up` made here)')
     .action(async (options: { api?: string; token?: string }) => {

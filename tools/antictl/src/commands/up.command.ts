@@ -90,11 +90,8 @@ export function upCommand(program: Command, output: () => Output): void {
       const out = output();
       const dir = resolve(flags.dir);
       // Loaded here, not at start: the other commands do without them.
-      const [{ INSTANCE_TOKEN_ENV }, { startNatsServer }, { checkBuilt, checkCurriculum, checkNatsServer, checkPortFree, parsePort, readUserConfig }] = await Promise.all([
-        import('@antidote/config'),
-        import('@antidote/messaging/dev'),
-        import('../up/preflight.js'),
-      ]);
+      const [{ INSTANCE_TOKEN_ENV }, { startNatsServer }, { checkBuilt, checkCurriculum, checkNatsServer, checkPortFree, parsePort, readUserConfig }] =
+        await Promise.all([import('@antidote/config'), import('@antidote/messaging/dev'), import('../up/preflight.js')]);
       checkBuilt(ROOT, APPS);
       checkNotRunning(dir);
       const apiPortFlag = flags.apiPort === undefined ? undefined : parsePort(flags.apiPort, '--api-port');
@@ -105,7 +102,11 @@ export function upCommand(program: Command, output: () => Output): void {
       out.line(`curriculum    ${checked.curriculumDir} (${lessons} lessons)`);
       const apiHost = (base.api as { host?: string } | undefined)?.host ?? '127.0.0.1';
       const apiPort = apiPortFlag ?? checked.httpPort;
-      await checkPortFree(apiPort, apiHost, apiPortFlag === undefined && base.httpPort !== undefined ? `--api-port (or httpPort in ${flags.config})` : '--api-port');
+      await checkPortFree(
+        apiPort,
+        apiHost,
+        apiPortFlag === undefined && base.httpPort !== undefined ? `--api-port (or httpPort in ${flags.config})` : '--api-port',
+      );
       prepareStateFolder(dir);
       const started: Started[] = [];
       let nats: NatsServerProcess | undefined;
@@ -172,8 +173,22 @@ export function upCommand(program: Command, output: () => Output): void {
           const kubeconfig = join(dir, 'kubeconfig');
           // Emptied, so that a kubeconfig an earlier run left is not taken for this run's; kube-sim writes it (0600) once it listens.
           writeFileSync(kubeconfig, '', { mode: PRIVATE_FILE_MODE });
-          launch('kube-sim', [join(ROOT, 'tools', 'kube-sim', 'dist', 'main.js'), '--port', '0', '--kubeconfig', kubeconfig, '--secret', 'prod/tls-certificate', '--pod-start-delay', '300', '--job-run-delay', '300']);
-          await withProgress(out, 'starting kube-sim', () => waitFor(() => readFileSync(kubeconfig, 'utf8').includes('server:'), 'kube-sim', KUBE_SIM_START_MS, deadChild));
+          launch('kube-sim', [
+            join(ROOT, 'tools', 'kube-sim', 'dist', 'main.js'),
+            '--port',
+            '0',
+            '--kubeconfig',
+            kubeconfig,
+            '--secret',
+            'prod/tls-certificate',
+            '--pod-start-delay',
+            '300',
+            '--job-run-delay',
+            '300',
+          ]);
+          await withProgress(out, 'starting kube-sim', () =>
+            waitFor(() => readFileSync(kubeconfig, 'utf8').includes('server:'), 'kube-sim', KUBE_SIM_START_MS, deadChild),
+          );
           Object.assign(config, { k8sInCluster: false, k8sOutOfClusterConfigPath: kubeconfig });
           out.line(`kube-sim      ${(/server: (\S+)/.exec(readFileSync(kubeconfig, 'utf8')) ?? [])[1] ?? kubeconfig}`);
         }
@@ -182,16 +197,32 @@ export function upCommand(program: Command, output: () => Output): void {
           config.database = { ...database, url: `sqlite:${join(dir, DATABASE_FILE)}` };
           if (!ownCluster) out.line(`database      ${resetLocalDatabase(dir)} (new: kube-sim keeps nothing between runs, so neither does the local database)`);
         }
-        const ports: Record<App, number> = { healthchecker: await freePort(), scheduler: await freePort(), reaper: await freePort(), api: apiPort || (await freePort()) };
+        const ports: Record<App, number> = {
+          healthchecker: await freePort(),
+          scheduler: await freePort(),
+          reaper: await freePort(),
+          api: apiPort || (await freePort()),
+        };
         const adminToken = checked.api.adminToken || randomBytes(24).toString('base64url');
         config.httpPort = ports.api;
         config.api = { ...(config.api as object | undefined), host: apiHost, adminToken };
-        config.ops = { ...(config.ops as object | undefined), host: '127.0.0.1', healthcheckerPort: ports.healthchecker, schedulerPort: ports.scheduler, reaperPort: ports.reaper };
+        config.ops = {
+          ...(config.ops as object | undefined),
+          host: '127.0.0.1',
+          healthcheckerPort: ports.healthchecker,
+          schedulerPort: ports.scheduler,
+          reaperPort: ports.reaper,
+        };
         const configFile = join(dir, 'antidote-config.yml');
         writeFileSync(configFile, stringify(config), { mode: 0o600 });
         for (const app of APPS) {
           const token = newToken();
-          const { pid } = launch(app, [join(ROOT, 'apps', app, 'dist', 'main.js')], { ...appRuntimeEnv(process.env), ANTIDOTE_CONFIG: configFile, [INSTANCE_TOKEN_ENV]: token, ...busLoginEnv(bus.credentials[app]) });
+          const { pid } = launch(app, [join(ROOT, 'apps', app, 'dist', 'main.js')], {
+            ...appRuntimeEnv(process.env),
+            ANTIDOTE_CONFIG: configFile,
+            [INSTANCE_TOKEN_ENV]: token,
+            ...busLoginEnv(bus.credentials[app]),
+          });
           await withProgress(out, `starting ${app}`, () => waitFor(() => ready(ports[app], token), `${app} to be ready`, APP_START_MS, deadChild));
           out.line(`${app.padEnd(13)} ready (ops http://127.0.0.1:${ports[app]}, pid ${pid})`);
         }
@@ -199,16 +230,19 @@ export function upCommand(program: Command, output: () => Output): void {
         const platformFile = writeLocalPlatform(dir, { api, nats: nats.url, natsCredentials: bus.file, adminToken, pid: process.pid });
         running = true;
         const here = dir === resolve(STATE_DIR);
-        out.data({ api, web: `${api}/`, nats: nats.url, natsCredentials: bus.file, config: configFile, logs: join(dir, 'logs'), platform: platformFile }, () => [
-          '',
-          `Antidote is up: ${api}/exp/lesson`,
-          `  web:  ${api}/   (the learner's labs in the browser)`,
-          `  try:  npx antictl lesson request linux-basics${here ? '' : ` --api ${api}`}`,
-          `        npx antictl lesson list${here ? '' : ` --api ${api} --token <api.adminToken in ${configFile}>`}`,
-          `  logs: ${join(dir, 'logs')}   config: ${configFile}`,
-          `  NATS logins (admin for antictl): ${bus.file}`,
-          'Ctrl-C stops everything.',
-        ]);
+        out.data(
+          { api, web: `${api}/`, nats: nats.url, natsCredentials: bus.file, config: configFile, logs: join(dir, 'logs'), platform: platformFile },
+          () => [
+            '',
+            `Antidote is up: ${api}/exp/lesson`,
+            `  web:  ${api}/   (the learner's labs in the browser)`,
+            `  try:  npx antictl lesson request linux-basics${here ? '' : ` --api ${api}`}`,
+            `        npx antictl lesson list${here ? '' : ` --api ${api} --token <api.adminToken in ${configFile}>`}`,
+            `  logs: ${join(dir, 'logs')}   config: ${configFile}`,
+            `  NATS logins (admin for antictl): ${bus.file}`,
+            'Ctrl-C stops everything.',
+          ],
+        );
       } catch (error) {
         await stopAll();
         throw error;

@@ -26,6 +26,8 @@ export function reasonFromLog(file: string): string | undefined {
       return 0;
     }
   };
-  const failure = lines.findLast((line) => /failed to start|Invalid configuration|EADDRINUSE/.test(line) && !line.startsWith('    at ')) ?? lines.findLast((line) => levelOf(line) >= 50);
+  const failure =
+    lines.findLast((line) => /failed to start|Invalid configuration|EADDRINUSE/.test(line) && !line.startsWith('    at ')) ??
+    lines.findLast((line) => levelOf(line) >= 50);
   return messageOf(failure ?? lines.at(-1) ?? '') || undefined;
 }

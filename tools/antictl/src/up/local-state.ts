@@ -9,7 +9,12 @@ export const DATABASE_FILE = 'antidote.sqlite';
 /** One `antictl up` per state folder: a second one would reset the database under the first. */
 export function checkNotRunning(dir: string): void {
   const running = readLocalPlatform(dir);
-  if (running) throw new CliError(`Antidote already runs from ${dir} (antictl up, pid ${running.pid}, ${running.api}): stop it first, or use another --dir`, 1, CliErrorCodes.alreadyRunning);
+  if (running)
+    throw new CliError(
+      `Antidote already runs from ${dir} (antictl up, pid ${running.pid}, ${running.api}): stop it first, or use another --dir`,
+      1,
+      CliErrorCodes.alreadyRunning,
+    );
 }
 
 /**

@@ -20,16 +20,22 @@ export function checkBuilt(root: string, apps: readonly string[]): void {
 
 export function checkNatsServer(): void {
   if (natsServerVersion()) return;
-  throw new CliError('nats-server is not installed (or not on PATH): install it with `sudo apt-get install -y nats-server`, or run `bash tools/scripts/ensure-deps.sh`', 1, CliErrorCodes.missingDependency);
+  throw new CliError(
+    'nats-server is not installed (or not on PATH): install it with `sudo apt-get install -y nats-server`, or run `bash tools/scripts/ensure-deps.sh`',
+    1,
+    CliErrorCodes.missingDependency,
+  );
 }
 
 export function parsePort(text: string, what: string): number {
   const port = Number(text);
-  if (text.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`${what} must be a port number (0 to 65535), not "${text}"`, 2, CliErrorCodes.usage);
+  if (text.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535)
+    throw new CliError(`${what} must be a port number (0 to 65535), not "${text}"`, 2, CliErrorCodes.usage);
   return port;
 }
 
-const where = (file: string | undefined, issue: ConfigIssue): string => `${file ?? 'configuration'}${issue.line ? `:${issue.line}` : ''}: ${issue.key ? `${issue.key}: ` : ''}${issue.message}`;
+const where = (file: string | undefined, issue: ConfigIssue): string =>
+  `${file ?? 'configuration'}${issue.line ? `:${issue.line}` : ''}: ${issue.key ? `${issue.key}: ` : ''}${issue.message}`;
 
 function configFailure(error: ConfigError): CliError {
   const lines = error.issues.map((issue) => where(error.source, issue));
@@ -63,6 +69,11 @@ export async function checkPortFree(port: number, host: string, flag: string): P
   if (port === 0) return;
   const problem = await portProblem(port, host);
   if (!problem) return;
-  if (problem === 'EADDRINUSE') throw new CliError(`port ${port} is already in use by ${describePortHolder(port)}: stop it, or choose another port with ${flag}`, 1, CliErrorCodes.portInUse);
+  if (problem === 'EADDRINUSE')
+    throw new CliError(
+      `port ${port} is already in use by ${describePortHolder(port)}: stop it, or choose another port with ${flag}`,
+      1,
+      CliErrorCodes.portInUse,
+    );
   throw new CliError(`cannot listen on ${host}:${port} (${problem}): choose another port with ${flag}`, 1, CliErrorCodes.portUnavailable);
 }

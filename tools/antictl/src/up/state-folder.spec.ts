@@ -16,7 +16,17 @@ describe('prepareStateFolder', () => {
     mkdirSync(join(dir, 'logs'), { recursive: true });
     chmodSync(dir, 0o755);
     chmodSync(join(dir, 'logs'), 0o755);
-    const earlier = ['antidote.sqlite', 'antidote.sqlite-wal', 'antidote.sqlite-shm', 'kubeconfig', 'nats-credentials.json', 'antidote-config.yml', 'platform.json', 'logs/api.log', 'logs/kube-sim.log'];
+    const earlier = [
+      'antidote.sqlite',
+      'antidote.sqlite-wal',
+      'antidote.sqlite-shm',
+      'kubeconfig',
+      'nats-credentials.json',
+      'antidote-config.yml',
+      'platform.json',
+      'logs/api.log',
+      'logs/kube-sim.log',
+    ];
     for (const name of earlier) writeFileSync(join(dir, name), 'secret', { mode: 0o644 });
     writeFileSync(join(dir, 'notes.sh'), '#!/bin/sh\n', { mode: 0o755 });
     const outside = join(home, 'outside');

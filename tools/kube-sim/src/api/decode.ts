@@ -15,10 +15,20 @@ export function checkBodyKind(type: ResourceType, version: string, object: KubeO
   const bodyVersion = object.apiVersion ?? apiVersionOf({ group: type.group, version });
   const bodyKind = object.kind ?? type.kind;
   if (bodyKind !== type.kind) {
-    throw undecodable(bodyKind, bodyVersion, type.kind, `converting (${bodyVersion.split('/').pop()}.${bodyKind}) to (${internalName(type)}): unknown conversion`);
+    throw undecodable(
+      bodyKind,
+      bodyVersion,
+      type.kind,
+      `converting (${bodyVersion.split('/').pop()}.${bodyKind}) to (${internalName(type)}): unknown conversion`,
+    );
   }
   if (object.apiVersion && object.apiVersion !== apiVersionOf({ group: type.group, version })) {
-    throw undecodable(bodyKind, bodyVersion, type.kind, `no kind "${bodyKind}" is registered for version "${bodyVersion}" in scheme "pkg/api/legacyscheme/scheme.go:30"`);
+    throw undecodable(
+      bodyKind,
+      bodyVersion,
+      type.kind,
+      `no kind "${bodyKind}" is registered for version "${bodyVersion}" in scheme "pkg/api/legacyscheme/scheme.go:30"`,
+    );
   }
 }
 
@@ -42,7 +52,12 @@ export function decodeObject(type: ResourceType, object: KubeObject): void {
     if (value === undefined || value === null) continue;
     if (typeof value !== 'string' || !MICRO_TIME.test(value)) {
       const text = typeof value === 'string' ? value : JSON.stringify(value);
-      throw undecodable(type.kind, version, type.kind, `parsing time "${text}" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "${text.slice(19)}" as ".000000"`);
+      throw undecodable(
+        type.kind,
+        version,
+        type.kind,
+        `parsing time "${text}" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "${text.slice(19)}" as ".000000"`,
+      );
     }
   }
   if (type.group === '' && type.plural === 'secrets') {
@@ -52,7 +67,10 @@ export function decodeObject(type: ResourceType, object: KubeObject): void {
     }
     const stringData = object.stringData as Record<string, string> | undefined;
     if (stringData) {
-      object.data = { ...(object.data as Record<string, string> | undefined), ...Object.fromEntries(Object.entries(stringData).map(([key, text]) => [key, Buffer.from(String(text), 'utf8').toString('base64')])) };
+      object.data = {
+        ...(object.data as Record<string, string> | undefined),
+        ...Object.fromEntries(Object.entries(stringData).map(([key, text]) => [key, Buffer.from(String(text), 'utf8').toString('base64')])),
+      };
       delete object.stringData;
     }
   }

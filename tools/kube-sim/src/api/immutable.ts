@@ -22,12 +22,16 @@ function podSpecFrozen(spec: Record<string, unknown> | undefined): unknown {
 
 const RULES: Record<string, (previous: KubeObject, next: KubeObject) => Cause[]> = {
   '/pods': (previous, next) => (same(podSpecFrozen(previous.spec), podSpecFrozen(next.spec)) ? [] : [{ field: 'spec', message: POD_UPDATE_MESSAGE }]),
-  'batch/jobs': (previous, next) => (same(previous.spec?.template, next.spec?.template) ? [] : [{ field: 'spec.template', message: 'Invalid value: the pod template: field is immutable' }]),
-  'apps/daemonsets': (previous, next) => (same(previous.spec?.selector, next.spec?.selector) ? [] : [{ field: 'spec.selector', message: 'Invalid value: the selector: field is immutable' }]),
+  'batch/jobs': (previous, next) =>
+    same(previous.spec?.template, next.spec?.template) ? [] : [{ field: 'spec.template', message: 'Invalid value: the pod template: field is immutable' }],
+  'apps/daemonsets': (previous, next) =>
+    same(previous.spec?.selector, next.spec?.selector) ? [] : [{ field: 'spec.selector', message: 'Invalid value: the selector: field is immutable' }],
   '/services': (previous, next) => {
     const before = previous.spec?.clusterIP;
     const after = next.spec?.clusterIP;
-    return after !== undefined && after !== '' && before !== undefined && after !== before ? [{ field: 'spec.clusterIPs[0]', message: `Invalid value: ${goStrings([after])}: may not change once set` }] : [];
+    return after !== undefined && after !== '' && before !== undefined && after !== before
+      ? [{ field: 'spec.clusterIPs[0]', message: `Invalid value: ${goStrings([after])}: may not change once set` }]
+      : [];
   },
   '/secrets': (previous, next) => typeCauses(previous, next),
   '/configmaps': (previous, next) => typeCauses(previous, next),
@@ -35,8 +39,10 @@ const RULES: Record<string, (previous: KubeObject, next: KubeObject) => Cause[]>
 
 function typeCauses(previous: KubeObject, next: KubeObject): Cause[] {
   const causes: Cause[] = [];
-  if (next.type !== undefined && previous.type !== undefined && next.type !== previous.type) causes.push({ field: 'type', message: `Invalid value: ${JSON.stringify(next.type)}: field is immutable` });
-  if (previous.immutable === true && (!same(previous.data, next.data) || !same(previous.binaryData, next.binaryData))) causes.push({ field: 'data', message: 'Forbidden: field is immutable when `immutable` is set' });
+  if (next.type !== undefined && previous.type !== undefined && next.type !== previous.type)
+    causes.push({ field: 'type', message: `Invalid value: ${JSON.stringify(next.type)}: field is immutable` });
+  if (previous.immutable === true && (!same(previous.data, next.data) || !same(previous.binaryData, next.binaryData)))
+    causes.push({ field: 'data', message: 'Forbidden: field is immutable when `immutable` is set' });
   return causes;
 }
 

@@ -13,13 +13,17 @@ interface PodSpec {
 }
 
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
-const CONFIG_KEY_MESSAGE = "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
+const CONFIG_KEY_MESSAGE =
+  "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
 
 function podSpecCauses(spec: PodSpec | undefined, at: string): Cause[] {
   const causes: Cause[] = [];
   const containers = spec?.containers ?? [];
   if (containers.length === 0) causes.push({ field: `${at}.containers`, message: 'Required value' });
-  for (const [field, list] of [['containers', containers], ['initContainers', spec?.initContainers ?? []]] as const) {
+  for (const [field, list] of [
+    ['containers', containers],
+    ['initContainers', spec?.initContainers ?? []],
+  ] as const) {
     list.forEach((container, index) => {
       if (!container.name) causes.push({ field: `${at}.${field}[${index}].name`, message: 'Required value' });
       if (!container.image) causes.push({ field: `${at}.${field}[${index}].image`, message: 'Required value' });
@@ -33,7 +37,8 @@ function jobCauses(job: KubeObject): Cause[] {
   const causes = podSpecCauses(template?.spec, 'spec.template.spec');
   const policy = template?.spec?.restartPolicy;
   // Unset and Always are refused alike, with this wording.
-  if (policy !== 'OnFailure' && policy !== 'Never') causes.push({ field: 'spec.template.spec.restartPolicy', message: 'Required value: valid values: "OnFailure", "Never"' });
+  if (policy !== 'OnFailure' && policy !== 'Never')
+    causes.push({ field: 'spec.template.spec.restartPolicy', message: 'Required value: valid values: "OnFailure", "Never"' });
   // The job controller labels its pods with the job's name, and label values have at most 63 characters.
   const name = job.metadata.name ?? '';
   if (name.length > 63) causes.push({ field: 'spec.template.labels', message: `Invalid value: "${name}": must be no more than 63 characters` });
@@ -64,15 +69,22 @@ function daemonSetCauses(set: KubeObject): Cause[] {
   const labels = spec.template?.metadata?.labels ?? {};
   const causes: Cause[] = [];
   if (!spec.selector) causes.push({ field: 'spec.selector', message: 'Required value' });
-  else if (Object.keys(spec.selector.matchLabels ?? {}).length + (spec.selector.matchExpressions ?? []).length === 0) causes.push({ field: 'spec.selector', message: 'Invalid value: {}: empty selector is invalid for daemonset' });
-  if (!selects(spec.selector, labels)) causes.push({ field: 'spec.template.metadata.labels', message: `Invalid value: ${goMap(labels)}: \`selector\` does not match template \`labels\`` });
+  else if (Object.keys(spec.selector.matchLabels ?? {}).length + (spec.selector.matchExpressions ?? []).length === 0)
+    causes.push({ field: 'spec.selector', message: 'Invalid value: {}: empty selector is invalid for daemonset' });
+  if (!selects(spec.selector, labels))
+    causes.push({ field: 'spec.template.metadata.labels', message: `Invalid value: ${goMap(labels)}: \`selector\` does not match template \`labels\`` });
   causes.push(...podSpecCauses(spec.template?.spec, 'spec.template.spec'));
   const policy = spec.template?.spec?.restartPolicy;
-  if (policy !== undefined && policy !== 'Always') causes.push({ field: 'spec.template.spec.restartPolicy', message: `Unsupported value: "${policy}": supported values: "Always"` });
+  if (policy !== undefined && policy !== 'Always')
+    causes.push({ field: 'spec.template.spec.restartPolicy', message: `Unsupported value: "${policy}": supported values: "Always"` });
   return causes;
 }
 
-const goMap = (map: Record<string, string>): string => `map[string]string{${Object.entries(map).sort(([a], [b]) => a.localeCompare(b)).map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`).join(', ')}}`;
+const goMap = (map: Record<string, string>): string =>
+  `map[string]string{${Object.entries(map)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`)
+    .join(', ')}}`;
 
 function serviceCauses(service: KubeObject): Cause[] {
   const spec = service.spec ?? {};
@@ -80,7 +92,8 @@ function serviceCauses(service: KubeObject): Cause[] {
   const causes: Cause[] = [];
   if (ports.length === 0 && spec.clusterIP !== 'None' && spec.type !== 'ExternalName') causes.push({ field: 'spec.ports', message: 'Required value' });
   ports.forEach((port, index) => {
-    if (!Number.isInteger(port.port) || port.port! < 1 || port.port! > 65535) causes.push({ field: `spec.ports[${index}].port`, message: `Invalid value: ${String(port.port)}: must be between 1 and 65535, inclusive` });
+    if (!Number.isInteger(port.port) || port.port! < 1 || port.port! > 65535)
+      causes.push({ field: `spec.ports[${index}].port`, message: `Invalid value: ${String(port.port)}: must be between 1 and 65535, inclusive` });
   });
   return causes;
 }

@@ -3,7 +3,11 @@ import { clone } from './object.js';
 
 describe('clone (a deep copy of a JSON value)', () => {
   it('copies every level: nothing in the copy is shared with the original', () => {
-    const original = { metadata: { name: 'a', labels: { x: '1' } }, spec: { containers: [{ name: 'c', ports: [{ containerPort: 22 }] }] }, status: { ready: true, count: 0, note: null } };
+    const original = {
+      metadata: { name: 'a', labels: { x: '1' } },
+      spec: { containers: [{ name: 'c', ports: [{ containerPort: 22 }] }] },
+      status: { ready: true, count: 0, note: null },
+    };
     const copy = clone(original);
     expect(copy).toEqual(original);
     copy.metadata.labels.x = '2';
@@ -13,7 +17,13 @@ describe('clone (a deep copy of a JSON value)', () => {
     expect(original.spec.containers).toEqual([{ name: 'c', ports: [{ containerPort: 22 }] }]);
   });
 
-  it.each([['a string', 'x'], ['a number', 0], ['false', false], ['null', null], ['undefined', undefined]])('returns %s as it is', (_, value) => {
+  it.each([
+    ['a string', 'x'],
+    ['a number', 0],
+    ['false', false],
+    ['null', null],
+    ['undefined', undefined],
+  ])('returns %s as it is', (_, value) => {
     expect(clone(value)).toBe(value);
   });
 

@@ -59,7 +59,10 @@ export function route(method: string, url: URL, registry: ResourceRegistry): Rou
   const [plural, name, subresource] = rest;
   const type = plural ? registry.find(group, version, plural) : undefined;
   if (!type) return { kind: 'unknown', plural, group };
-  return { kind: 'resource', request: { type, group, version, namespace, name, subresource, verb: verbOf(method, name, url.searchParams), query: url.searchParams } };
+  return {
+    kind: 'resource',
+    request: { type, group, version, namespace, name, subresource, verb: verbOf(method, name, url.searchParams), query: url.searchParams },
+  };
 }
 
 const MAX_BODY = 8 * 1024 * 1024;

@@ -66,8 +66,11 @@ export class ResourceHandler {
   matching(request: ResourceRequest): KubeObject[] {
     const labels = parseLabelSelector(request.query.get('labelSelector'));
     const fields = parseFieldSelector(request.query.get('fieldSelector'));
-    return this.store
-      .list(resourceKey(request.type), request.type.namespaced ? request.namespace : undefined, (object) => matchesLabels(labels, object.metadata.labels) && matchesFields(fields, object));
+    return this.store.list(
+      resourceKey(request.type),
+      request.type.namespaced ? request.namespace : undefined,
+      (object) => matchesLabels(labels, object.metadata.labels) && matchesFields(fields, object),
+    );
   }
 
   private list(request: ResourceRequest): unknown {
@@ -98,13 +101,15 @@ export class ResourceHandler {
       object.metadata.namespace = namespace ?? object.metadata.namespace ?? 'default';
       this.requireLiveNamespace(object.metadata.namespace, options.internal);
     } else delete object.metadata.namespace;
-    if (!object.metadata.name && object.metadata.generateName) object.metadata.name = `${object.metadata.generateName}${randomBytes(3).toString('hex').slice(0, 5)}`;
+    if (!object.metadata.name && object.metadata.generateName)
+      object.metadata.name = `${object.metadata.generateName}${randomBytes(3).toString('hex').slice(0, 5)}`;
     for (const field of ['uid', 'resourceVersion', 'creationTimestamp', 'deletionTimestamp', 'generation'] as const) delete object.metadata[field];
     object.apiVersion = apiVersionOf(type);
     object.kind = type.kind;
     decodeObject(type, object);
     validateObject(type, object);
-    if (this.store.peekOne(resourceKey(type), object.metadata.namespace, object.metadata.name!)) throw alreadyExists(type.plural, type.group, object.metadata.name!);
+    if (this.store.peekOne(resourceKey(type), object.metadata.namespace, object.metadata.name!))
+      throw alreadyExists(type.plural, type.group, object.metadata.name!);
     const behaviour = this.behaviourOf(type);
     behaviour.prepareCreate?.(object);
     if (options.dryRun) {
@@ -134,13 +139,24 @@ export class ResourceHandler {
     if (!next.metadata.resourceVersion && !request.subresource && NO_UNCONDITIONAL_UPDATE.has(type.plural)) {
       throw invalid(type.plural, name!, [{ field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' }], type.group);
     }
-    const merged = request.subresource === 'status' ? { ...previous, status: next.status } : request.subresource === 'finalize' ? { ...previous, spec: withFinalizers(previous.spec, next.spec?.finalizers) } : { ...next, status: type.plural === 'namespaces' ? previous.status : (next.status ?? previous.status) };
+    const merged =
+      request.subresource === 'status'
+        ? { ...previous, status: next.status }
+        : request.subresource === 'finalize'
+          ? { ...previous, spec: withFinalizers(previous.spec, next.spec?.finalizers) }
+          : { ...next, status: type.plural === 'namespaces' ? previous.status : (next.status ?? previous.status) };
     return this.store_(type, previous, merged);
   }
 
   /** Writes a changed object, keeping identity fields, and removes it if it was only waiting for its finalizers. */
   store_(type: ResourceType, previous: KubeObject, next: KubeObject): KubeObject {
-    next.metadata = { ...next.metadata, name: previous.metadata.name, namespace: previous.metadata.namespace, uid: previous.metadata.uid, creationTimestamp: previous.metadata.creationTimestamp };
+    next.metadata = {
+      ...next.metadata,
+      name: previous.metadata.name,
+      namespace: previous.metadata.namespace,
+      uid: previous.metadata.uid,
+      creationTimestamp: previous.metadata.creationTimestamp,
+    };
     if (previous.metadata.deletionTimestamp) next.metadata.deletionTimestamp = previous.metadata.deletionTimestamp;
     next.metadata.generation = (previous.metadata.generation ?? 1) + (JSON.stringify(next.spec) === JSON.stringify(previous.spec) ? 0 : 1);
     next.apiVersion = apiVersionOf(type);
@@ -152,7 +168,7 @@ export class ResourceHandler {
     behaviour.prepareUpdate?.(previous, next);
     const stored = this.store.replace(resourceKey(type), next);
     behaviour.updated?.(stored);
-    if (stored.metadata.deletionTimestamp && !(stored.metadata.finalizers?.length) && type.plural !== 'namespaces') {
+    if (stored.metadata.deletionTimestamp && !stored.metadata.finalizers?.length && type.plural !== 'namespaces') {
       this.store.remove(resourceKey(type), stored.metadata.namespace, stored.metadata.name!);
       behaviour.deleted?.(stored, {});
     }
@@ -196,8 +212,15 @@ export class ResourceHandler {
   }
 
   private deleteCollection(request: ResourceRequest): unknown {
-    const items = this.matching(request).map((object) => this.delete(request.type, object.metadata.namespace, object.metadata.name!, deleteOptions(request, '')));
-    return { apiVersion: apiVersionOf(request.type), kind: `${request.type.kind}List`, metadata: { resourceVersion: String(this.store.currentVersion) }, items };
+    const items = this.matching(request).map((object) =>
+      this.delete(request.type, object.metadata.namespace, object.metadata.name!, deleteOptions(request, '')),
+    );
+    return {
+      apiVersion: apiVersionOf(request.type),
+      kind: `${request.type.kind}List`,
+      metadata: { resourceVersion: String(this.store.currentVersion) },
+      items,
+    };
   }
 
   registryOf(): ResourceRegistry {
@@ -231,7 +254,8 @@ function parseBody(raw: string, contentType: string): KubeObject {
 function dryRunOf(request: ResourceRequest): boolean {
   const values = request.query.getAll('dryRun');
   const unknown = values.find((value) => value !== 'All');
-  if (unknown !== undefined) throw invalid('CreateOptions', '', [{ field: 'dryRun', message: `Unsupported value: ["${values.join('", "')}"]: supported values: "All"` }], 'meta.k8s.io');
+  if (unknown !== undefined)
+    throw invalid('CreateOptions', '', [{ field: 'dryRun', message: `Unsupported value: ["${values.join('", "')}"]: supported values: "All"` }], 'meta.k8s.io');
   return values.length > 0;
 }
 

@@ -23,7 +23,14 @@ const core = (kind: string, plural: string, namespaced: boolean, extra: Partial<
   ...extra,
 });
 
-const rbac = (kind: string, plural: string, namespaced: boolean): ResourceType => ({ group: 'rbac.authorization.k8s.io', version: 'v1', kind, plural, singular: kind.toLowerCase(), namespaced });
+const rbac = (kind: string, plural: string, namespaced: boolean): ResourceType => ({
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  kind,
+  plural,
+  singular: kind.toLowerCase(),
+  namespaced,
+});
 
 /** Built-in kinds; CRDs add more at run time. */
 export const BUILTIN_RESOURCES: ResourceType[] = [
@@ -37,10 +44,37 @@ export const BUILTIN_RESOURCES: ResourceType[] = [
   core('LimitRange', 'limitranges', true, { shortNames: ['limits'] }),
   core('ServiceAccount', 'serviceaccounts', true, { shortNames: ['sa'] }),
   core('Node', 'nodes', false, { shortNames: ['no'], subresources: ['status'] }),
-  { group: 'apps', version: 'v1', kind: 'DaemonSet', plural: 'daemonsets', singular: 'daemonset', namespaced: true, shortNames: ['ds'], subresources: ['status'], categories: ['all'] },
+  {
+    group: 'apps',
+    version: 'v1',
+    kind: 'DaemonSet',
+    plural: 'daemonsets',
+    singular: 'daemonset',
+    namespaced: true,
+    shortNames: ['ds'],
+    subresources: ['status'],
+    categories: ['all'],
+  },
   { group: 'batch', version: 'v1', kind: 'Job', plural: 'jobs', singular: 'job', namespaced: true, subresources: ['status'], categories: ['all'] },
-  { group: 'networking.k8s.io', version: 'v1', kind: 'NetworkPolicy', plural: 'networkpolicies', singular: 'networkpolicy', namespaced: true, shortNames: ['netpol'] },
-  { group: 'networking.k8s.io', version: 'v1', kind: 'Ingress', plural: 'ingresses', singular: 'ingress', namespaced: true, shortNames: ['ing'], subresources: ['status'] },
+  {
+    group: 'networking.k8s.io',
+    version: 'v1',
+    kind: 'NetworkPolicy',
+    plural: 'networkpolicies',
+    singular: 'networkpolicy',
+    namespaced: true,
+    shortNames: ['netpol'],
+  },
+  {
+    group: 'networking.k8s.io',
+    version: 'v1',
+    kind: 'Ingress',
+    plural: 'ingresses',
+    singular: 'ingress',
+    namespaced: true,
+    shortNames: ['ing'],
+    subresources: ['status'],
+  },
   { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', singular: 'lease', namespaced: true },
   rbac('Role', 'roles', true),
   rbac('ClusterRole', 'clusterroles', false),

@@ -2,9 +2,7 @@ import { badRequest } from './status.js';
 import type { KubeObject } from './object.js';
 
 type Requirement =
-  | { key: string; op: 'in' | 'notin'; values: string[] }
-  | { key: string; op: 'exists' | '!exists' }
-  | { key: string; op: '=' | '!='; values: [string] };
+  { key: string; op: 'in' | 'notin'; values: string[] } | { key: string; op: 'exists' | '!exists' } | { key: string; op: '=' | '!='; values: [string] };
 
 /** Splits on commas that are not inside `( … )`. */
 function splitTopLevel(text: string): string[] {
@@ -28,7 +26,15 @@ export function parseLabelSelector(text: string | null): Requirement[] {
   if (!text) return [];
   return splitTopLevel(text).map((part): Requirement => {
     const set = /^([^\s!=]+)\s+(in|notin)\s+\(([^)]*)\)$/.exec(part);
-    if (set) return { key: set[1], op: set[2] as 'in' | 'notin', values: set[3].split(',').map((v) => v.trim()).filter(Boolean) };
+    if (set)
+      return {
+        key: set[1],
+        op: set[2] as 'in' | 'notin',
+        values: set[3]
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean),
+      };
     const neq = /^([^\s!=]+)\s*!=\s*(\S*)$/.exec(part);
     if (neq) return { key: neq[1], op: '!=', values: [neq[2]] };
     const eq = /^([^\s!=]+)\s*==?\s*(\S*)$/.exec(part);

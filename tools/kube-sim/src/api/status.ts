@@ -21,7 +21,16 @@ export class ApiError extends Error {
   }
 
   toStatus(): StatusBody {
-    return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason, ...(this.details ? { details: this.details } : {}), code: this.code };
+    return {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: this.message,
+      reason: this.reason,
+      ...(this.details ? { details: this.details } : {}),
+      code: this.code,
+    };
   }
 }
 
@@ -32,11 +41,16 @@ export const notFound = (plural: string, group: string, name: string): ApiError 
 export const alreadyExists = (plural: string, group: string, name: string): ApiError =>
   new ApiError(409, 'AlreadyExists', `${qualified(plural, group)} "${name}" already exists`, { name, group, kind: plural });
 export const conflict = (plural: string, group: string, name: string): ApiError =>
-  new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(plural, group)} "${name}": the object has been modified; please apply your changes to the latest version and try again`, {
-    name,
-    group,
-    kind: plural,
-  });
+  new ApiError(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${qualified(plural, group)} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+    {
+      name,
+      group,
+      kind: plural,
+    },
+  );
 export interface Cause {
   field: string;
   message: string;
@@ -47,12 +61,17 @@ export interface Cause {
 /** 422 as a real server words it: `Kind.group "name" is invalid: <cause>` — several causes in `[…]`. */
 export const invalid = (kind: string, name: string, causes: Cause[], group = ''): ApiError => {
   const listed = causes.map((cause) => `${cause.field}: ${cause.message}`);
-  return new ApiError(422, 'Invalid', `${group ? `${kind}.${group}` : kind} "${name}" is invalid: ${listed.length === 1 ? listed[0] : `[${listed.join(', ')}]`}`, {
-    name,
-    ...(group ? { group } : {}),
-    kind,
-    causes: causes.map((cause) => ({ reason: cause.reason ?? reasonOf(cause.message), message: cause.message, field: cause.field })),
-  });
+  return new ApiError(
+    422,
+    'Invalid',
+    `${group ? `${kind}.${group}` : kind} "${name}" is invalid: ${listed.length === 1 ? listed[0] : `[${listed.join(', ')}]`}`,
+    {
+      name,
+      ...(group ? { group } : {}),
+      kind,
+      causes: causes.map((cause) => ({ reason: cause.reason ?? reasonOf(cause.message), message: cause.message, field: cause.field })),
+    },
+  );
 };
 
 function reasonOf(message: string): string {

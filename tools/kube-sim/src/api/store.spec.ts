@@ -8,7 +8,12 @@ const names = (objects: Iterable<Readonly<KubeObject>>) => [...objects].map((obj
 describe('ObjectStore by namespace', () => {
   it('lists, counts and peeks a namespace through creates, replaces and removals', () => {
     const store = new ObjectStore();
-    for (const [namespace, name] of [['a', 'p1'], ['b', 'p1'], ['a', 'p2']]) store.create('/pods', pod(namespace, name));
+    for (const [namespace, name] of [
+      ['a', 'p1'],
+      ['b', 'p1'],
+      ['a', 'p2'],
+    ])
+      store.create('/pods', pod(namespace, name));
     store.replace('/pods', { ...store.get('/pods', 'a', 'p1')!, status: { phase: 'Running' } });
     store.remove('/pods', 'b', 'p1');
     expect(store.list('/pods', 'a').map((object) => object.metadata.name)).toEqual(['p1', 'p2']);
@@ -33,7 +38,14 @@ describe('ObjectStore by namespace', () => {
     store.replace('/pods', { ...store.get('/pods', 'a', 'p1')!, status: { phase: 'Running' } });
     store.remove('/pods', 'a', 'p1');
     const events = store.eventsSince(0, '/pods');
-    expect(events.map((event) => [event.type, event.object.metadata.resourceVersion === String(event.resourceVersion), event.object.status?.phase, event.object.metadata.labels])).toEqual([
+    expect(
+      events.map((event) => [
+        event.type,
+        event.object.metadata.resourceVersion === String(event.resourceVersion),
+        event.object.status?.phase,
+        event.object.metadata.labels,
+      ]),
+    ).toEqual([
       ['ADDED', true, undefined, undefined],
       ['MODIFIED', true, 'Running', undefined],
       ['DELETED', true, 'Running', undefined],

@@ -26,7 +26,9 @@ function nameCauses(type: ResourceType, name: string): Cause[] {
   if (!name) return [{ field: 'metadata.name', message: 'Required value: name or generateName is required' }];
   // RBAC objects take path segment names (`system:discovery`).
   if (type.group === 'rbac.authorization.k8s.io') {
-    return name === '.' || name === '..' || /[/%]/.test(name) ? [{ field: 'metadata.name', message: `Invalid value: "${name}": may not contain '/' or '%' and may not be '.' or '..'` }] : [];
+    return name === '.' || name === '..' || /[/%]/.test(name)
+      ? [{ field: 'metadata.name', message: `Invalid value: "${name}": may not contain '/' or '%' and may not be '.' or '..'` }]
+      : [];
   }
   const rule = NAME_RULES[type.plural] ?? SUBDOMAIN_RULE;
   const causes: Cause[] = [];
@@ -41,7 +43,8 @@ export function validateObject(type: ResourceType, object: KubeObject): void {
   const causes = nameCauses(type, name);
   for (const [key, value] of Object.entries(object.metadata.labels ?? {})) {
     if (!LABEL_KEY.test(key)) causes.push({ field: 'metadata.labels', message: `Invalid value: "${key}": not a valid label key` });
-    if (typeof value !== 'string' || !LABEL_VALUE.test(value)) causes.push({ field: 'metadata.labels', message: `Invalid value: "${String(value)}": not a valid label value` });
+    if (typeof value !== 'string' || !LABEL_VALUE.test(value))
+      causes.push({ field: 'metadata.labels', message: `Invalid value: "${String(value)}": not a valid label value` });
   }
   causes.push(...kindCauses(type, object));
   if (causes.length > 0) throw invalid(type.kind, name, causes, type.group);

@@ -78,7 +78,15 @@ export class WatchHandler {
     this.open.add(response);
     const bookmarks =
       request.query.get('allowWatchBookmarks') === 'true'
-        ? setInterval(() => send('BOOKMARK', { kind: request.type.kind, apiVersion: apiVersionOf(request.type), metadata: { resourceVersion: String(this.store.currentVersion) } }), BOOKMARK_INTERVAL_MS)
+        ? setInterval(
+            () =>
+              send('BOOKMARK', {
+                kind: request.type.kind,
+                apiVersion: apiVersionOf(request.type),
+                metadata: { resourceVersion: String(this.store.currentVersion) },
+              }),
+            BOOKMARK_INTERVAL_MS,
+          )
         : undefined;
     const timeoutSeconds = Number(request.query.get('timeoutSeconds') ?? 0);
     const timeout = timeoutSeconds > 0 ? setTimeout(() => response.end(), timeoutSeconds * 1000) : undefined;

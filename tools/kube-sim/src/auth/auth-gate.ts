@@ -58,11 +58,16 @@ export class AuthGate {
     const resource = request.subresource ? `${request.resource}/${request.subresource}` : request.resource;
     const target = `${request.group ? `${request.resource}.${request.group}` : request.resource}${request.name ? ` "${request.name}"` : ''}`;
     const scope = request.namespace ? `in the namespace "${request.namespace}"` : 'at the cluster scope';
-    throw new ApiError(403, 'Forbidden', `${target} is forbidden: User "${user.name}" cannot ${request.verb} resource "${resource}" in API group "${request.group}" ${scope}`, {
-      ...(request.name ? { name: request.name } : {}),
-      ...(request.group ? { group: request.group } : {}),
-      kind: request.resource,
-    });
+    throw new ApiError(
+      403,
+      'Forbidden',
+      `${target} is forbidden: User "${user.name}" cannot ${request.verb} resource "${resource}" in API group "${request.group}" ${scope}`,
+      {
+        ...(request.name ? { name: request.name } : {}),
+        ...(request.group ? { group: request.group } : {}),
+        kind: request.resource,
+      },
+    );
   }
 
   /** Non-resource paths (discovery, OpenAPI, version, health): 403 `cannot get path` when not allowed. */

@@ -5,10 +5,25 @@ import { parseTokenFile } from './tokens.js';
 
 const RBAC = 'rbac.authorization.k8s.io';
 const store = new ObjectStore();
-store.create(`${RBAC}/roles`, { metadata: { name: 'reader', namespace: 'team' }, rules: [{ apiGroups: [''], resources: ['pods', 'pods/log'], verbs: ['get', 'list'] }] });
-store.create(`${RBAC}/roles`, { metadata: { name: 'one-job', namespace: 'team' }, rules: [{ apiGroups: ['batch'], resources: ['jobs'], resourceNames: ['nightly'], verbs: ['*'] }] });
-store.create(`${RBAC}/clusterroles`, { metadata: { name: 'lease-writer' }, rules: [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'update'] }] });
-store.create(`${RBAC}/clusterroles`, { metadata: { name: 'ns-lister' }, rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['list'] }, { nonResourceURLs: ['/metrics'], verbs: ['get'] }] });
+store.create(`${RBAC}/roles`, {
+  metadata: { name: 'reader', namespace: 'team' },
+  rules: [{ apiGroups: [''], resources: ['pods', 'pods/log'], verbs: ['get', 'list'] }],
+});
+store.create(`${RBAC}/roles`, {
+  metadata: { name: 'one-job', namespace: 'team' },
+  rules: [{ apiGroups: ['batch'], resources: ['jobs'], resourceNames: ['nightly'], verbs: ['*'] }],
+});
+store.create(`${RBAC}/clusterroles`, {
+  metadata: { name: 'lease-writer' },
+  rules: [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'update'] }],
+});
+store.create(`${RBAC}/clusterroles`, {
+  metadata: { name: 'ns-lister' },
+  rules: [
+    { apiGroups: [''], resources: ['namespaces'], verbs: ['list'] },
+    { nonResourceURLs: ['/metrics'], verbs: ['get'] },
+  ],
+});
 const binding = (resource: string, name: string, namespace: string | undefined, roleKind: string, role: string, subject: Record<string, string>) =>
   store.create(`${RBAC}/${resource}`, { metadata: { name, namespace }, roleRef: { apiGroup: RBAC, kind: roleKind, name: role }, subjects: [subject] });
 binding('rolebindings', 'devs', 'team', 'Role', 'reader', { kind: 'Group', name: 'developers' });
@@ -33,7 +48,12 @@ describe('RbacAuthorizer', () => {
     ['resourceNames: the named job', alice, { verb: 'delete', group: 'batch', resource: 'jobs', namespace: 'team', name: 'nightly' }, true],
     ['resourceNames: another job', alice, { verb: 'delete', group: 'batch', resource: 'jobs', namespace: 'team', name: 'daily' }, false],
     ['resourceNames: a list is not a named request', alice, { verb: 'list', group: 'batch', resource: 'jobs', namespace: 'team' }, false],
-    ['ServiceAccount via a RoleBinding to a ClusterRole', reaper, { verb: 'update', group: 'coordination.k8s.io', resource: 'leases', namespace: 'team', name: 'l' }, true],
+    [
+      'ServiceAccount via a RoleBinding to a ClusterRole',
+      reaper,
+      { verb: 'update', group: 'coordination.k8s.io', resource: 'leases', namespace: 'team', name: 'l' },
+      true,
+    ],
     ['…only in the binding namespace', reaper, { verb: 'update', group: 'coordination.k8s.io', resource: 'leases', namespace: 'other', name: 'l' }, false],
     ['ClusterRoleBinding grants cluster scope', bob, { verb: 'list', group: '', resource: 'namespaces' }, true],
     ['the API group must match', bob, { verb: 'list', group: 'example.com', resource: 'namespaces' }, false],

@@ -32,12 +32,16 @@ function ruleAllows(rule: PolicyRule, request: RequestAttributes): boolean {
   if (!has(rule.verbs, request.verb) || !has(rule.apiGroups, request.group)) return false;
   const resources = rule.resources ?? [];
   const wanted = request.subresource ? `${request.resource}/${request.subresource}` : request.resource;
-  const resourceOk = resources.some((r) => r === '*' || r === wanted || (request.subresource !== undefined && (r === `*/${request.subresource}` || r === `${request.resource}/*`)));
+  const resourceOk = resources.some(
+    (r) => r === '*' || r === wanted || (request.subresource !== undefined && (r === `*/${request.subresource}` || r === `${request.resource}/*`)),
+  );
   return resourceOk && (!rule.resourceNames?.length || (request.name !== undefined && rule.resourceNames.includes(request.name)));
 }
 
 function pathAllowed(rule: PolicyRule, verb: string, path: string): boolean {
-  return has(rule.verbs, verb) && (rule.nonResourceURLs ?? []).some((url) => url === '*' || url === path || (url.endsWith('*') && path.startsWith(url.slice(0, -1))));
+  return (
+    has(rule.verbs, verb) && (rule.nonResourceURLs ?? []).some((url) => url === '*' || url === path || (url.endsWith('*') && path.startsWith(url.slice(0, -1))))
+  );
 }
 
 function subjectMatches(subject: Subject, user: UserInfo, bindingNamespace?: string): boolean {

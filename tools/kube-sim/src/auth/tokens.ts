@@ -37,6 +37,16 @@ export function parseTokenFile(text: string): TokenEntry[] {
     .map(({ line, number }) => {
       const [token, name, uid, groups] = csvFields(line);
       if (!token || !name) throw new Error(`token file line ${number}: expected token,user,uid[,"group1,group2"]`);
-      return { token, name, uid: uid || undefined, groups: groups ? groups.split(',').map((g) => g.trim()).filter(Boolean) : [] };
+      return {
+        token,
+        name,
+        uid: uid || undefined,
+        groups: groups
+          ? groups
+              .split(',')
+              .map((g) => g.trim())
+              .filter(Boolean)
+          : [],
+      };
     });
 }

@@ -31,7 +31,13 @@ export function crdBehaviour(sim: SimContext): KindBehaviour {
   return {
     prepareCreate(crd) {
       const spec = crd.spec as unknown as CrdSpec | undefined;
-      if (!spec?.group || !spec.names?.plural || !spec.names.kind || !spec.versions?.length) throw invalid('CustomResourceDefinition', crd.metadata.name ?? '', [{ field: 'spec', message: 'Required value: group, names.plural, names.kind and versions' }], 'apiextensions.k8s.io');
+      if (!spec?.group || !spec.names?.plural || !spec.names.kind || !spec.versions?.length)
+        throw invalid(
+          'CustomResourceDefinition',
+          crd.metadata.name ?? '',
+          [{ field: 'spec', message: 'Required value: group, names.plural, names.kind and versions' }],
+          'apiextensions.k8s.io',
+        );
       crd.status = {
         acceptedNames: spec.names,
         storedVersions: spec.versions.filter((v) => v.storage).map((v) => v.name),
@@ -44,7 +50,10 @@ export function crdBehaviour(sim: SimContext): KindBehaviour {
       sim.later(0, () =>
         sim.mutate(sim.type('apiextensions.k8s.io', 'customresourcedefinitions'), undefined, crd.metadata.name!, (object) => {
           const conditions = (object.status?.conditions as unknown[] | undefined) ?? [];
-          object.status = { ...object.status, conditions: [...conditions, { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', lastTransitionTime: now() }] };
+          object.status = {
+            ...object.status,
+            conditions: [...conditions, { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', lastTransitionTime: now() }],
+          };
         }),
       );
     },

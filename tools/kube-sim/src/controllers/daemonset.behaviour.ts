@@ -13,9 +13,14 @@ interface DaemonSetSpec {
   template: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: Record<string, unknown> };
 }
 
-const podIsReady = (pod: KubeObject): boolean => ((pod.status?.conditions as { type: string; status: string }[] | undefined) ?? []).some((condition) => condition.type === 'Ready' && condition.status === 'True');
-const ownedBy = (pod: KubeObject, set: KubeObject): boolean => pod.metadata.ownerReferences?.some((owner) => owner.kind === 'DaemonSet' && owner.uid === set.metadata.uid) ?? false;
-const podsOf = (store: ObjectStore, set: KubeObject): KubeObject[] => store.list('/pods', set.metadata.namespace).filter((pod) => ownedBy(pod, set) && !pod.metadata.deletionTimestamp);
+const podIsReady = (pod: KubeObject): boolean =>
+  ((pod.status?.conditions as { type: string; status: string }[] | undefined) ?? []).some(
+    (condition) => condition.type === 'Ready' && condition.status === 'True',
+  );
+const ownedBy = (pod: KubeObject, set: KubeObject): boolean =>
+  pod.metadata.ownerReferences?.some((owner) => owner.kind === 'DaemonSet' && owner.uid === set.metadata.uid) ?? false;
+const podsOf = (store: ObjectStore, set: KubeObject): KubeObject[] =>
+  store.list('/pods', set.metadata.namespace).filter((pod) => ownedBy(pod, set) && !pod.metadata.deletionTimestamp);
 
 /** `imagePullPolicy` as the API server defaults it: Always for `:latest` or no tag, else IfNotPresent. */
 const pullPolicyOf = (image = ''): string => {
@@ -24,13 +29,32 @@ const pullPolicyOf = (image = ''): string => {
   return tag === undefined || tag === 'latest' ? 'Always' : 'IfNotPresent';
 };
 const defaultContainers = (list: unknown): unknown =>
-  Array.isArray(list) ? list.map((container: Record<string, unknown>) => ({ resources: {}, terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', imagePullPolicy: pullPolicyOf(container.image as string | undefined), ...container })) : list;
+  Array.isArray(list)
+    ? list.map((container: Record<string, unknown>) => ({
+        resources: {},
+        terminationMessagePath: '/dev/termination-log',
+        terminationMessagePolicy: 'File',
+        imagePullPolicy: pullPolicyOf(container.image as string | undefined),
+        ...container,
+      }))
+    : list;
 
 /** The defaults the API server gives a DaemonSet's spec and pod template. */
 function withDefaults(spec: Record<string, unknown>): Record<string, unknown> {
   const template = { ...(spec.template as { spec?: Record<string, unknown> }) };
-  const podSpec: Record<string, unknown> = { restartPolicy: 'Always', terminationGracePeriodSeconds: 30, dnsPolicy: 'ClusterFirst', securityContext: {}, schedulerName: 'default-scheduler', ...template.spec };
-  template.spec = { ...podSpec, containers: defaultContainers(podSpec.containers), ...(podSpec.initContainers ? { initContainers: defaultContainers(podSpec.initContainers) } : {}) };
+  const podSpec: Record<string, unknown> = {
+    restartPolicy: 'Always',
+    terminationGracePeriodSeconds: 30,
+    dnsPolicy: 'ClusterFirst',
+    securityContext: {},
+    schedulerName: 'default-scheduler',
+    ...template.spec,
+  };
+  template.spec = {
+    ...podSpec,
+    containers: defaultContainers(podSpec.containers),
+    ...(podSpec.initContainers ? { initContainers: defaultContainers(podSpec.initContainers) } : {}),
+  };
   return { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } }, revisionHistoryLimit: 10, ...spec, template };
 }
 

@@ -28,10 +28,16 @@ export function jobBehaviour(sim: SimContext): { behaviour: KindBehaviour; podHo
     const spec = job.spec as unknown as JobSpec;
     const uid = job.metadata.uid!;
     const name = job.metadata.name!;
-    const labels = { ...spec.template.metadata?.labels, 'controller-uid': uid, 'job-name': name, 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': name };
+    const labels = {
+      ...spec.template.metadata?.labels,
+      'controller-uid': uid,
+      'job-name': name,
+      'batch.kubernetes.io/controller-uid': uid,
+      'batch.kubernetes.io/job-name': name,
+    };
     if (!createPod(job, labels)) return;
     sim.mutate(type(), job.metadata.namespace, name, (object) => {
-      object.status = { ...object.status, active: 1, startTime: (object.status?.startTime) ?? now() };
+      object.status = { ...object.status, active: 1, startTime: object.status?.startTime ?? now() };
     });
   };
 
@@ -41,18 +47,18 @@ export function jobBehaviour(sim: SimContext): { behaviour: KindBehaviour; podHo
     const { name, uid } = job.metadata as { name: string; uid: string };
     try {
       sim.handler.create(
-      podType(),
-      job.metadata.namespace,
-      {
-        metadata: {
-          name: `${name}-${randomBytes(3).toString('hex').slice(0, 5)}`,
-          labels,
-          ...(spec.template.metadata?.annotations ? { annotations: spec.template.metadata.annotations } : {}),
-          ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name, uid, controller: true }],
+        podType(),
+        job.metadata.namespace,
+        {
+          metadata: {
+            name: `${name}-${randomBytes(3).toString('hex').slice(0, 5)}`,
+            labels,
+            ...(spec.template.metadata?.annotations ? { annotations: spec.template.metadata.annotations } : {}),
+            ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name, uid, controller: true }],
+          },
+          spec: { restartPolicy: 'Never', ...spec.template.spec },
         },
-        spec: { restartPolicy: 'Never', ...spec.template.spec },
-      },
-      { internal: true },
+        { internal: true },
       );
       return true;
     } catch (error) {
@@ -84,7 +90,16 @@ export function jobBehaviour(sim: SimContext): { behaviour: KindBehaviour; podHo
         } else {
           status.failed = ((status.failed as number | undefined) ?? 0) + 1;
           if ((status.failed as number) > backoffLimit) {
-            status.conditions = [{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit', lastProbeTime: now(), lastTransitionTime: now() }];
+            status.conditions = [
+              {
+                type: 'Failed',
+                status: 'True',
+                reason: 'BackoffLimitExceeded',
+                message: 'Job has reached the specified backoff limit',
+                lastProbeTime: now(),
+                lastTransitionTime: now(),
+              },
+            ];
           }
         }
         object.status = status;

@@ -38,7 +38,13 @@ export function namespaceBehaviour(sim: SimContext): KindBehaviour {
       object.status = {
         phase: 'Terminating',
         conditions: [
-          { type: 'NamespaceContentRemaining', status: contents.length > 0 ? 'True' : 'False', reason: contents.length > 0 ? 'SomeResourcesRemain' : 'ContentRemoved', message: `Some resources are remaining: ${contents.length} objects`, lastTransitionTime: now() },
+          {
+            type: 'NamespaceContentRemaining',
+            status: contents.length > 0 ? 'True' : 'False',
+            reason: contents.length > 0 ? 'SomeResourcesRemain' : 'ContentRemoved',
+            message: `Some resources are remaining: ${contents.length} objects`,
+            lastTransitionTime: now(),
+          },
           {
             type: 'NamespaceFinalizersRemaining',
             status: blocked.length > 0 || finalizers.length > 0 ? 'True' : 'False',
@@ -85,7 +91,8 @@ export function namespaceBehaviour(sim: SimContext): KindBehaviour {
       const createAccount = () => {
         const namespace = sim.store.get('/namespaces', undefined, name);
         if (!namespace || namespace.metadata.uid !== object.metadata.uid || namespace.metadata.deletionTimestamp) return;
-        if (!sim.store.get('/serviceaccounts', name, 'default')) sim.handler.create(sim.type('', 'serviceaccounts'), name, { metadata: { name: 'default' } }, { internal: true });
+        if (!sim.store.get('/serviceaccounts', name, 'default'))
+          sim.handler.create(sim.type('', 'serviceaccounts'), name, { metadata: { name: 'default' } }, { internal: true });
       };
       if (sim.faults.serviceAccountDelayMs > 0) sim.later(sim.faults.serviceAccountDelayMs, createAccount);
       else createAccount();

@@ -26,7 +26,8 @@ export function admitServiceAccount(store: ObjectStore, pod: KubeObject): void {
   spec.serviceAccountName = name;
   spec.serviceAccount = name;
   const namespace = pod.metadata.namespace!;
-  if (!store.get('/serviceaccounts', namespace, name)) throw refused(pod, `error looking up service account ${namespace}/${name}: serviceaccount "${name}" not found`);
+  if (!store.get('/serviceaccounts', namespace, name))
+    throw refused(pod, `error looking up service account ${namespace}/${name}: serviceaccount "${name}" not found`);
 }
 
 /** Containers, then init containers (the order the LimitRanger reports them in). */
@@ -44,11 +45,14 @@ function fill(resources: NonNullable<Container['resources']>, kind: 'requests' |
 
 /** API defaulting then the LimitRanger plugin: requests default to limits, then the namespace's LimitRange fills what is missing. */
 export function admitLimitRanges(store: ObjectStore, pod: KubeObject): void {
-  const items = store.list('/limitranges', pod.metadata.namespace).flatMap((range) => ((range.spec?.limits as LimitItem[] | undefined) ?? []).filter((item) => item.type === 'Container'));
+  const items = store
+    .list('/limitranges', pod.metadata.namespace)
+    .flatMap((range) => ((range.spec?.limits as LimitItem[] | undefined) ?? []).filter((item) => item.type === 'Container'));
   const notes: string[] = [];
   for (const { container, label } of containersOf(pod)) {
     const resources = (container.resources ??= {});
-    for (const [name, value] of Object.entries(resources.limits ?? {})) if (resources.requests?.[name] === undefined) resources.requests = { ...resources.requests, [name]: value };
+    for (const [name, value] of Object.entries(resources.limits ?? {}))
+      if (resources.requests?.[name] === undefined) resources.requests = { ...resources.requests, [name]: value };
     for (const item of items) {
       const requests = fill(resources, 'requests', item.defaultRequest ?? item.default);
       const limits = fill(resources, 'limits', item.default);
@@ -61,8 +65,10 @@ export function admitLimitRanges(store: ObjectStore, pod: KubeObject): void {
 
 /** What a pod counts against a quota: per resource, the sum over containers or the largest init container. */
 export function podUsage(pod: KubeObject): Record<string, number> {
-  const sum = (list: Container[], kind: 'requests' | 'limits', name: string) => list.reduce((total, c) => total + parseQuantity(c.resources?.[kind]?.[name]), 0);
-  const max = (list: Container[], kind: 'requests' | 'limits', name: string) => list.reduce((top, c) => Math.max(top, parseQuantity(c.resources?.[kind]?.[name])), 0);
+  const sum = (list: Container[], kind: 'requests' | 'limits', name: string) =>
+    list.reduce((total, c) => total + parseQuantity(c.resources?.[kind]?.[name]), 0);
+  const max = (list: Container[], kind: 'requests' | 'limits', name: string) =>
+    list.reduce((top, c) => Math.max(top, parseQuantity(c.resources?.[kind]?.[name])), 0);
   const containers = (pod.spec?.containers as Container[] | undefined) ?? [];
   const inits = (pod.spec?.initContainers as Container[] | undefined) ?? [];
   const usage: Record<string, number> = { pods: 1, 'count/pods': 1 };

@@ -49,7 +49,13 @@ export function podBehaviour(sim: SimContext, logs: PodLogs, hooks: PodHooks, im
       admitServiceAccount(sim.store, pod);
       admitLimitRanges(sim.store, pod);
       admitQuotas(sim.store, pod);
-      pod.spec = { restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', ...pod.spec, nodeName: (pod.spec?.nodeName) ?? pickNode(sim.store) };
+      pod.spec = {
+        restartPolicy: 'Always',
+        dnsPolicy: 'ClusterFirst',
+        schedulerName: 'default-scheduler',
+        ...pod.spec,
+        nodeName: pod.spec?.nodeName ?? pickNode(sim.store),
+      };
       pod.status = { phase: 'Pending', qosClass: 'BestEffort', conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: now() }] };
     },
     created(pod) {
@@ -65,7 +71,14 @@ export function podBehaviour(sim: SimContext, logs: PodLogs, hooks: PodHooks, im
 }
 
 /** A kubelet Event about a pod, or one of another component about another object (best effort: a namespace being deleted refuses it). */
-export function recordEvent(sim: SimContext, object: KubeObject, reason: string, message: string, type: 'Normal' | 'Warning' = 'Normal', component = 'kubelet'): void {
+export function recordEvent(
+  sim: SimContext,
+  object: KubeObject,
+  reason: string,
+  message: string,
+  type: 'Normal' | 'Warning' = 'Normal',
+  component = 'kubelet',
+): void {
   const { name, namespace, uid } = object.metadata;
   const node = object.spec?.nodeName as string | undefined;
   try {

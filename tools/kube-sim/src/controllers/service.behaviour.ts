@@ -29,7 +29,8 @@ export function serviceBehaviour(sim: SimContext): KindBehaviour {
     created(service) {
       // A port that cannot be opened is told in a Warning Event on the Service (kube-proxy's own failures show there too).
       void sim.endpoints.open(service, serviceExposure(service)).then((failures) => {
-        if (failures.length > 0) recordEvent(sim, service, 'FailedToListen', `cannot open the Service's ports: ${failures.join('; ')}`, 'Warning', 'kube-proxy');
+        if (failures.length > 0)
+          recordEvent(sim, service, 'FailedToListen', `cannot open the Service's ports: ${failures.join('; ')}`, 'Warning', 'kube-proxy');
       });
     },
     deleted(service) {

@@ -42,15 +42,18 @@ export class SimContext {
   /** A controller step after `ms` (0: on the next turn, so watchers see each state). */
   later(ms: number, step: () => void): void {
     if (this.stopped) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      if (this.stopped) return;
-      try {
-        step();
-      } catch (error) {
-        this.log(`controller step failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }, Math.max(1, ms));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        if (this.stopped) return;
+        try {
+          step();
+        } catch (error) {
+          this.log(`controller step failed: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      },
+      Math.max(1, ms),
+    );
     this.timers.add(timer);
   }
 

@@ -3,7 +3,8 @@ import type { ObjectStore } from '../api/store.js';
 import { now } from '../pods/pod-lifecycle.js';
 
 /** kube-sim's own nodes: `kube-sim-node` first (the one node of earlier versions), then `kube-sim-node-1`, … */
-export const simNodeNames = (count: number): string[] => Array.from({ length: Math.max(1, count) }, (_, index) => (index === 0 ? 'kube-sim-node' : `kube-sim-node-${index}`));
+export const simNodeNames = (count: number): string[] =>
+  Array.from({ length: Math.max(1, count) }, (_, index) => (index === 0 ? 'kube-sim-node' : `kube-sim-node-${index}`));
 
 /** A Ready Node as a kubelet registers it (loopback address; kube-sim's pods all live in its loopback ranges). */
 export const simNodeObject = (name: string): KubeObject => ({
@@ -14,8 +15,20 @@ export const simNodeObject = (name: string): KubeObject => ({
   status: {
     capacity: { cpu: '32', memory: '128Gi', pods: '1000' },
     allocatable: { cpu: '32', memory: '128Gi', pods: '1000' },
-    addresses: [{ type: 'InternalIP', address: '127.0.0.1' }, { type: 'Hostname', address: name }],
-    conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now(), lastTransitionTime: now() }],
+    addresses: [
+      { type: 'InternalIP', address: '127.0.0.1' },
+      { type: 'Hostname', address: name },
+    ],
+    conditions: [
+      {
+        type: 'Ready',
+        status: 'True',
+        reason: 'KubeletReady',
+        message: 'kubelet is posting ready status',
+        lastHeartbeatTime: now(),
+        lastTransitionTime: now(),
+      },
+    ],
     nodeInfo: { kubeletVersion: 'v1.30.0-kube-sim', operatingSystem: 'linux', architecture: 'amd64', containerRuntimeVersion: 'kube-sim://1' },
   },
 });

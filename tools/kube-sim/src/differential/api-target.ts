@@ -19,20 +19,28 @@ export function send(target: ApiTarget, method: string, path: string, body?: unk
   const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((done, fail) => {
-    const call = request(url, { method, rejectUnauthorized: false, headers: { Authorization: `Bearer ${target.token}`, Accept: 'application/json', ...(payload ? { 'Content-Type': contentType } : {}) } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: Record<string, unknown> = {};
-        try {
-          parsed = JSON.parse(text) as Record<string, unknown>;
-        } catch {
-          parsed = { text };
-        }
-        done({ code: response.statusCode ?? 0, body: parsed });
-      });
-    });
+    const call = request(
+      url,
+      {
+        method,
+        rejectUnauthorized: false,
+        headers: { Authorization: `Bearer ${target.token}`, Accept: 'application/json', ...(payload ? { 'Content-Type': contentType } : {}) },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: Record<string, unknown> = {};
+          try {
+            parsed = JSON.parse(text) as Record<string, unknown>;
+          } catch {
+            parsed = { text };
+          }
+          done({ code: response.statusCode ?? 0, body: parsed });
+        });
+      },
+    );
     call.on('error', fail);
     call.end(payload);
   });

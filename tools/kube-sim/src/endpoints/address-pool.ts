@@ -24,7 +24,10 @@ export class AddressPool {
   }
 
   release(address: string): void {
-    const [third, fourth] = address.slice(this.prefix.length + 1).split('.').map(Number);
+    const [third, fourth] = address
+      .slice(this.prefix.length + 1)
+      .split('.')
+      .map(Number);
     this.inUse.delete(third * 250 + fourth - 1);
   }
 

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { describeBoot, parseBootProfiles, parseDuration, planBoot, profileOf, readyAfterMs, REALISTIC_BOOT_PROFILES, stageAt, type BootPlan } from './boot-profile.js';
+import {
+  describeBoot,
+  parseBootProfiles,
+  parseDuration,
+  planBoot,
+  profileOf,
+  readyAfterMs,
+  REALISTIC_BOOT_PROFILES,
+  stageAt,
+  type BootPlan,
+} from './boot-profile.js';
 
 describe('parseDuration', () => {
   it.each([
@@ -67,7 +77,15 @@ describe('stageAt', () => {
 
   it('a reboot goes down again and boots from the start', () => {
     const rebooting = plan({ rebootMs: 300 });
-    expect([250, 299, 300, 399, 450, 650, 700].map((after) => stageAt(rebooting, 1000 + after))).toEqual(['booting', 'booting', 'down', 'down', 'login', 'booting', 'ready']);
+    expect([250, 299, 300, 399, 450, 650, 700].map((after) => stageAt(rebooting, 1000 + after))).toEqual([
+      'booting',
+      'booting',
+      'down',
+      'down',
+      'login',
+      'booting',
+      'ready',
+    ]);
     expect(readyAfterMs(rebooting)).toBe(700);
   });
 });
@@ -88,7 +106,9 @@ describe('planBoot', () => {
   });
 
   it('describes the boot for the pod log', () => {
-    expect(describeBoot(planBoot('*vqfx*', { ...profile, jitter: 0, reboot: true }, 0))).toBe('booting (profile *vqfx*): SSH port at 1.0 s, login at 2.0 s, CLI at 4.0 s, reboots at 3.0 s and boots again');
+    expect(describeBoot(planBoot('*vqfx*', { ...profile, jitter: 0, reboot: true }, 0))).toBe(
+      'booting (profile *vqfx*): SSH port at 1.0 s, login at 2.0 s, CLI at 4.0 s, reboots at 3.0 s and boots again',
+    );
     expect(describeBoot(planBoot('bad*', { ...profile, fail: true }, 0, () => 0.5))).toMatch(/never gets past its login \(boot fails\)$/);
   });
 });

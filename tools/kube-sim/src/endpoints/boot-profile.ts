@@ -38,7 +38,12 @@ export interface BootPlan {
 }
 
 /** A profile given only its time to CLI: the SSH port answers at 60 % of it, logins at 75 % (as vQFX, cEOS, CSR do). */
-export const profileFor = (cliMs: number, options: Omit<BootProfile, 'portMs' | 'loginMs' | 'cliMs'> = {}): BootProfile => ({ portMs: Math.round(cliMs * 0.6), loginMs: Math.round(cliMs * 0.75), cliMs, ...options });
+export const profileFor = (cliMs: number, options: Omit<BootProfile, 'portMs' | 'loginMs' | 'cliMs'> = {}): BootProfile => ({
+  portMs: Math.round(cliMs * 0.6),
+  loginMs: Math.round(cliMs * 0.75),
+  cliMs,
+  ...options,
+});
 
 /**
  * `--boot-profile realistic`: images as they boot on a lab node (KVM, a few vCPUs), from the sample
@@ -103,7 +108,10 @@ export function profileProblem(profile: BootProfile): string | undefined {
  */
 export function parseBootProfiles(spec: string): Record<string, BootProfile> {
   const profiles: Record<string, BootProfile> = {};
-  for (const entry of spec.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of spec
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     if (entry === 'realistic') {
       for (const [pattern, profile] of Object.entries(REALISTIC_BOOT_PROFILES)) profiles[pattern] ??= profile;
       continue;
@@ -128,7 +136,15 @@ export function profileOf(profiles: Readonly<Record<string, BootProfile>>, image
 export function planBoot(pattern: string, profile: BootProfile, startedAt: number, random: () => number = Math.random): BootPlan {
   const scale = 1 + (profile.jitter ?? 0) * (2 * random() - 1);
   const [portMs, loginMs, cliMs] = [profile.portMs, profile.loginMs, profile.cliMs].map((ms) => Math.round(ms * scale));
-  return { pattern, startedAt, portMs, loginMs, cliMs, ...(profile.reboot ? { rebootMs: loginMs + Math.round((cliMs - loginMs) / 2) } : {}), ...(profile.fail ? { fail: true } : {}) };
+  return {
+    pattern,
+    startedAt,
+    portMs,
+    loginMs,
+    cliMs,
+    ...(profile.reboot ? { rebootMs: loginMs + Math.round((cliMs - loginMs) / 2) } : {}),
+    ...(profile.fail ? { fail: true } : {}),
+  };
 }
 
 /** Where the boot stands at `now`. */

@@ -14,7 +14,9 @@ type ExposureOf = (object: KubeObject) => Exposure | undefined;
 
 /** The ports a pod's containers declare. */
 export const containerPorts = (pod: KubeObject): number[] =>
-  ((pod.spec?.containers as { ports?: { containerPort: number }[] }[] | undefined) ?? []).flatMap((container) => (container.ports ?? []).map((port) => port.containerPort));
+  ((pod.spec?.containers as { ports?: { containerPort: number }[] }[] | undefined) ?? []).flatMap((container) =>
+    (container.ports ?? []).map((port) => port.containerPort),
+  );
 
 /** A Running pod with a podIP answers on its container ports, unless a container is not running (crash-looping, or it could not start). */
 export const podExposure: ExposureOf = (pod) => {
@@ -140,7 +142,18 @@ export class EndpointExposure {
         const pod = object.kind === 'Service' ? this.selectedPod(object) : object;
         const boot = pod && this.boots.get(pod.metadata.uid!);
         const { name, namespace: ns } = object.metadata;
-        return [{ kind: object.kind ?? '', namespace: ns, name, address, image: this.imageOf(object), stage: this.stageOf(object), ...(boot ? { boot } : {}), connections: this.connections.of(uid) }];
+        return [
+          {
+            kind: object.kind ?? '',
+            namespace: ns,
+            name,
+            address,
+            image: this.imageOf(object),
+            stage: this.stageOf(object),
+            ...(boot ? { boot } : {}),
+            connections: this.connections.of(uid),
+          },
+        ];
       }),
     );
   }

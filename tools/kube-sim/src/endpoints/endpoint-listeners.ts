@@ -73,7 +73,13 @@ export class EndpointListeners {
    * SSH logins get a shell answering as `host` (the object's name and image); each connection meets the
    * stage of its boot (see BootProfile).
    */
-  async listen(owner: string, address: string, ports: readonly number[], onLost: (message: string) => void, host: EndpointHost = { hostname: address, address }): Promise<string[]> {
+  async listen(
+    owner: string,
+    address: string,
+    ports: readonly number[],
+    onLost: (message: string) => void,
+    host: EndpointHost = { hostname: address, address },
+  ): Promise<string[]> {
     const entry = this.byOwner.get(owner) ?? { bindings: [], sockets: new Set<Socket>() };
     this.byOwner.set(owner, entry);
     let ssh: ssh2.Server | undefined;
@@ -153,11 +159,17 @@ export class EndpointListeners {
     client.on('authentication', (context) => {
       if (stageOf(host) === 'login' || stageOf(host) === 'down') return void client.end();
       const users = this.credentials.users;
-      if (Object.keys(users).length > 0 && !(context.method === 'password' && users[context.username] === context.password)) return context.reject(['password']);
+      if (Object.keys(users).length > 0 && !(context.method === 'password' && users[context.username] === context.password))
+        return context.reject(['password']);
       user = context.username || user;
       return context.accept();
     });
-    const identity: Omit<ShellIdentity, 'user'> = { hostname: host.hostname, address: host.address, image: host.image, booting: () => stageOf(host) !== 'ready' };
+    const identity: Omit<ShellIdentity, 'user'> = {
+      hostname: host.hostname,
+      address: host.address,
+      image: host.image,
+      booting: () => stageOf(host) !== 'ready',
+    };
     client.on('ready', () => client.on('session', (accept) => serveSshSession(accept(), { ...identity, user })));
   }
 }

@@ -39,7 +39,10 @@ describe('PortRegistry', () => {
     const registry = new PortRegistry();
     const port = await freePort();
     const [a, b, c] = addresses(3);
-    bindings.push(await registry.bind(a, port, says('a'), { sharedAfter: 10, ...noLoss }), await registry.bind(b, port, says('b'), { sharedAfter: 10, ...noLoss }));
+    bindings.push(
+      await registry.bind(a, port, says('a'), { sharedAfter: 10, ...noLoss }),
+      await registry.bind(b, port, says('b'), { sharedAfter: 10, ...noLoss }),
+    );
     expect(registry.sockets).toBe(2);
     expect(await greeting(a, port)).toBe(`a at ${a}\n`);
     expect(await greeting(b, port)).toBe(`b at ${b}\n`);

@@ -63,19 +63,34 @@ const COMMANDS: Record<string, Command> = {
   echo: (args) => (args[0] === '-n' ? ok(args.slice(1).join(' ')) : ok(`${args.join(' ')}\n`)),
   hostname: (_args, identity) => ok(`${identity.hostname}\n`),
   whoami: (_args, identity) => ok(`${identity.user}\n`),
-  id: (_args, identity) => ok(identity.user === 'root' ? 'uid=0(root) gid=0(root) groups=0(root)\n' : `uid=1000(${identity.user}) gid=1000(${identity.user}) groups=1000(${identity.user})\n`),
+  id: (_args, identity) =>
+    ok(
+      identity.user === 'root'
+        ? 'uid=0(root) gid=0(root) groups=0(root)\n'
+        : `uid=1000(${identity.user}) gid=1000(${identity.user}) groups=1000(${identity.user})\n`,
+    ),
   pwd: (_args, identity) => ok(identity.user === 'root' ? '/\n' : `/home/${identity.user}\n`),
-  uname: (args, identity) => ok(`${args.includes('-a') ? `Linux ${identity.hostname} 6.1.0-kube-sim #1 SMP x86_64 GNU/Linux` : args.includes('-n') ? identity.hostname : args.includes('-r') ? '6.1.0-kube-sim' : args.includes('-m') ? 'x86_64' : 'Linux'}\n`),
+  uname: (args, identity) =>
+    ok(
+      `${args.includes('-a') ? `Linux ${identity.hostname} 6.1.0-kube-sim #1 SMP x86_64 GNU/Linux` : args.includes('-n') ? identity.hostname : args.includes('-r') ? '6.1.0-kube-sim' : args.includes('-m') ? 'x86_64' : 'Linux'}\n`,
+    ),
   date: () => ok(`${new Date().toUTCString()}\n`),
   true: () => ok(''),
   false: () => ({ output: '', code: 1 }),
-  ip: (args, identity) => (['a', 'addr', 'address'].includes(args[0] ?? '') ? ok(ipAddr(identity)) : args[0] === 'route' || args[0] === 'r' ? ok('default via 127.0.0.1 dev eth0\n') : { output: 'Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }\n', code: 1 }),
+  ip: (args, identity) =>
+    ['a', 'addr', 'address'].includes(args[0] ?? '')
+      ? ok(ipAddr(identity))
+      : args[0] === 'route' || args[0] === 'r'
+        ? ok('default via 127.0.0.1 dev eth0\n')
+        : { output: 'Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }\n', code: 1 },
   exit: (args, _identity, status) => ({ output: '', code: args[0] !== undefined && /^\d+$/.test(args[0]) ? Number(args[0]) % 256 : status, exit: true }),
   show: (args, identity) =>
     args[0] === 'version'
       ? ok(`Hostname: ${identity.hostname}\nModel: kube-sim\nImage: ${identity.image ?? 'unknown'}\n`)
       : args[0] === 'interfaces'
-        ? ok(`Interface               Admin Link Proto    Local\nlo0                     up    up   inet     127.0.0.1/8\nem0                     up    up   inet     ${identity.address ?? '127.0.0.2'}/16\n`)
+        ? ok(
+            `Interface               Admin Link Proto    Local\nlo0                     up    up   inet     127.0.0.1/8\nem0                     up    up   inet     ${identity.address ?? '127.0.0.2'}/16\n`,
+          )
         : { output: `syntax error, expecting <command>: ${args[0] ?? ''}\n`, code: 1 },
 };
 COMMANDS.ifconfig = (_args, identity) => ok(ipAddr(identity));

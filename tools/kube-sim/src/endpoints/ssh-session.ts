@@ -22,13 +22,17 @@ export function serveSshSession(session: ssh2.Session, identity: ShellIdentity):
   });
   session.on('shell', (accept) => {
     const stream = accept();
-    const shell = new SimShell(identity, {
-      write: (text) => stream.write(text),
-      exit: (code) => {
-        stream.exit(code);
-        stream.end();
+    const shell = new SimShell(
+      identity,
+      {
+        write: (text) => stream.write(text),
+        exit: (code) => {
+          stream.exit(code);
+          stream.end();
+        },
       },
-    }, tty);
+      tty,
+    );
     stream.on('data', (data: Buffer) => shell.input(data));
     stream.on('end', () => shell.end());
     shell.start();

@@ -9,16 +9,22 @@ import { EXEC_PROTOCOLS, serveExec } from './exec-session.js';
 /** Answers an upgrade that cannot proceed with a Status body and closes the socket. */
 export function refuseUpgrade(socket: Duplex, error: ApiError): void {
   const body = JSON.stringify(error.toStatus());
-  socket.end(`HTTP/1.1 ${error.code} ${error.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${error.code} ${error.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** `pods/<name>/exec` over WebSocket (`v5.channel.k8s.io`, `v4.channel.k8s.io`) into a Running pod's simulated shell. */
 export class PodExec {
-  private readonly server = new WebSocketServer({ noServer: true, handleProtocols: (offered) => EXEC_PROTOCOLS.find((protocol) => offered.has(protocol)) ?? false });
+  private readonly server = new WebSocketServer({
+    noServer: true,
+    handleProtocols: (offered) => EXEC_PROTOCOLS.find((protocol) => offered.has(protocol)) ?? false,
+  });
 
   /** Checks the pod and container, then upgrades; throws an ApiError (the caller refuses the upgrade) when it cannot. */
   upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, target: ResourceRequest, pod: KubeObject): void {
-    if ((request.headers.upgrade ?? '').toLowerCase() !== 'websocket') throw badRequest('unable to upgrade connection: kube-sim serves exec over WebSocket (v5.channel.k8s.io, v4.channel.k8s.io) only');
+    if ((request.headers.upgrade ?? '').toLowerCase() !== 'websocket')
+      throw badRequest('unable to upgrade connection: kube-sim serves exec over WebSocket (v5.channel.k8s.io, v4.channel.k8s.io) only');
     const phase = pod.status?.phase as string | undefined;
     if (phase === 'Succeeded' || phase === 'Failed') throw badRequest(`cannot exec into a container in a completed pod; current phase is ${phase}`);
     const containers = (pod.spec?.containers as { name: string; image?: string }[] | undefined) ?? [];
@@ -37,4 +43,3 @@ export class PodExec {
     this.server.close();
   }
 }
-

@@ -8,8 +8,21 @@ import type { KubeObject } from '../api/object.js';
 interface Kubeconfig {
   'current-context'?: string;
   contexts?: { name: string; context: { cluster: string; user: string } }[];
-  clusters?: { name: string; cluster: { server: string; 'certificate-authority'?: string; 'certificate-authority-data'?: string; 'insecure-skip-tls-verify'?: boolean } }[];
-  users?: { name: string; user: { token?: string; tokenFile?: string; 'client-certificate'?: string; 'client-certificate-data'?: string; 'client-key'?: string; 'client-key-data'?: string } }[];
+  clusters?: {
+    name: string;
+    cluster: { server: string; 'certificate-authority'?: string; 'certificate-authority-data'?: string; 'insecure-skip-tls-verify'?: boolean };
+  }[];
+  users?: {
+    name: string;
+    user: {
+      token?: string;
+      tokenFile?: string;
+      'client-certificate'?: string;
+      'client-certificate-data'?: string;
+      'client-key'?: string;
+      'client-key-data'?: string;
+    };
+  }[];
 }
 
 export interface ApiResponse {
@@ -32,15 +45,20 @@ export class KubeApi {
     const cluster = config.clusters?.find((candidate) => candidate.name === context?.cluster)?.cluster;
     const user = config.users?.find((candidate) => candidate.name === context?.user)?.user ?? {};
     if (!cluster?.server) throw new Error(`${path}: no server in the current context`);
-    const file = (name: string | undefined, data: string | undefined) => (data ? Buffer.from(data, 'base64') : name ? readFileSync(resolve(dirname(path), name)) : undefined);
+    const file = (name: string | undefined, data: string | undefined) =>
+      data ? Buffer.from(data, 'base64') : name ? readFileSync(resolve(dirname(path), name)) : undefined;
     const token = user.token ?? (user.tokenFile ? readFileSync(resolve(dirname(path), user.tokenFile), 'utf8').trim() : undefined);
-    return new KubeApi(new URL(cluster.server), {
-      ca: file(cluster['certificate-authority'], cluster['certificate-authority-data']),
-      cert: file(user['client-certificate'], user['client-certificate-data']),
-      key: file(user['client-key'], user['client-key-data']),
-      rejectUnauthorized: cluster['insecure-skip-tls-verify'] !== true,
-      headers: token ? { Authorization: `Bearer ${token}` } : {},
-    }, userAgent);
+    return new KubeApi(
+      new URL(cluster.server),
+      {
+        ca: file(cluster['certificate-authority'], cluster['certificate-authority-data']),
+        cert: file(user['client-certificate'], user['client-certificate-data']),
+        key: file(user['client-key'], user['client-key-data']),
+        rejectUnauthorized: cluster['insecure-skip-tls-verify'] !== true,
+        headers: token ? { Authorization: `Bearer ${token}` } : {},
+      },
+      userAgent,
+    );
   }
 
   /** One call; `headers` on top of the usual ones (e.g. an `Accept` asking for a Table). */
@@ -48,12 +66,17 @@ export class KubeApi {
     // With Content-Length: the apiserver ignores a chunked DELETE body (its DeleteOptions).
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const text = await new Promise<{ code: number; text: string }>((resolve, reject) => {
-      const request = this.open(method, path, { ...headers, ...(payload ? { 'Content-Type': contentType, 'Content-Length': String(payload.length) } : {}) }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ code: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        response.on('error', reject);
-      });
+      const request = this.open(
+        method,
+        path,
+        { ...headers, ...(payload ? { 'Content-Type': contentType, 'Content-Length': String(payload.length) } : {}) },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve({ code: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+          response.on('error', reject);
+        },
+      );
       request.on('error', reject);
       request.end(payload);
     });
@@ -63,7 +86,8 @@ export class KubeApi {
   /** Like `call`, throwing on any status outside 2xx (or `allowed`). */
   async must(method: string, path: string, body?: unknown, allowed: number[] = [], contentType?: string): Promise<ApiResponse> {
     const response = await this.call(method, path, body, contentType);
-    if ((response.code < 200 || response.code > 299) && !allowed.includes(response.code)) throw new Error(`${method} ${path}: ${response.code} ${response.body.message ?? ''}`);
+    if ((response.code < 200 || response.code > 299) && !allowed.includes(response.code))
+      throw new Error(`${method} ${path}: ${response.code} ${response.body.message ?? ''}`);
     return response;
   }
 
@@ -100,7 +124,11 @@ export class KubeApi {
 
   private open(method: string, path: string, headers: Record<string, string>, onResponse: Parameters<typeof httpsRequest>[2]) {
     const url = new URL(path, this.server);
-    const options: RequestOptions = { ...this.options, method, headers: { ...(this.options.headers as Record<string, string>), Accept: 'application/json', 'User-Agent': this.userAgent, ...headers } };
+    const options: RequestOptions = {
+      ...this.options,
+      method,
+      headers: { ...(this.options.headers as Record<string, string>), Accept: 'application/json', 'User-Agent': this.userAgent, ...headers },
+    };
     return (url.protocol === 'http:' ? httpRequest : httpsRequest)(url, options, onResponse);
   }
 }

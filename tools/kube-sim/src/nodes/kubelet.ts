@@ -92,7 +92,8 @@ export class Kubelet {
     const body = { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid } };
     void this.api.call('DELETE', podPath(pod), body).then(
       (response) => {
-        if (response.code >= 300 && response.code !== 404 && response.code !== 409) this.log(`delete ${podPath(pod)}: ${response.code} ${response.body.message ?? ''}`);
+        if (response.code >= 300 && response.code !== 404 && response.code !== 409)
+          this.log(`delete ${podPath(pod)}: ${response.code} ${response.body.message ?? ''}`);
       },
       (error: unknown) => this.log(`delete ${podPath(pod)}: ${String(error)}`),
     );
@@ -117,10 +118,13 @@ export class Kubelet {
 
   private later(ms: number, step: () => Promise<void>): void {
     if (this.stopped) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      if (!this.stopped) step().catch((error: unknown) => this.log(`pod step failed: ${error instanceof Error ? error.message : String(error)}`));
-    }, Math.max(1, ms));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        if (!this.stopped) step().catch((error: unknown) => this.log(`pod step failed: ${error instanceof Error ? error.message : String(error)}`));
+      },
+      Math.max(1, ms),
+    );
     this.timers.add(timer);
   }
 }

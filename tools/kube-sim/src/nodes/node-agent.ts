@@ -56,28 +56,51 @@ export class SimNodes {
     this.faults = { ...defaultFaults(), ...options.faults };
     const addresses = new AddressPool(this.ranges.pods);
     const port = options.kubeletPort ?? 10250;
-    this.nodes = Array.from({ length: options.count ?? 1 }, (_, index) => ({ name: `${options.prefix ?? 'kube-sim-node'}-${index}`, address: addresses.allocate(), kubeletPort: port }));
+    this.nodes = Array.from({ length: options.count ?? 1 }, (_, index) => ({
+      name: `${options.prefix ?? 'kube-sim-node'}-${index}`,
+      address: addresses.allocate(),
+      kubeletPort: port,
+    }));
     const capacity = { cpu: '64', memory: '256Gi', pods: '250', ...options.capacity };
     this.registry = new NodeRegistry(api, this.nodes, capacity, log);
     this.listeners = new EndpointListeners({ users: options.sshUsers ?? {} }, { sharedAfter: options.sharedListenersAfter });
     const podInformers = () => this.informers.slice(0, this.nodes.length);
-    this.exposure = new EndpointExposure((resource) => (resource === '/pods' ? podInformers().flatMap((informer) => informer.objects()) : []), this.faults, this.listeners, log);
+    this.exposure = new EndpointExposure(
+      (resource) => (resource === '/pods' ? podInformers().flatMap((informer) => informer.objects()) : []),
+      this.faults,
+      this.listeners,
+      log,
+    );
     const logs = new PodLogs();
     this.kubelet = new Kubelet(api, this.nodes, this.faults, addresses, this.exposure, logs, log);
-    this.proxy = new ServiceProxy((namespace) => podInformers().flatMap((informer) => informer.objects().filter((pod) => pod.metadata.namespace === namespace)), this.faults, log);
-    this.server = new KubeletServer((namespace, name) => podInformers().map((informer) => informer.get(namespace, name)).find(Boolean), logs);
+    this.proxy = new ServiceProxy(
+      (namespace) => podInformers().flatMap((informer) => informer.objects().filter((pod) => pod.metadata.namespace === namespace)),
+      this.faults,
+      log,
+    );
+    this.server = new KubeletServer(
+      (namespace, name) =>
+        podInformers()
+          .map((informer) => informer.get(namespace, name))
+          .find(Boolean),
+      logs,
+    );
     const pods = {
       upsert: (pod: KubeObject) => (this.kubelet.upsert(pod), this.proxy.podsChanged(pod.metadata.namespace!)),
       remove: (pod: KubeObject) => (this.kubelet.remove(pod), this.proxy.podsChanged(pod.metadata.namespace!)),
     };
-    for (const node of this.nodes) this.informers.push(new Informer(api, `/api/v1/pods?fieldSelector=${encodeURIComponent(`spec.nodeName=${node.name}`)}`, pods, log));
+    for (const node of this.nodes)
+      this.informers.push(new Informer(api, `/api/v1/pods?fieldSelector=${encodeURIComponent(`spec.nodeName=${node.name}`)}`, pods, log));
     this.informers.push(new Informer(api, '/api/v1/services', this.proxy.serviceHandler, log));
   }
 
   static async start(options: SimNodesOptions): Promise<SimNodes> {
     const nodes = new SimNodes(KubeApi.fromFile(options.kubeconfig), options);
     try {
-      await nodes.server.listen(nodes.nodes.map((node) => node.address), nodes.nodes[0].kubeletPort);
+      await nodes.server.listen(
+        nodes.nodes.map((node) => node.address),
+        nodes.nodes[0].kubeletPort,
+      );
       await nodes.registry.register();
       for (const informer of nodes.informers) await informer.start();
     } catch (error) {

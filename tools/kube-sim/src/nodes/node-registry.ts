@@ -22,7 +22,14 @@ export interface NodeCapacity {
 
 function nodeStatus(node: SimNode, capacity: NodeCapacity): Record<string, unknown> {
   const time = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  const condition = (type: string, status: string, reason: string, message: string) => ({ type, status, reason, message, lastHeartbeatTime: time, lastTransitionTime: time });
+  const condition = (type: string, status: string, reason: string, message: string) => ({
+    type,
+    status,
+    reason,
+    message,
+    lastHeartbeatTime: time,
+    lastTransitionTime: time,
+  });
   const resources = { ...capacity, 'ephemeral-storage': '1Ti' };
   return {
     capacity: resources,
@@ -36,7 +43,18 @@ function nodeStatus(node: SimNode, capacity: NodeCapacity): Record<string, unkno
     // Only an InternalIP: the apiserver dials the first address of its preferred types (Hostname first).
     addresses: [{ type: 'InternalIP', address: node.address }],
     daemonEndpoints: { kubeletEndpoint: { Port: node.kubeletPort } },
-    nodeInfo: { machineID: '', systemUUID: '', bootID: '', kernelVersion: '', osImage: 'kube-sim', containerRuntimeVersion: 'kube-sim://1', kubeletVersion: 'v1.24.0-kube-sim', kubeProxyVersion: 'v1.24.0-kube-sim', operatingSystem: 'linux', architecture: 'amd64' },
+    nodeInfo: {
+      machineID: '',
+      systemUUID: '',
+      bootID: '',
+      kernelVersion: '',
+      osImage: 'kube-sim',
+      containerRuntimeVersion: 'kube-sim://1',
+      kubeletVersion: 'v1.24.0-kube-sim',
+      kubeProxyVersion: 'v1.24.0-kube-sim',
+      operatingSystem: 'linux',
+      architecture: 'amd64',
+    },
   };
 }
 
@@ -56,9 +74,23 @@ export class NodeRegistry {
 
   async register(): Promise<void> {
     for (const node of this.nodes) {
-      const body = { apiVersion: 'v1', kind: 'Node', metadata: { name: node.name, labels: { 'kubernetes.io/hostname': node.name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', 'kube-sim.antidote.io/node': 'true' } }, spec: {} };
+      const body = {
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: {
+          name: node.name,
+          labels: { 'kubernetes.io/hostname': node.name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', 'kube-sim.antidote.io/node': 'true' },
+        },
+        spec: {},
+      };
       await this.api.must('POST', '/api/v1/nodes', body, [409]);
-      const registered = await this.api.must('PATCH', `/api/v1/nodes/${node.name}/status`, { status: nodeStatus(node, this.capacity) }, [], 'application/merge-patch+json');
+      const registered = await this.api.must(
+        'PATCH',
+        `/api/v1/nodes/${node.name}/status`,
+        { status: nodeStatus(node, this.capacity) },
+        [],
+        'application/merge-patch+json',
+      );
       await this.renew(node, registered.body);
     }
     this.timer = setInterval(() => void this.renewAll(), LEASE_RENEW_MS);
@@ -75,7 +107,8 @@ export class NodeRegistry {
   }
 
   private async renewAll(): Promise<void> {
-    for (const node of this.nodes) await this.renew(node).catch((error: unknown) => this.log(`lease of ${node.name}: ${error instanceof Error ? error.message : String(error)}`));
+    for (const node of this.nodes)
+      await this.renew(node).catch((error: unknown) => this.log(`lease of ${node.name}: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   private async renew(node: SimNode, registered?: KubeObject): Promise<void> {
@@ -89,7 +122,11 @@ export class NodeRegistry {
     const lease = {
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
-      metadata: { name: node.name, namespace: 'kube-node-lease', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: node.name, uid: owner.metadata.uid! }] },
+      metadata: {
+        name: node.name,
+        namespace: 'kube-node-lease',
+        ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: node.name, uid: owner.metadata.uid! }],
+      },
       spec: { holderIdentity: node.name, leaseDurationSeconds: LEASE_SECONDS, renewTime: microTime() },
     };
     await this.api.must('POST', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', lease, [409]);

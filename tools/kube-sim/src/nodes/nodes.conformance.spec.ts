@@ -60,7 +60,12 @@ describe.skipIf(!cluster)('kube-sim nodes on a real control plane', () => {
   });
 
   it('forwards a Service’s loopback ClusterIP to the pod it selects', async () => {
-    const service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'ssh' }, spec: { selector: { app: 'ssh' }, ports: [{ name: 'ssh', port: 2022, targetPort: 22 }] } };
+    const service = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'ssh' },
+      spec: { selector: { app: 'ssh' }, ports: [{ name: 'ssh', port: 2022, targetPort: 22 }] },
+    };
     const clusterIP = (await kube.must('POST', `/api/v1/namespaces/${NS}/services`, service)).body.spec?.clusterIP as string;
     expect(clusterIP).toMatch(/^127\.96\./);
     await expect.poll(() => banner(clusterIP, 2022), TIMEOUT).toMatch(/^SSH-2.0/);
@@ -69,15 +74,33 @@ describe.skipIf(!cluster)('kube-sim nodes on a real control plane', () => {
   it('shows an image pull failure as the kubelet does', async () => {
     nodes.setFaults({ imagePullFailure: ['no-such-image'] });
     await kube.must('POST', `/api/v1/namespaces/${NS}/pods`, pod('pull', 'no-such-image'));
-    const reason = async () => ((await get('pull'))?.status?.containerStatuses as { state: { waiting?: { reason: string } } }[] | undefined)?.[0]?.state.waiting?.reason;
+    const reason = async () =>
+      ((await get('pull'))?.status?.containerStatuses as { state: { waiting?: { reason: string } } }[] | undefined)?.[0]?.state.waiting?.reason;
     await expect.poll(reason, TIMEOUT).toBe('ImagePullBackOff');
     nodes.setFaults({ imagePullFailure: [] });
   });
 
   it('runs a Job’s pod to Succeeded, and the real job controller completes the Job', async () => {
-    const job = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'config' }, spec: { backoffLimit: 0, template: { spec: { restartPolicy: 'Never', nodeSelector: { 'kubernetes.io/hostname': nodes.nodes[0].name }, containers: [{ name: 'config', image: 'configurator' }] } } } };
+    const job = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'config' },
+      spec: {
+        backoffLimit: 0,
+        template: {
+          spec: {
+            restartPolicy: 'Never',
+            nodeSelector: { 'kubernetes.io/hostname': nodes.nodes[0].name },
+            containers: [{ name: 'config', image: 'configurator' }],
+          },
+        },
+      },
+    };
     await kube.must('POST', `/apis/batch/v1/namespaces/${NS}/jobs`, job);
-    const complete = async () => ((await kube.must('GET', `/apis/batch/v1/namespaces/${NS}/jobs/config`)).body.status?.conditions as { type: string }[] | undefined)?.map((condition) => condition.type);
+    const complete = async () =>
+      ((await kube.must('GET', `/apis/batch/v1/namespaces/${NS}/jobs/config`)).body.status?.conditions as { type: string }[] | undefined)?.map(
+        (condition) => condition.type,
+      );
     await expect.poll(complete, TIMEOUT).toContain('Complete');
   });
 

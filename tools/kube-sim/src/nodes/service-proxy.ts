@@ -28,7 +28,9 @@ const loopback = (address: unknown): address is string => typeof address === 'st
 const ready = (pod: KubeObject): boolean =>
   !pod.metadata.deletionTimestamp &&
   typeof pod.status?.podIP === 'string' &&
-  ((pod.status?.conditions as { type: string; status: string }[] | undefined) ?? []).some((condition) => condition.type === 'Ready' && condition.status === 'True');
+  ((pod.status?.conditions as { type: string; status: string }[] | undefined) ?? []).some(
+    (condition) => condition.type === 'Ready' && condition.status === 'True',
+  );
 const selects = (service: KubeObject, pod: KubeObject): boolean => {
   const selector = service.spec?.selector as Record<string, string> | undefined;
   return selector !== undefined && Object.keys(selector).length > 0 && Object.entries(selector).every(([key, value]) => pod.metadata.labels?.[key] === value);

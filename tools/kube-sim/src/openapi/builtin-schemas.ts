@@ -28,7 +28,22 @@ const PACKAGES: Record<string, string> = {
 };
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 export const OBJECT_META = `${META}.ObjectMeta`;
-const META_TYPES = new Set(['ObjectMeta', 'ListMeta', 'LabelSelector', 'LabelSelectorRequirement', 'OwnerReference', 'ManagedFieldsEntry', 'Condition', 'Status', 'StatusDetails', 'StatusCause', 'DeleteOptions', 'Preconditions', 'Time', 'MicroTime']);
+const META_TYPES = new Set([
+  'ObjectMeta',
+  'ListMeta',
+  'LabelSelector',
+  'LabelSelectorRequirement',
+  'OwnerReference',
+  'ManagedFieldsEntry',
+  'Condition',
+  'Status',
+  'StatusDetails',
+  'StatusCause',
+  'DeleteOptions',
+  'Preconditions',
+  'Time',
+  'MicroTime',
+]);
 
 /** The client-node class of a built-in kind (core Event is `CoreV1Event`). */
 export const modelOf = (type: Pick<ResourceType, 'group' | 'kind'>): string => (type.group === '' && type.kind === 'Event' ? 'CoreV1Event' : `V1${type.kind}`);
@@ -54,7 +69,12 @@ function build(): SchemaSet & { names: Map<string, string> } {
     if (array) return { type: 'array', items: typeSchema(array[1], '', pkg) };
     const map = /^\{ \[key: string\]: (.+); \}$/.exec(type);
     if (map) return { type: 'object', additionalProperties: typeSchema(map[1], '', pkg) };
-    if (type === 'string') return format && format !== 'int-or-string' ? { type: 'string', format } : format === 'int-or-string' ? { 'x-kubernetes-int-or-string': true } : { type: 'string' };
+    if (type === 'string')
+      return format && format !== 'int-or-string'
+        ? { type: 'string', format }
+        : format === 'int-or-string'
+          ? { 'x-kubernetes-int-or-string': true }
+          : { type: 'string' };
     if (type === 'Date') return { type: 'string', format: format || 'date-time' };
     if (type === 'number') return format === 'int32' || format === 'int64' ? { type: 'integer', format } : { type: 'number', format: format || 'double' };
     if (type === 'boolean') return { type: 'boolean' };

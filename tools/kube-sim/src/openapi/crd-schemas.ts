@@ -9,7 +9,8 @@ interface CrdVersion {
 }
 
 /** `com.example.v1.Widget`: the component name the API server gives a custom kind. */
-export const crdComponentName = (type: Pick<ResourceType, 'group' | 'version' | 'kind'>): string => `${type.group.split('.').reverse().join('.')}.${type.version}.${type.kind}`;
+export const crdComponentName = (type: Pick<ResourceType, 'group' | 'version' | 'kind'>): string =>
+  `${type.group.split('.').reverse().join('.')}.${type.version}.${type.kind}`;
 
 /**
  * The published schema of a custom kind: its CRD's openAPIV3Schema with apiVersion, kind and metadata
@@ -17,7 +18,10 @@ export const crdComponentName = (type: Pick<ResourceType, 'group' | 'version' | 
  */
 export function crdSchema(type: ResourceType, crd: KubeObject | undefined): Schema {
   const versions = (crd?.spec?.versions as CrdVersion[] | undefined) ?? [];
-  const declared = versions.find((version) => version.name === type.version)?.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  const declared = versions.find((version) => version.name === type.version)?.schema?.openAPIV3Schema ?? {
+    type: 'object',
+    'x-kubernetes-preserve-unknown-fields': true,
+  };
   return {
     ...declared,
     type: 'object',

@@ -8,12 +8,17 @@ import { closure, refTo, type Schema, type SchemaSet } from './schema.js';
 const isBuiltin = (type: ResourceType): boolean => BUILTIN_RESOURCES.some((b) => b.group === type.group && b.plural === type.plural);
 
 /** Every schema of the served kinds (built-in and custom) and each kind's component name; read-only. */
-export function schemaSetOf(types: ResourceType[], crdOf: (type: ResourceType) => KubeObject | undefined): SchemaSet & { componentOf(type: ResourceType): string } {
+export function schemaSetOf(
+  types: ResourceType[],
+  crdOf: (type: ResourceType) => KubeObject | undefined,
+): SchemaSet & { componentOf(type: ResourceType): string } {
   const builtin = builtinSchemas();
   const custom = types.filter((t) => !isBuiltin(t));
   // Built-in kinds alone (every write of one is validated against them) share the built-in set, uncopied.
   const schemas: Record<string, Schema> =
-    custom.length === 0 ? builtin.schemas : { ...builtin.schemas, ...Object.fromEntries(custom.map((type) => [crdComponentName(type), crdSchema(type, crdOf(type))])) };
+    custom.length === 0
+      ? builtin.schemas
+      : { ...builtin.schemas, ...Object.fromEntries(custom.map((type) => [crdComponentName(type), crdSchema(type, crdOf(type))])) };
   return { schemas, componentOf: (type) => (isBuiltin(type) ? builtin.componentOf(type) : crdComponentName(type)) };
 }
 
@@ -42,7 +47,10 @@ function pathsOf(type: ResourceType, component: string): Record<string, unknown>
     [`${base}/{name}`]: {
       get: operation('get'),
       put: operation('put', { parameters: WRITE_PARAMETERS, requestBody: body }),
-      patch: operation('patch', { parameters: [...WRITE_PARAMETERS, query('force')], requestBody: { content: Object.fromEntries(patchTypes.map((t) => [t, { schema: { type: 'object' } }])) } }),
+      patch: operation('patch', {
+        parameters: [...WRITE_PARAMETERS, query('force')],
+        requestBody: { content: Object.fromEntries(patchTypes.map((t) => [t, { schema: { type: 'object' } }])) },
+      }),
       delete: operation('delete'),
     },
   };
@@ -64,7 +72,8 @@ const hashOf = (value: unknown): string => createHash('sha512').update(JSON.stri
 /** `/openapi/v3`: every group-version with the address (and content hash) of its document. */
 export function openApiV3Index(types: ResourceType[], crdOf: (type: ResourceType) => KubeObject | undefined): unknown {
   const paths: Record<string, { serverRelativeURL: string }> = {};
-  for (const path of [...new Set(types.map(gvPath))].sort()) paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${hashOf(openApiV3Document(path, types, crdOf))}` };
+  for (const path of [...new Set(types.map(gvPath))].sort())
+    paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${hashOf(openApiV3Document(path, types, crdOf))}` };
   return { paths };
 }
 
@@ -76,10 +85,19 @@ export function openApiV2(types: ResourceType[], crdOf: (type: ResourceType) => 
   for (const operations of Object.values(paths)) {
     for (const operation of Object.values(operations)) {
       delete operation.requestBody;
-      operation.parameters = ((operation.parameters as { name: string; in: string }[] | undefined) ?? []).map(({ name }) => ({ name, in: 'query', type: 'string', uniqueItems: true }));
-      operation.responses = { '200': { description: 'OK', schema: (((operation.responses as Record<string, { content: Record<string, { schema: unknown }> }>)['200']).content['application/json']).schema } };
+      operation.parameters = ((operation.parameters as { name: string; in: string }[] | undefined) ?? []).map(({ name }) => ({
+        name,
+        in: 'query',
+        type: 'string',
+        uniqueItems: true,
+      }));
+      operation.responses = {
+        '200': {
+          description: 'OK',
+          schema: (operation.responses as Record<string, { content: Record<string, { schema: unknown }> }>)['200'].content['application/json'].schema,
+        },
+      };
     }
   }
   return v2({ swagger: '2.0', info: { title: 'Kubernetes', version: 'v1.30.0' }, paths, definitions: set.schemas });
 }
-

@@ -62,5 +62,9 @@ export function validateFields(request: ResourceRequest, raw: string, contentTyp
   // Nothing pruned from a JSON body: the body as it came (no second serialisation).
   if (unknown.length === 0 && !contentType.includes('yaml')) return unchanged;
   const warnings = directive === 'Ignore' ? [] : unknown.map((field) => `299 - "unknown field \\"${field}\\""`);
-  return { body: JSON.stringify(parsed), contentType: contentType.includes('yaml') && !contentType.startsWith('application/apply-patch') ? 'application/json' : contentType, warnings };
+  return {
+    body: JSON.stringify(parsed),
+    contentType: contentType.includes('yaml') && !contentType.startsWith('application/apply-patch') ? 'application/json' : contentType,
+    warnings,
+  };
 }

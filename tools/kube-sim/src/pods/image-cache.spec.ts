@@ -55,7 +55,7 @@ describe('pullDelayOf', () => {
     ['antidotelabs/utility:latest', 7],
     ['big/anything', 1000],
   ])('%s takes %i ms', (image, expected) => {
-    const faults = { ...defaultFaults(), imagePullDelayMs: 7, imagePullDelays: { 'vqfx': 60_000, 'big/*': 1000 } };
+    const faults = { ...defaultFaults(), imagePullDelayMs: 7, imagePullDelays: { vqfx: 60_000, 'big/*': 1000 } };
     expect(pullDelayOf(faults, image)).toBe(expected);
   });
 });

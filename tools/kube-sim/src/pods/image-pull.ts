@@ -3,7 +3,9 @@ import { pullDelayOf } from './image-cache.js';
 import { containersOf, now, waiting, type PodRuntime } from './pod-lifecycle.js';
 
 /** The distinct images of a pod, init containers first (the order a kubelet needs them). */
-const imagesOf = (pod: KubeObject): string[] => [...new Set([...containersOf(pod, 'initContainers'), ...containersOf(pod, 'containers')].map((container) => container.image ?? '').filter(Boolean))];
+const imagesOf = (pod: KubeObject): string[] => [
+  ...new Set([...containersOf(pod, 'initContainers'), ...containersOf(pod, 'containers')].map((container) => container.image ?? '').filter(Boolean)),
+];
 
 /**
  * Brings a pod's images onto its node, then calls `then`. With no pull delay configured for its images,
@@ -13,10 +15,17 @@ const imagesOf = (pod: KubeObject): string[] => [...new Set([...containersOf(pod
  * `Pulled` "already present on machine".
  */
 export function pullImages(pod: KubeObject, runtime: PodRuntime, then: () => void): void {
-  const node = pod.spec?.nodeName as string | undefined ?? '';
+  const node = (pod.spec?.nodeName as string | undefined) ?? '';
   const images = imagesOf(pod);
   if (images.every((image) => pullDelayOf(runtime.faults, image) === 0)) {
-    for (const image of images) runtime.images.ensure(node, image, 0, () => undefined, () => undefined);
+    for (const image of images)
+      runtime.images.ensure(
+        node,
+        image,
+        0,
+        () => undefined,
+        () => undefined,
+      );
     return then();
   }
   const next = (index: number): void => {
@@ -28,14 +37,23 @@ export function pullImages(pod: KubeObject, runtime: PodRuntime, then: () => voi
     }
     runtime.event?.(pod, 'Pulling', `Pulling image "${image}"`);
     const delay = pullDelayOf(runtime.faults, image);
-    runtime.images.ensure(node, image, delay, (ms, step) => runtime.later(ms, () => Promise.resolve(step())), () => {
-      runtime.event?.(pod, 'Pulled', `Successfully pulled image "${image}" in ${delay}ms`);
-      next(index + 1);
-    });
+    runtime.images.ensure(
+      node,
+      image,
+      delay,
+      (ms, step) => runtime.later(ms, () => Promise.resolve(step())),
+      () => {
+        runtime.event?.(pod, 'Pulled', `Successfully pulled image "${image}" in ${delay}ms`);
+        next(index + 1);
+      },
+    );
   };
   // The waiting status is written before any pull can end, so it never lands after Running.
   const waited = images.some((image) => !runtime.images.has(node, image)) ? waitForPulls(pod, runtime) : Promise.resolve();
-  void waited.then(() => next(0), () => next(0));
+  void waited.then(
+    () => next(0),
+    () => next(0),
+  );
 }
 
 /** Pending with its containers waiting, while images are pulled. */
@@ -44,7 +62,13 @@ async function waitForPulls(pod: KubeObject, runtime: PodRuntime): Promise<void>
   await runtime.setStatus(pod, {
     conditions: [
       { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: now() },
-      ...['Initialized', 'ContainersReady', 'Ready'].map((type) => ({ type, status: 'False', lastProbeTime: null, lastTransitionTime: now(), reason: inits.length > 0 && type === 'Initialized' ? 'ContainersNotInitialized' : 'ContainersNotReady' })),
+      ...['Initialized', 'ContainersReady', 'Ready'].map((type) => ({
+        type,
+        status: 'False',
+        lastProbeTime: null,
+        lastTransitionTime: now(),
+        reason: inits.length > 0 && type === 'Initialized' ? 'ContainersNotInitialized' : 'ContainersNotReady',
+      })),
     ],
     initContainerStatuses: inits.map((container) => waiting(container, 'PodInitializing', '')),
     containerStatuses: containersOf(pod, 'containers').map((container) => waiting(container, inits.length > 0 ? 'PodInitializing' : 'ContainerCreating', '')),

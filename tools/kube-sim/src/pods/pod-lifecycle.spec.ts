@@ -14,7 +14,14 @@ const pod: KubeObject = {
 /** A runtime whose steps run at once and whose listeners answer `failures`; records what the pod went through. */
 function runtime(failures: string[]) {
   const faults = defaultFaults();
-  const record = { statuses: [] as Record<string, unknown>[], events: [] as { reason: string; message: string; type?: string }[], released: [] as string[], listened: [] as string[], started: 0, steps: [] as Promise<void>[] };
+  const record = {
+    statuses: [] as Record<string, unknown>[],
+    events: [] as { reason: string; message: string; type?: string }[],
+    released: [] as string[],
+    listened: [] as string[],
+    started: 0,
+    steps: [] as Promise<void>[],
+  };
   const fake: PodRuntime = {
     faults,
     jobFailures: new JobFailures(faults),

@@ -130,8 +130,18 @@ export function startPod(pod: KubeObject, runtime: PodRuntime): void {
     const message = `Failed to pull image "${pullFailure.image}": rpc error: code = NotFound desc = failed to pull and unpack image: not found`;
     const backOff = `Back-off pulling image "${pullFailure.image}"`;
     runtime.later(pullDelayOf(faults, pullFailure.image ?? ''), async () => {
-      await runtime.setStatus(pod, creating((c) => (c === pullFailure ? waiting(c, 'ErrImagePull', message) : waiting(c, 'ContainerCreating', ''))));
-      runtime.later(50, async () => void (await runtime.setStatus(pod, creating((c) => (c === pullFailure ? waiting(c, 'ImagePullBackOff', backOff) : waiting(c, 'ContainerCreating', ''))))));
+      await runtime.setStatus(
+        pod,
+        creating((c) => (c === pullFailure ? waiting(c, 'ErrImagePull', message) : waiting(c, 'ContainerCreating', ''))),
+      );
+      runtime.later(
+        50,
+        async () =>
+          void (await runtime.setStatus(
+            pod,
+            creating((c) => (c === pullFailure ? waiting(c, 'ImagePullBackOff', backOff) : waiting(c, 'ContainerCreating', ''))),
+          )),
+      );
     });
     return;
   }
@@ -143,7 +153,8 @@ async function run(pod: KubeObject, containers: Container[], inits: Container[],
   const crashing = containers.find((container) => matchesAny(runtime.faults.crash, container.image ?? ''));
   const failures = crashing ? [] : await runtime.listen(pod, podIP);
   if (failures.length > 0) return cannotStart(pod, containers, inits, podIP, failures, runtime);
-  for (const container of containers) runtime.say(pod, `[${container.name}] started ${container.image}${container === crashing ? '; exited with code 1: segmentation fault' : ''}`);
+  for (const container of containers)
+    runtime.say(pod, `[${container.name}] started ${container.image}${container === crashing ? '; exited with code 1: segmentation fault' : ''}`);
   const boot = runtime.describeBoot?.(pod);
   if (boot) runtime.say(pod, `[${containers[0]?.name ?? 'main'}] ${boot}`);
   const updated = await runtime.setStatus(pod, {
@@ -156,7 +167,11 @@ async function run(pod: KubeObject, containers: Container[], inits: Container[],
     initContainerStatuses: inits.map((container) => terminated(container, 0, 'Completed')),
     containerStatuses: containers.map((container) =>
       container === crashing
-        ? { ...waiting(container, 'CrashLoopBackOff', `back-off 40s restarting failed container=${container.name}`), restartCount: 3, lastState: { terminated: { exitCode: 1, reason: 'Error', finishedAt: now() } } }
+        ? {
+            ...waiting(container, 'CrashLoopBackOff', `back-off 40s restarting failed container=${container.name}`),
+            restartCount: 3,
+            lastState: { terminated: { exitCode: 1, reason: 'Error', finishedAt: now() } },
+          }
         : running(container),
     ),
   });
@@ -170,14 +185,26 @@ async function run(pod: KubeObject, containers: Container[], inits: Container[],
 }
 
 const conditions = (holds: (condition: string) => boolean) =>
-  ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'].map((condition) => ({ type: condition, status: holds(condition) ? 'True' : 'False', lastProbeTime: null, lastTransitionTime: now() }));
+  ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'].map((condition) => ({
+    type: condition,
+    status: holds(condition) ? 'True' : 'False',
+    lastProbeTime: null,
+    lastTransitionTime: now(),
+  }));
 
 /**
  * A port of the pod could not be opened (no file descriptor left, the address taken): its containers
  * cannot start — RunContainerError with why, as a kubelet reports a container its runtime failed to
  * start — and an Event says so. Never Running with nothing listening.
  */
-async function cannotStart(pod: KubeObject, containers: Container[], inits: Container[], podIP: string, failures: string[], runtime: PodRuntime): Promise<void> {
+async function cannotStart(
+  pod: KubeObject,
+  containers: Container[],
+  inits: Container[],
+  podIP: string,
+  failures: string[],
+  runtime: PodRuntime,
+): Promise<void> {
   const message = `cannot open the pod's ports: ${failures.join('; ')}`;
   for (const container of containers) runtime.say(pod, `[${container.name}] error: ${message}`);
   runtime.event?.(pod, 'Failed', `Error: ${message}`, 'Warning');
@@ -197,10 +224,17 @@ async function cannotStart(pod: KubeObject, containers: Container[], inits: Cont
 
 async function finishJobPod(pod: KubeObject, containers: Container[], runtime: PodRuntime): Promise<void> {
   const fail = runtime.jobFailures.shouldFail(pod);
-  for (const container of containers) runtime.say(pod, `[${container.name}] ${fail ? 'configuration failed: connection refused by target (exit code 1)' : 'configuration applied'}`);
+  for (const container of containers)
+    runtime.say(pod, `[${container.name}] ${fail ? 'configuration failed: connection refused by target (exit code 1)' : 'configuration applied'}`);
   const finished = await runtime.setStatus(pod, {
     phase: fail ? 'Failed' : 'Succeeded',
-    conditions: ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'].map((condition) => ({ type: condition, status: condition === 'PodScheduled' || condition === 'Initialized' ? 'True' : 'False', lastProbeTime: null, lastTransitionTime: now(), ...(condition.includes('Ready') ? { reason: 'PodCompleted' } : {}) })),
+    conditions: ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'].map((condition) => ({
+      type: condition,
+      status: condition === 'PodScheduled' || condition === 'Initialized' ? 'True' : 'False',
+      lastProbeTime: null,
+      lastTransitionTime: now(),
+      ...(condition.includes('Ready') ? { reason: 'PodCompleted' } : {}),
+    })),
     containerStatuses: containers.map((container) => terminated(container, fail ? 1 : 0, fail ? 'Error' : 'Completed')),
   });
   if (finished) runtime.finished(finished, !fail);

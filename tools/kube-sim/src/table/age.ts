@@ -12,7 +12,8 @@ export function humanDuration(ms: number): string {
   if (hours < 48) return `${hours}h`;
   if (hours < 24 * 8) return hours % 24 === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${hours % 24}h`;
   if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24)}d`;
-  if (hours < 24 * 365 * 8) return Math.floor(hours / 24) % 365 === 0 ? `${Math.floor(hours / 24 / 365)}y` : `${Math.floor(hours / 24 / 365)}y${Math.floor(hours / 24) % 365}d`;
+  if (hours < 24 * 365 * 8)
+    return Math.floor(hours / 24) % 365 === 0 ? `${Math.floor(hours / 24 / 365)}y` : `${Math.floor(hours / 24 / 365)}y${Math.floor(hours / 24) % 365}d`;
   return `${Math.floor(hours / 24 / 365)}y`;
 }
 

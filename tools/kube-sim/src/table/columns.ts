@@ -18,9 +18,15 @@ export interface Printer {
 
 type Any = Record<string, unknown>;
 const field = (object: KubeObject, path: string): unknown => path.split('.').reduce<unknown>((value, key) => (value as Any | undefined)?.[key], object);
-const text = (value: unknown, empty = '<none>'): string => (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? (value === '' ? empty : String(value)) : empty);
+const text = (value: unknown, empty = '<none>'): string =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? (value === '' ? empty : String(value)) : empty;
 const count = (value: unknown): number => (value && typeof value === 'object' ? Object.keys(value).length : 0);
-const selector = (value: unknown): string => (value && typeof value === 'object' && count(value) > 0 ? Object.entries(value).map(([k, v]) => `${k}=${text(v, '')}`).join(',') : '<none>');
+const selector = (value: unknown): string =>
+  value && typeof value === 'object' && count(value) > 0
+    ? Object.entries(value)
+        .map(([k, v]) => `${k}=${text(v, '')}`)
+        .join(',')
+    : '<none>';
 
 const NAME: Column = { name: 'Name', format: 'name', description: 'Name must be unique within a namespace.' };
 const AGE: Column = { name: 'Age', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' };
@@ -59,28 +65,81 @@ export const PRINTERS: Record<string, Printer> = {
     columns: [NAME, col('Ready'), col('Status'), col('Restarts'), AGE, col('IP', 1), col('Node', 1), col('Nominated Node', 1), col('Readiness Gates', 1)],
     cells: podCells,
   },
-  '/namespaces': { columns: [NAME, col('Status'), AGE], cells: (o, now) => [o.metadata.name, text(field(o, 'status.phase'), 'Active'), age(o.metadata.creationTimestamp, now)] },
+  '/namespaces': {
+    columns: [NAME, col('Status'), AGE],
+    cells: (o, now) => [o.metadata.name, text(field(o, 'status.phase'), 'Active'), age(o.metadata.creationTimestamp, now)],
+  },
   '/services': {
     columns: [NAME, col('Type'), col('Cluster-IP'), col('External-IP'), col('Port(s)'), AGE, col('Selector', 1)],
-    cells: (o, now) => [o.metadata.name, text(field(o, 'spec.type'), 'ClusterIP'), text(field(o, 'spec.clusterIP')), text((field(o, 'spec.externalIPs') as string[] | undefined)?.join(',')), servicePorts(o), age(o.metadata.creationTimestamp, now), selector(field(o, 'spec.selector'))],
+    cells: (o, now) => [
+      o.metadata.name,
+      text(field(o, 'spec.type'), 'ClusterIP'),
+      text(field(o, 'spec.clusterIP')),
+      text((field(o, 'spec.externalIPs') as string[] | undefined)?.join(',')),
+      servicePorts(o),
+      age(o.metadata.creationTimestamp, now),
+      selector(field(o, 'spec.selector')),
+    ],
   },
-  '/secrets': { columns: [NAME, col('Type'), col('Data', 0, 'integer'), AGE], cells: (o, now) => [o.metadata.name, text(o.type, 'Opaque'), count(o.data), age(o.metadata.creationTimestamp, now)] },
-  '/configmaps': { columns: [NAME, col('Data', 0, 'integer'), AGE], cells: (o, now) => [o.metadata.name, count(o.data) + count(o.binaryData), age(o.metadata.creationTimestamp, now)] },
-  '/serviceaccounts': { columns: [NAME, col('Secrets', 0, 'integer'), AGE], cells: (o, now) => [o.metadata.name, ((o.secrets as unknown[] | undefined) ?? []).length, age(o.metadata.creationTimestamp, now)] },
+  '/secrets': {
+    columns: [NAME, col('Type'), col('Data', 0, 'integer'), AGE],
+    cells: (o, now) => [o.metadata.name, text(o.type, 'Opaque'), count(o.data), age(o.metadata.creationTimestamp, now)],
+  },
+  '/configmaps': {
+    columns: [NAME, col('Data', 0, 'integer'), AGE],
+    cells: (o, now) => [o.metadata.name, count(o.data) + count(o.binaryData), age(o.metadata.creationTimestamp, now)],
+  },
+  '/serviceaccounts': {
+    columns: [NAME, col('Secrets', 0, 'integer'), AGE],
+    cells: (o, now) => [o.metadata.name, ((o.secrets as unknown[] | undefined) ?? []).length, age(o.metadata.creationTimestamp, now)],
+  },
   '/events': {
     columns: [col('Last Seen'), col('Type'), col('Reason'), col('Object'), col('Message')],
-    cells: (o, now) => [age(o.lastTimestamp ?? o.eventTime ?? o.metadata.creationTimestamp, now), text(o.type), text(o.reason), `${text(field(o, 'involvedObject.kind'), '').toLowerCase()}/${text(field(o, 'involvedObject.name'), '')}`, text(o.message, '')],
+    cells: (o, now) => [
+      age(o.lastTimestamp ?? o.eventTime ?? o.metadata.creationTimestamp, now),
+      text(o.type),
+      text(o.reason),
+      `${text(field(o, 'involvedObject.kind'), '').toLowerCase()}/${text(field(o, 'involvedObject.name'), '')}`,
+      text(o.message, ''),
+    ],
   },
   '/nodes': {
-    columns: [NAME, col('Status'), col('Roles'), AGE, col('Version'), col('Internal-IP', 1), col('External-IP', 1), col('OS-Image', 1), col('Kernel-Version', 1), col('Container-Runtime', 1)],
-    cells: (o, now) => [o.metadata.name, nodeStatus(o), '<none>', age(o.metadata.creationTimestamp, now), text(field(o, 'status.nodeInfo.kubeletVersion'), ''), nodeAddress(o, 'InternalIP'), nodeAddress(o, 'ExternalIP'), text(field(o, 'status.nodeInfo.osImage'), '<unknown>'), text(field(o, 'status.nodeInfo.kernelVersion'), '<unknown>'), text(field(o, 'status.nodeInfo.containerRuntimeVersion'), '<unknown>')],
+    columns: [
+      NAME,
+      col('Status'),
+      col('Roles'),
+      AGE,
+      col('Version'),
+      col('Internal-IP', 1),
+      col('External-IP', 1),
+      col('OS-Image', 1),
+      col('Kernel-Version', 1),
+      col('Container-Runtime', 1),
+    ],
+    cells: (o, now) => [
+      o.metadata.name,
+      nodeStatus(o),
+      '<none>',
+      age(o.metadata.creationTimestamp, now),
+      text(field(o, 'status.nodeInfo.kubeletVersion'), ''),
+      nodeAddress(o, 'InternalIP'),
+      nodeAddress(o, 'ExternalIP'),
+      text(field(o, 'status.nodeInfo.osImage'), '<unknown>'),
+      text(field(o, 'status.nodeInfo.kernelVersion'), '<unknown>'),
+      text(field(o, 'status.nodeInfo.containerRuntimeVersion'), '<unknown>'),
+    ],
   },
   '/resourcequotas': {
     columns: [NAME, AGE, col('Request'), col('Limit')],
     cells: (o, now) => {
       const hard = (field(o, 'status.hard') ?? field(o, 'spec.hard') ?? {}) as Any;
       const used = (field(o, 'status.used') ?? {}) as Any;
-      const pairs = (limits: boolean) => Object.keys(hard).filter((k) => k.startsWith('limits.') === limits).sort().map((k) => `${k}: ${text(used[k], '0')}/${String(hard[k])}`).join(', ');
+      const pairs = (limits: boolean) =>
+        Object.keys(hard)
+          .filter((k) => k.startsWith('limits.') === limits)
+          .sort()
+          .map((k) => `${k}: ${text(used[k], '0')}/${String(hard[k])}`)
+          .join(', ');
       return [o.metadata.name, age(o.metadata.creationTimestamp, now), pairs(false), pairs(true)];
     },
   },
@@ -88,18 +147,41 @@ export const PRINTERS: Record<string, Printer> = {
     columns: [NAME, col('Completions'), col('Duration'), AGE, col('Containers', 1), col('Images', 1), col('Selector', 1)],
     cells: (o, now) => {
       const containers = (field(o, 'spec.template.spec.containers') as { name: string; image?: string }[] | undefined) ?? [];
-      return [o.metadata.name, jobCompletions(o), jobDuration(o, now), age(o.metadata.creationTimestamp, now), containers.map((c) => c.name).join(','), containers.map((c) => c.image ?? '').join(','), selector(field(o, 'spec.selector.matchLabels'))];
+      return [
+        o.metadata.name,
+        jobCompletions(o),
+        jobDuration(o, now),
+        age(o.metadata.creationTimestamp, now),
+        containers.map((c) => c.name).join(','),
+        containers.map((c) => c.image ?? '').join(','),
+        selector(field(o, 'spec.selector.matchLabels')),
+      ];
     },
   },
-  'coordination.k8s.io/leases': { columns: [NAME, col('Holder'), AGE], cells: (o, now) => [o.metadata.name, text(field(o, 'spec.holderIdentity'), ''), age(o.metadata.creationTimestamp, now)] },
-  'networking.k8s.io/networkpolicies': { columns: [NAME, col('Pod-Selector'), AGE], cells: (o, now) => [o.metadata.name, selector(field(o, 'spec.podSelector.matchLabels')).replace('<none>', ''), age(o.metadata.creationTimestamp, now)] },
-  'rbac.authorization.k8s.io/rolebindings': { columns: [NAME, col('Role'), AGE], cells: (o, now) => [o.metadata.name, `${text(field(o, 'roleRef.kind'))}/${text(field(o, 'roleRef.name'))}`, age(o.metadata.creationTimestamp, now)] },
-  'rbac.authorization.k8s.io/clusterrolebindings': { columns: [NAME, col('Role'), AGE], cells: (o, now) => [o.metadata.name, `${text(field(o, 'roleRef.kind'))}/${text(field(o, 'roleRef.name'))}`, age(o.metadata.creationTimestamp, now)] },
+  'coordination.k8s.io/leases': {
+    columns: [NAME, col('Holder'), AGE],
+    cells: (o, now) => [o.metadata.name, text(field(o, 'spec.holderIdentity'), ''), age(o.metadata.creationTimestamp, now)],
+  },
+  'networking.k8s.io/networkpolicies': {
+    columns: [NAME, col('Pod-Selector'), AGE],
+    cells: (o, now) => [o.metadata.name, selector(field(o, 'spec.podSelector.matchLabels')).replace('<none>', ''), age(o.metadata.creationTimestamp, now)],
+  },
+  'rbac.authorization.k8s.io/rolebindings': {
+    columns: [NAME, col('Role'), AGE],
+    cells: (o, now) => [o.metadata.name, `${text(field(o, 'roleRef.kind'))}/${text(field(o, 'roleRef.name'))}`, age(o.metadata.creationTimestamp, now)],
+  },
+  'rbac.authorization.k8s.io/clusterrolebindings': {
+    columns: [NAME, col('Role'), AGE],
+    cells: (o, now) => [o.metadata.name, `${text(field(o, 'roleRef.kind'))}/${text(field(o, 'roleRef.name'))}`, age(o.metadata.creationTimestamp, now)],
+  },
 };
 
 /** What the API server prints for kinds without a printer of their own (and for CRDs). */
 export const DEFAULT_PRINTER: Printer = {
-  columns: [NAME, { name: 'Created At', type: 'date', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' }],
+  columns: [
+    NAME,
+    { name: 'Created At', type: 'date', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' },
+  ],
   cells: (o) => [o.metadata.name, o.metadata.creationTimestamp],
 };
 

@@ -14,7 +14,8 @@ interface ContainerStatus {
   lastState?: ContainerState;
 }
 
-const statusesOf = (pod: KubeObject, field: 'containerStatuses' | 'initContainerStatuses'): ContainerStatus[] => (pod.status?.[field] as ContainerStatus[] | undefined) ?? [];
+const statusesOf = (pod: KubeObject, field: 'containerStatuses' | 'initContainerStatuses'): ContainerStatus[] =>
+  (pod.status?.[field] as ContainerStatus[] | undefined) ?? [];
 const terminatedReason = (terminated: NonNullable<ContainerState['terminated']>): string =>
   terminated.reason || (terminated.signal ? `Signal:${terminated.signal}` : `ExitCode:${terminated.exitCode ?? 0}`);
 
@@ -41,7 +42,9 @@ export function podCells(pod: KubeObject, now: number): unknown[] {
   let restarts = 0;
   let ready = 0;
   let lastRestart = 0;
-  const initialised = ((pod.status?.conditions as { type: string; status: string }[] | undefined) ?? []).some((c) => c.type === 'Initialized' && c.status === 'True');
+  const initialised = ((pod.status?.conditions as { type: string; status: string }[] | undefined) ?? []).some(
+    (c) => c.type === 'Initialized' && c.status === 'True',
+  );
   const init = initReason(pod);
   for (const status of statusesOf(pod, 'initContainerStatuses')) restarts += status.restartCount ?? 0;
   if (init) reason = init;
@@ -71,9 +74,9 @@ export function podCells(pod: KubeObject, now: number): unknown[] {
     reason,
     restartsText,
     age(pod.metadata.creationTimestamp, now),
-    podIPs[0]?.ip ?? (pod.status?.podIP) ?? '<none>',
-    (pod.spec?.nodeName) || '<none>',
-    (pod.status?.nominatedNodeName) || '<none>',
+    podIPs[0]?.ip ?? pod.status?.podIP ?? '<none>',
+    pod.spec?.nodeName || '<none>',
+    pod.status?.nominatedNodeName || '<none>',
     '<none>',
   ];
 }

@@ -7,7 +7,12 @@ import { CUSTOM_PRINTER, DEFAULT_PRINTER, PRINTERS, type Printer } from './colum
 /** Whether the client asked for `Accept: application/json;as=Table;v=v1;g=meta.k8s.io` (kubectl get does). */
 export function wantsTable(accept: string | undefined): boolean {
   return (accept ?? '').split(',').some((part) => {
-    const params = new Map(part.split(';').slice(1).map((p) => p.trim().split('=') as [string, string]));
+    const params = new Map(
+      part
+        .split(';')
+        .slice(1)
+        .map((p) => p.trim().split('=') as [string, string]),
+    );
     return params.get('as') === 'Table' && params.get('g') === 'meta.k8s.io' && (params.get('v') === 'v1' || params.get('v') === 'v1beta1');
   });
 }
@@ -23,11 +28,19 @@ interface PrinterColumn {
 
 /** `.spec.replicas`-style paths of a CRD's additionalPrinterColumns (the simple JSONPath subset). */
 const at = (object: unknown, jsonPath: string): unknown =>
-  jsonPath.replace(/^\{?\.?/, '').replace(/\}$/, '').split('.').filter(Boolean).reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], object);
+  jsonPath
+    .replace(/^\{?\.?/, '')
+    .replace(/\}$/, '')
+    .split('.')
+    .filter(Boolean)
+    .reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], object);
 
 function crdPrinter(columns: PrinterColumn[]): Printer {
   return {
-    columns: [CUSTOM_PRINTER.columns[0], ...columns.map((c) => ({ name: c.name, type: c.type as 'string', format: c.format ?? '', priority: c.priority ?? 0, description: c.description ?? '' }))],
+    columns: [
+      CUSTOM_PRINTER.columns[0],
+      ...columns.map((c) => ({ name: c.name, type: c.type as 'string', format: c.format ?? '', priority: c.priority ?? 0, description: c.description ?? '' })),
+    ],
     cells: (o, now) => [o.metadata.name, ...columns.map((c) => (c.type === 'date' ? age(at(o, c.jsonPath), now) : (at(o, c.jsonPath) ?? '')))],
   };
 }
@@ -59,7 +72,13 @@ export function toTable(printer: Printer, body: unknown, query: URLSearchParams,
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
     metadata,
-    columnDefinitions: printer.columns.map((c) => ({ name: c.name, type: c.type ?? 'string', format: c.format ?? '', description: c.description ?? c.name, priority: c.priority ?? 0 })),
+    columnDefinitions: printer.columns.map((c) => ({
+      name: c.name,
+      type: c.type ?? 'string',
+      format: c.format ?? '',
+      description: c.description ?? c.name,
+      priority: c.priority ?? 0,
+    })),
     rows: items.map((object) => ({ cells: printer.cells(object, now), object: rowObject(object, include) })),
   };
 }

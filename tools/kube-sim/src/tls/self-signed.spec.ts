@@ -11,11 +11,14 @@ async function ask(serving: { cert: string; key: string }, ca: string, host: str
   try {
     const { port } = server.address() as AddressInfo;
     return await new Promise<string>((resolve) => {
-      get({ host, port, ca, ...(servername ? { servername } : {}), lookup: (_name, _options, done) => done(null, [{ address: '127.0.0.1', family: 4 }]) }, (response) => {
-        let body = '';
-        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        response.on('end', () => resolve(body));
-      }).on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+      get(
+        { host, port, ca, ...(servername ? { servername } : {}), lookup: (_name, _options, done) => done(null, [{ address: '127.0.0.1', family: 4 }]) },
+        (response) => {
+          let body = '';
+          response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          response.on('end', () => resolve(body));
+        },
+      ).on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
     });
   } finally {
     server.close();

@@ -63,7 +63,8 @@ function ipv6Bytes(address: string): Buffer {
   return Buffer.from(all.flatMap((group) => [group >> 8, group & 0xff]));
 }
 
-const pem = (label: string, der: Buffer): string => `-----BEGIN ${label}-----\n${der.toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '')}\n-----END ${label}-----\n`;
+const pem = (label: string, der: Buffer): string =>
+  `-----BEGIN ${label}-----\n${der.toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '')}\n-----END ${label}-----\n`;
 
 /**
  * A fresh self-signed certificate (ECDSA P-256, SHA-256) for `names` (IP addresses and DNS names, as

@@ -80,10 +80,13 @@ export async function account(chaos: ChaosPlatform, load: Load, faults: Fault[],
   }
   const sim = platform.sim;
   const managed = sim.list('namespaces').filter((ns) => ns.metadata.labels?.[LABEL.managed] === MANAGED && ns.metadata.labels?.[LABEL.antidoteId] === INSTANCE);
-  const orphans = managed.filter((ns) => !ns.metadata.deletionTimestamp && !rows.has(ns.metadata.labels?.[LABEL.liveLesson] ?? '')).map((ns) => ns.metadata.name ?? '');
+  const orphans = managed
+    .filter((ns) => !ns.metadata.deletionTimestamp && !rows.has(ns.metadata.labels?.[LABEL.liveLesson] ?? ''))
+    .map((ns) => ns.metadata.name ?? '');
   const requests = sim.counters.requests();
   const podCreates = new Map<string, number>();
-  for (const r of requests) if (r.verb === 'create' && r.resource === 'pods' && r.code === 201 && r.namespace) podCreates.set(r.namespace, (podCreates.get(r.namespace) ?? 0) + 1);
+  for (const r of requests)
+    if (r.verb === 'create' && r.resource === 'pods' && r.code === 201 && r.namespace) podCreates.set(r.namespace, (podCreates.get(r.namespace) ?? 0) + 1);
   const duplicates: string[] = [];
   for (const lab of load.labs) {
     if (rows.get(lab.id)?.status !== 'READY') continue;
@@ -95,11 +98,16 @@ export async function account(chaos: ChaosPlatform, load: Load, faults: Fault[],
   if (namespaceCreates > load.labs.length) duplicates.push(`${namespaceCreates} namespaces created for ${load.labs.length} labs`);
 
   const restarts = faults.filter((fault) => fault.kind === 'postgres restart');
-  const allowed = (answer: Answer) => answer.status === 503 && answer.retryAfter !== undefined && restarts.some((fault) => answer.at >= fault.at && answer.at <= fault.backAt + DATABASE_GRACE_MS);
+  const allowed = (answer: Answer) =>
+    answer.status === 503 &&
+    answer.retryAfter !== undefined &&
+    restarts.some((fault) => answer.at >= fault.at && answer.at <= fault.backAt + DATABASE_GRACE_MS);
   const answers = load.client.answers;
   const streams = load.labs.flatMap((lab) => lab.streams);
   const outages = faults.filter((fault) => fault.kind === 'nats restart');
-  const duringOutage = load.labs.filter((lab) => lab.readyAt !== undefined && outages.some((fault) => lab.readyAt! >= fault.at && lab.readyAt! <= fault.backAt));
+  const duringOutage = load.labs.filter(
+    (lab) => lab.readyAt !== undefined && outages.some((fault) => lab.readyAt! >= fault.at && lab.readyAt! <= fault.backAt),
+  );
   const natsCatchUpMs = duringOutage.map((lab) => {
     const outage = outages.find((fault) => lab.readyAt! >= fault.at && lab.readyAt! <= fault.backAt)!;
     const shown = lab.streams[0]?.seen.find((status) => status.status === 'READY')?.at ?? Number.POSITIVE_INFINITY;
@@ -120,7 +128,9 @@ export async function account(chaos: ChaosPlatform, load: Load, faults: Fault[],
     allowed503: answers.filter(allowed).length,
     rerouted: load.client.rerouted,
     streams: streams.length,
-    silentStreams: streams.filter((stream) => !stream.gone && !(stream.last && (stream.last.deleted || stream.last.error || stream.last.status === 'READY'))).map((stream) => stream.liveLessonId),
+    silentStreams: streams
+      .filter((stream) => !stream.gone && !(stream.last && (stream.last.deleted || stream.last.error || stream.last.status === 'READY')))
+      .map((stream) => stream.liveLessonId),
     readyDuringNatsOutage: duringOutage.length,
     natsCatchUpMs,
     ...timeToReady(load.labs, faults),
@@ -143,9 +153,21 @@ export function printable(title: string, a: ChaosAccount, faults: Fault[], start
     `  learners' answers ${a.answers}: 5xx ${a.serverErrors.length} (503 with Retry-After during the database restart: ${a.allowed503}); requests sent to the other api while one was dead: ${a.rerouted}`,
     `  event streams ${a.streams}: ${a.streams - a.silentStreams.length} ended in their lab's row state, ${a.silentStreams.length} silent; ${a.readyDuringNatsOutage} labs turned READY while NATS was down, their streams showed it at most ${seconds(Math.max(0, ...a.natsCatchUpMs))} after it was back`,
     `  time to READY: median ${seconds(a.baselineReadyMs)} without a fault; added by a fault to the labs on their way (worst / median):`,
-    ...[...a.added].map(([kind, added]) => `    ${kind.padEnd(32)} ${seconds(added.worstMs).padStart(7)} / ${seconds(added.medianMs).padStart(7)}  (${added.hit} labs)`),
+    ...[...a.added].map(
+      ([kind, added]) => `    ${kind.padEnd(32)} ${seconds(added.worstMs).padStart(7)} / ${seconds(added.medianMs).padStart(7)}  (${added.hit} labs)`,
+    ),
     `  re-drives logged (lab, reason, new owner): ${a.redrives.length}${a.redrives.length ? `, e.g. ${a.redrives[0]}` : ''}`,
     `  reaper leaders at once: at most ${a.maxReaperLeaders}`,
-    ...[...a.lost, ...a.failed, ...a.stuck, ...a.duplicates, ...a.orphans.map((name) => `orphan ${name}`), ...a.serverErrors.map((answer) => `${answer.status} on ${answer.route}`), ...a.problems].slice(0, 12).map((line) => `  ! ${line}`),
+    ...[
+      ...a.lost,
+      ...a.failed,
+      ...a.stuck,
+      ...a.duplicates,
+      ...a.orphans.map((name) => `orphan ${name}`),
+      ...a.serverErrors.map((answer) => `${answer.status} on ${answer.route}`),
+      ...a.problems,
+    ]
+      .slice(0, 12)
+      .map((line) => `  ! ${line}`),
   ].join('\n');
 }

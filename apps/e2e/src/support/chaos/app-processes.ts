@@ -47,7 +47,10 @@ export class AppReplica {
   async start(timeoutMs = 180_000): Promise<void> {
     const main = join(ROOT, 'apps', this.kind, 'dist', 'main.js');
     if (!existsSync(main)) throw new Error(`${main} is missing: build first (npx tsc -b tsconfig.build.json)`);
-    const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH ?? '', ANTIDOTE_CONFIG: this.configFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [main], {
+      env: { PATH: process.env.PATH ?? '', ANTIDOTE_CONFIG: this.configFile },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child = child;
     this.starts++;
     this.exited = new Promise((resolve) => child.once('exit', resolve));

@@ -16,7 +16,15 @@ export interface ChaosProfile {
 
 /** Every fault kind once, spread over a load of `loadMs`: the cycle the short and the long run repeat. */
 export function faultCycle(startMs: number, spacingMs: number): PlannedFault[] {
-  const kinds: FaultKind[] = ['scheduler kill', 'nats restart', 'api kill', 'healthchecker kill', 'postgres restart', 'reaper kill', 'scheduler kill, restarted late'];
+  const kinds: FaultKind[] = [
+    'scheduler kill',
+    'nats restart',
+    'api kill',
+    'healthchecker kill',
+    'postgres restart',
+    'reaper kill',
+    'scheduler kill, restarted late',
+  ];
   return kinds.map((kind, index) => ({ atMs: startMs + index * spacingMs, kind }));
 }
 

@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppReplica } from './app-processes.js';
 import type { ChaosPlatform } from './chaos-platform.js';
 
-export type FaultKind = 'scheduler kill' | 'scheduler kill, restarted late' | 'api kill' | 'healthchecker kill' | 'reaper kill' | 'nats restart' | 'postgres restart';
+export type FaultKind =
+  'scheduler kill' | 'scheduler kill, restarted late' | 'api kill' | 'healthchecker kill' | 'reaper kill' | 'nats restart' | 'postgres restart';
 
 export interface PlannedFault {
   /** After the start of the load. */
@@ -37,7 +38,10 @@ async function leadingReaper(chaos: ChaosPlatform): Promise<AppReplica> {
 
 export async function isLeader(replica: AppReplica): Promise<boolean> {
   if (!replica.running || !replica.url) return false;
-  const metrics = await fetch(`${replica.url}/metrics`, { signal: AbortSignal.timeout(2000) }).then((response) => response.text(), () => '');
+  const metrics = await fetch(`${replica.url}/metrics`, { signal: AbortSignal.timeout(2000) }).then(
+    (response) => response.text(),
+    () => '',
+  );
   return /^antidote_reaper_leader\S* 1$/m.test(metrics);
 }
 

@@ -49,7 +49,8 @@ export async function learner(load: Load, n: number): Promise<void> {
   if (session.status !== 200) return void load.problems.push(`learner ${n}: POST /exp/livesession ${session.status}`);
   const kind = KINDS[n % KINDS.length];
   const slug = kind === 'stager' ? STAGED[n % STAGED.length] : SLUGS[n % SLUGS.length];
-  const ask = (stage: number) => client.call<{ id: string }>('POST', '/exp/livelesson', ip, { sessionId: session.body.ID, lessonSlug: slug, lessonStage: stage });
+  const ask = (stage: number) =>
+    client.call<{ id: string }>('POST', '/exp/livelesson', ip, { sessionId: session.body.ID, lessonSlug: slug, lessonStage: stage });
   const requested = await ask(0);
   if (requested.status !== 200) return void load.problems.push(`learner ${n}: POST /exp/livelesson ${requested.status} ${JSON.stringify(requested.body)}`);
   const lab: LabRecord = { id: requested.body.id, kind, acceptedAt: Date.now(), stage: 0, deleted: false, streams: [] };
@@ -60,7 +61,8 @@ export async function learner(load: Load, n: number): Promise<void> {
     const giveUp = setTimeout(() => stream.stop(), FOLLOW_MS);
     const last = await stream.follow(stage).finally(() => clearTimeout(giveUp));
     if (!last || stream.gone || last.deleted || last.error || last.status !== 'READY') {
-      if (!lab.deleted) load.problems.push(`learner ${n}: stream of ${lab.id} ended at ${last ? JSON.stringify(last) : 'nothing'}${stream.gone ? ' (gone)' : ''}`);
+      if (!lab.deleted)
+        load.problems.push(`learner ${n}: stream of ${lab.id} ended at ${last ? JSON.stringify(last) : 'nothing'}${stream.gone ? ' (gone)' : ''}`);
       return false;
     }
     return true;
