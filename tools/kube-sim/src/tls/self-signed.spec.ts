@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { createServer, get } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { selfSignedCertificate } from './self-signed.js';
+import { positiveSerial, selfSignedCertificate } from './self-signed.js';
 
 /** What a client trusting only `ca` says when it asks `host` on the server: the body, or its TLS error. */
 async function ask(serving: { cert: string; key: string }, ca: string, host: string, servername?: string): Promise<string> {
@@ -55,5 +55,24 @@ describe('selfSignedCertificate', () => {
   it('writes validity past 2049 as GeneralizedTime', () => {
     const long = new X509Certificate(selfSignedCertificate('kube-sim', ['127.0.0.1'], 100 * 365).cert);
     expect(new Date(long.validTo).getUTCFullYear()).toBeGreaterThan(2100);
+  });
+
+  it('takes a serial that is a minimal positive INTEGER whatever the random bytes (a leading 0x00 before a byte under 0x80 is refused)', () => {
+    for (const first of [0x00, 0x01, 0x3f, 0x40, 0x7f, 0x80, 0xbf, 0xff]) {
+      for (const second of [0x00, 0x7f, 0x80, 0xff]) {
+        const serial = positiveSerial(Buffer.from([first, second, 0x12, 0x34]));
+        expect(serial[0], `from ${first}, ${second}`).toBeGreaterThanOrEqual(0x40);
+        expect(serial[0], `from ${first}, ${second}`).toBeLessThanOrEqual(0x7f);
+        expect(serial.subarray(1)).toEqual(Buffer.from([second, 0x12, 0x34]));
+      }
+    }
+  });
+
+  it('makes certificates and keys OpenSSL accepts, every time', () => {
+    for (let i = 0; i < 300; i++) {
+      const made = selfSignedCertificate('kube-sim', ['127.0.0.1']);
+      expect(() => new X509Certificate(made.cert)).not.toThrow();
+      expect(() => createServer({ cert: made.cert, key: made.key }).close()).not.toThrow();
+    }
   });
 });

@@ -63,6 +63,17 @@ function ipv6Bytes(address: string): Buffer {
   return Buffer.from(all.flatMap((group) => [group >> 8, group & 0xff]));
 }
 
+/**
+ * A certificate serial from random bytes: a positive DER INTEGER in its minimal form. The first byte is
+ * kept in 0x40–0x7f: its top bit clear (positive) and never 0 (a leading zero byte before one below 0x80
+ * is padding DER forbids, and OpenSSL refuses the certificate).
+ */
+export const positiveSerial = (random: Buffer): Buffer => {
+  const serial = Buffer.from(random);
+  serial[0] = (serial[0] & 0x3f) | 0x40;
+  return serial;
+};
+
 const pem = (label: string, der: Buffer): string =>
   `-----BEGIN ${label}-----\n${der.toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '')}\n-----END ${label}-----\n`;
 
@@ -74,8 +85,7 @@ const pem = (label: string, der: Buffer): string =>
  */
 export function selfSignedCertificate(commonName: string, names: readonly string[], days = 3650): ServingCertificate {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  const serial = randomBytes(16);
-  serial[0] &= 0x7f; // a positive INTEGER
+  const serial = positiveSerial(randomBytes(16));
   const subject = sequence(tlv(0x31, sequence(oid('2.5.4.3'), tlv(0x0c, Buffer.from(commonName, 'utf8')))));
   const now = Date.now();
   const extensions = [
