@@ -79,14 +79,12 @@ export class ProbeRunner {
       probes.map(async (probe): Promise<ProbeResult> => {
         const target: ProbeTarget = { host: endpoint.host, port: probe.port, timeoutMs, signal: options.signal };
         const run = (): Promise<ProbeOutcome> => (probe === shared?.probe ? probeAndAsk(target, shared.command) : this.probe(probe.kind, target, endpoint));
-        const outcome = await this.limiter
-          .run(run, options.signal)
-          .catch((error: unknown): ProbeOutcome => ({
-            verdict: 'timeout',
-            reachable: false,
-            latencyMs: Date.now() - startedAt,
-            error: `not probed: ${error instanceof Error ? error.message : String(error)}`,
-          }));
+        const outcome = await this.limiter.run(run, options.signal).catch((error: unknown): ProbeOutcome => ({
+          verdict: 'timeout',
+          reachable: false,
+          latencyMs: Date.now() - startedAt,
+          error: `not probed: ${error instanceof Error ? error.message : String(error)}`,
+        }));
         return { target: probe.target, kind: probe.kind, port: probe.port, ...outcome };
       }),
     );
