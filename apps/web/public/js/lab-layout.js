@@ -112,6 +112,8 @@ export function labLayout(lesson, { onStage, onEnd, onRetry }) {
     },
     setStage(stage, busy) {
       stageSelect.value = String(stage);
+      // A narrow screen cuts a long stage name in the closed list: the whole name is its title.
+      stageSelect.title = stageSelect.selectedOptions[0]?.textContent ?? '';
       previous.disabled = busy || stage <= 0;
       next.disabled = busy || stage >= stages.length - 1;
       stageSelect.disabled = busy;

@@ -25,7 +25,10 @@ export function watchLab(labId, sessionId, timings, on) {
   const heard = () => {
     lastEventAt = Date.now();
     reopenings = 0;
-    if (failures) reachable();
+    if (!failures) return;
+    // Back after an outage: the stream says nothing until the lab changes, so the api is asked its state now.
+    reachable();
+    void probe();
   };
 
   const open = () => {
