@@ -13,6 +13,8 @@ export interface PageLog {
   requests: string[];
   /** Each terminal socket's frames sent by the page, by its URL. */
   framesSent: Map<string, string[]>;
+  /** `+seconds METHOD /path → status` of every answer, and the page's failed requests: printed when a test fails. */
+  timeline: string[];
 }
 
 /** Recorded in the page itself: the browser reports a violation as an event, not always on the console. */
@@ -20,7 +22,9 @@ const CSP_RECORDER = `document.addEventListener('securitypolicyviolation', (e) =
 
 /** Every page of `context` from now on, recorded into the returned log. */
 export async function recordPages(context: BrowserContext): Promise<PageLog> {
-  const log: PageLog = { problems: [], passwordLeaks: [], requests: [], framesSent: new Map() };
+  const log: PageLog = { problems: [], passwordLeaks: [], requests: [], framesSent: new Map(), timeline: [] };
+  const started = Date.now();
+  const at = (what: string): number => log.timeline.push(`+${((Date.now() - started) / 1000).toFixed(1)}s ${what}`);
   await context.addInitScript(CSP_RECORDER);
   const watch = (page: Page): void => {
     page.on('console', (message) => message.type() === 'error' && log.problems.push(message.text()));
@@ -29,7 +33,9 @@ export async function recordPages(context: BrowserContext): Promise<PageLog> {
       const url = new URL(request.url());
       log.requests.push(`${request.method()} ${url.pathname}${url.search}`);
     });
+    page.on('requestfailed', (request) => at(`${request.method()} ${new URL(request.url()).pathname} failed: ${request.failure()?.errorText}`));
     page.on('response', (response) => {
+      at(`${response.request().method()} ${new URL(response.url()).pathname} → ${response.status()}`);
       // An event stream is followed for the lab's whole life: its body never ends, and carries status only.
       if (/event-stream/.test(response.headers()['content-type'] ?? '') || response.request().method() === 'HEAD') return;
       void response.body().then(
