@@ -1,55 +1,34 @@
 import { createServer, type AddressInfo } from 'node:net';
 import * as k8s from '@kubernetes/client-node';
 import { EventSubjects, RequestSubjects, type HealthProgressEvent } from '@antidote/contracts';
-import { createDataSource, DataManager, type LiveEndpoint } from '@antidote/data';
+import type { DataManager, LiveEndpoint } from '@antidote/data';
 import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { BusClient, connectNats } from '@antidote/messaging';
-import { startService, type RunningService } from '@antidote/runtime';
-import { makeNewLiveLesson, testDatabaseUrl, testNats } from '@antidote/testing';
+import type { RunningService } from '@antidote/runtime';
+import { makeNewLiveLesson } from '@antidote/testing';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESS_NOT_ALLOWED } from './health.service.js';
-import { healthcheckerService } from './healthchecker.definition.js';
+import { startHealthchecker, type HealthcheckerFixture } from '../test/healthchecker-fixture.js';
 
 describe('healthchecker service (real nats-server, SQLite, kube-sim endpoints)', () => {
-  let nats: Awaited<ReturnType<typeof testNats>>;
   let sim: KubeSim;
+  let fixture: HealthcheckerFixture;
   let service: RunningService;
-  let connection: NatsConnection;
   let bus: BusClient;
   let data: DataManager;
+  let nats: HealthcheckerFixture['nats'];
+  let connection: NatsConnection;
 
   beforeAll(async () => {
-    nats = await testNats();
     sim = await startKubeSim({ faults: { podStartDelayMs: 300, serviceAccountDelayMs: 0 } });
-    const { url } = await testDatabaseUrl('sqlite');
-    service = await startService(healthcheckerService, {
-      env: {},
-      argv: [],
-      overrides: {
-        instanceId: 'hc',
-        curriculumDir: '/c',
-        ...nats.loginAs('healthchecker'),
-        database: { url },
-        ops: { healthcheckerPort: 0, host: '127.0.0.1' },
-        logging: { level: 'silent' },
-        healthcheck: { probeTimeoutMs: 15_000, intervalMs: 100, probeRanges: [`${sim.ranges.pods}.0.0/16`, `${sim.ranges.services}.0.0/16`] },
-      },
-    });
-    const dataSource = createDataSource({ url, poolSize: 2, migrateOnStart: false });
-    await dataSource.initialize();
-    data = new DataManager(dataSource);
-    // The test asks as the scheduler does, the only one allowed to.
-    connection = await connectNats(nats.loginAs('scheduler'), 'test');
-    bus = new BusClient(connection, { requestTimeoutMs: 20_000 });
+    fixture = await startHealthchecker({ probeRanges: [`${sim.ranges.pods}.0.0/16`, `${sim.ranges.services}.0.0/16`] }, 20_000);
+    ({ service, bus, data, nats, connection } = fixture);
   });
 
   afterAll(async () => {
-    await connection?.close();
-    await data?.close();
-    await service?.stop();
+    await fixture?.stop();
     await sim?.stop();
-    await nats?.stop();
   });
 
   it('waits until a live lesson on kube-sim pods is reachable, updating the counters and publishing progress', async () => {

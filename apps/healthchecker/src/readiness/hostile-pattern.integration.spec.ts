@@ -1,12 +1,11 @@
 import { RequestSubjects, type ReadinessCheck } from '@antidote/contracts';
-import { createDataSource, DataManager } from '@antidote/data';
-import { BusClient, connectNats } from '@antidote/messaging';
-import { startService, type RunningService } from '@antidote/runtime';
-import { makeLiveEndpoint, makeNewLiveLesson, testDatabaseUrl, testNats } from '@antidote/testing';
-import type { NatsConnection } from '@nats-io/transport-node';
+import type { DataManager } from '@antidote/data';
+import type { BusClient } from '@antidote/messaging';
+import type { RunningService } from '@antidote/runtime';
+import { makeLiveEndpoint, makeNewLiveLesson } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProbeServers } from '../../test/probe-servers.js';
-import { healthcheckerService } from '../healthchecker.definition.js';
+import { startHealthchecker, type HealthcheckerFixture } from '../../test/healthchecker-fixture.js';
 import { readinessMatches } from './safe-match.js';
 
 /**
@@ -16,9 +15,8 @@ import { readinessMatches } from './safe-match.js';
  */
 describe('a catastrophically backtracking readiness pattern in the healthchecker', () => {
   const servers = new ProbeServers();
-  let nats: Awaited<ReturnType<typeof testNats>>;
+  let fixture: HealthcheckerFixture;
   let service: RunningService;
-  let connection: NatsConnection;
   let bus: BusClient;
   let data: DataManager;
 
@@ -39,35 +37,14 @@ describe('a catastrophically backtracking readiness pattern in the healthchecker
     Number(/^antidote_readiness_matches_running\{[^}]*\} (\d+)$/m.exec(await (await fetch(`${service.url}/metrics`)).text())?.[1]);
 
   beforeAll(async () => {
-    nats = await testNats();
-    const { url } = await testDatabaseUrl('sqlite');
-    service = await startService(healthcheckerService, {
-      env: {},
-      argv: [],
-      overrides: {
-        instanceId: 'hc',
-        curriculumDir: '/c',
-        ...nats.loginAs('healthchecker'),
-        database: { url },
-        ops: { healthcheckerPort: 0, host: '127.0.0.1' },
-        logging: { level: 'silent' },
-        // The runaway match keeps its thread for the whole test (its time limit is not what is tested here).
-        healthcheck: { probeTimeoutMs: 15_000, intervalMs: 100, probeRanges: ['127.0.0.0/8'], readinessMatchTimeoutMs: 3_600_000 },
-      },
-    });
-    const dataSource = createDataSource({ url, poolSize: 2, migrateOnStart: false });
-    await dataSource.initialize();
-    data = new DataManager(dataSource);
-    connection = await connectNats(nats.loginAs('scheduler'), 'test');
-    bus = new BusClient(connection, { requestTimeoutMs: 60_000 });
+    // The runaway match keeps its thread for the whole test (its time limit is not what is tested here).
+    fixture = await startHealthchecker({ probeRanges: ['127.0.0.0/8'], readinessMatchTimeoutMs: 3_600_000 }, 60_000);
+    ({ service, bus, data } = fixture);
   });
 
   afterAll(async () => {
     await readinessMatches.close();
-    await connection?.close();
-    await data?.close();
-    await service?.stop();
-    await nats?.stop();
+    await fixture?.stop();
     await servers.closeAll();
   });
 
