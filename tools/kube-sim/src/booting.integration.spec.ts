@@ -1,35 +1,14 @@
-import { request } from 'node:http';
 import { connect } from 'node:net';
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpGet, sshExec } from '../test/endpoint-clients.js';
 import { pod, startSim, until, type SimFixture } from '../test/sim-fixture.js';
 
 const BOOTING = 'error: the system is still booting, please try again later\n';
 
-/** One command over a real SSH connection. */
-const exec = (host: string, command: string) =>
-  new Promise<{ output: string; code: number }>((resolve, reject) => {
-    const client = new ssh2.Client();
-    client
-      .on('ready', () =>
-        client.exec(command, (error, channel) => {
-          if (error) return reject(error);
-          let output = '';
-          let code = -1;
-          channel.on('data', (data: Buffer) => (output += data.toString()));
-          channel.on('exit', (status: number) => (code = status));
-          channel.on('close', () => (client.end(), resolve({ output, code })));
-        }),
-      )
-      .on('error', reject)
-      .connect({ host, port: 22, username: 'antidote', password: 'antidotepassword', readyTimeout: 60_000 });
-  });
-
-const httpStatus = (host: string, port: number) =>
-  new Promise<number>((resolve, reject) => {
-    const outgoing = request({ host, port, path: '/', agent: false }, (response) => (response.resume(), resolve(response.statusCode ?? 0)));
-    outgoing.on('error', reject).end();
-  });
+/** One command over a real SSH connection, with the password the sim is given. */
+const exec = (host: string, command: string) => sshExec(host, 22, command, 'antidotepassword');
+const httpStatus = async (host: string, port: number) => (await httpGet(host, port)).status;
 
 const bannerOf = (host: string, port: number) =>
   new Promise<string>((resolve, reject) => {

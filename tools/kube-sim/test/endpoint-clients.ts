@@ -2,8 +2,8 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import ssh2 from 'ssh2';
 
-/** One command over a real SSH connection (any login: the simulators of these specs accept any). */
-export const sshExec = (host: string, port: number, command: string) =>
+/** One command over a real SSH connection (by default any login: most simulators of these specs accept any). */
+export const sshExec = (host: string, port: number, command: string, password = 'antidote') =>
   new Promise<{ output: string; code: number }>((resolve, reject) => {
     const client = new ssh2.Client();
     client
@@ -18,7 +18,7 @@ export const sshExec = (host: string, port: number, command: string) =>
         }),
       )
       .on('error', reject)
-      .connect({ host, port, username: 'antidote', password: 'antidote', readyTimeout: 60_000 });
+      .connect({ host, port, username: 'antidote', password, readyTimeout: 60_000 });
   });
 
 /** An HTTP GET of `/`: its status and body. */
