@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { faultCycle, runChaos } from './support/chaos/chaos-run.js';
+import { expectNothingLost, faultCycle, runChaos } from './support/chaos/chaos-run.js';
 
 /**
  * The short chaos run (CI's fault tier): every app twice, each a process; learners through both apis;
@@ -16,16 +16,7 @@ it(
   async () => {
     const { account, text } = await runChaos({ name: 'short', learners: 30, loadMs: 80_000, faults: faultCycle(10_000, 9000), liveLessonTtlMinutes: 1 });
     console.log(text);
-    expect({ lost: account.lost, failed: account.failed, stuck: account.stuck, duplicates: account.duplicates, orphans: account.orphans }).toEqual({
-      lost: [],
-      failed: [],
-      stuck: [],
-      duplicates: [],
-      orphans: [],
-    });
-    expect(account.accepted).toBe(30);
-    expect(account.serverErrors).toEqual([]);
-    expect(account.silentStreams).toEqual([]);
+    expectNothingLost(account, 30);
     expect(account.problems).toEqual([]);
     expect(Math.max(0, ...account.natsCatchUpMs)).toBeLessThan(20_000);
     for (const kind of ['scheduler kill', 'scheduler kill, restarted late', 'nats restart'] as const)

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { expect } from 'vitest';
 import { account, printable, type ChaosAccount } from './account.js';
 import { startChaosPlatform, type ChaosPlatform } from './chaos-platform.js';
 import { inject, isLeader, type Fault, type FaultKind, type PlannedFault } from './faults.js';
@@ -105,4 +106,21 @@ export async function runChaos(profile: ChaosProfile): Promise<{ account: ChaosA
     stopSampling.abort();
     await chaos.stop();
   }
+}
+
+/**
+ * What every chaos run must show whatever the machine: every one of `learners` requests accepted, and
+ * nothing lost, failed, stuck, duplicated or orphaned, no learner-visible 5xx, no silent stream.
+ */
+export function expectNothingLost(chaos: ChaosAccount, learners: number): void {
+  expect({ lost: chaos.lost, failed: chaos.failed, stuck: chaos.stuck, duplicates: chaos.duplicates, orphans: chaos.orphans }).toEqual({
+    lost: [],
+    failed: [],
+    stuck: [],
+    duplicates: [],
+    orphans: [],
+  });
+  expect(chaos.accepted).toBe(learners);
+  expect(chaos.serverErrors).toEqual([]);
+  expect(chaos.silentStreams).toEqual([]);
 }
