@@ -7,7 +7,10 @@ export type AppLogger = Pino;
 
 /**
  * JSON logs (pino) for a service: one line per event, the service name and the current correlation
- * id on each, secrets masked in both structured fields and message text.
+ * id on each, secrets masked in both structured fields and message text. Written to stdout as they
+ * come (pino's synchronous destination): nothing is held back to flush at exit, where pino's buffered
+ * destination retries a write to a closed stdout forever (EPIPE: its reader, a supervisor, is gone) and
+ * the process never ends. A closed stdout turns logging off instead.
  */
 export function createLogger(service: string, level = 'info', destination?: pino.DestinationStream): AppLogger {
   return pino(
@@ -27,7 +30,7 @@ export function createLogger(service: string, level = 'info', destination?: pino
         },
       },
     },
-    destination,
+    destination ?? pino.destination({ dest: 1, sync: true }),
   );
 }
 
