@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -60,6 +60,8 @@ async function waitForPortsFile(dir: string, child: ChildProcess, timeoutMs: num
   throw new Error(`nats-server did not report its port within ${timeoutMs} ms`);
 }
 
+const SETPRIV = '/usr/bin/setpriv';
+
 function launch(dir: string, options: NatsServerOptions, port: number): ChildProcess {
   const args = ['-a', options.host ?? '127.0.0.1', '-p', String(port === 0 ? -1 : port), '--ports_file_dir', dir, '-l', join(dir, 'log')];
   if (options.jetstream) args.push('-js', '-sd', join(dir, 'js'));
@@ -69,10 +71,15 @@ function launch(dir: string, options: NatsServerOptions, port: number): ChildPro
     writeFileSync(join(dir, 'nats.conf'), options.config, { mode: 0o600 });
     args.push('-c', join(dir, 'nats.conf'));
   }
-  const child = spawn(options.binary ?? 'nats-server', args, { stdio: 'ignore', env: { ...process.env, ...options.env } });
+  const binary = options.binary ?? 'nats-server';
+  // Killed, the process that started it cannot stop it: where util-linux's setpriv is at hand, the kernel
+  // sends the server SIGTERM when its starter dies (setpriv execs the server: the pid stays the server's).
+  const child = existsSync(SETPRIV)
+    ? spawn(SETPRIV, ['--pdeathsig', 'TERM', '--', binary, ...args], { stdio: 'ignore', env: { ...process.env, ...options.env } })
+    : spawn(binary, args, { stdio: 'ignore', env: { ...process.env, ...options.env } });
   child.on('error', () => undefined);
-  // However the process that started it ends without stop() (an uncaught error, process.exit, a broken
-  // pipe), the server ends with it rather than holding its port as an orphan.
+  // However else the process that started it ends without stop() (an uncaught error, process.exit, a
+  // broken pipe), the server ends with it rather than holding its port as an orphan.
   const endWithStarter = (): void => void child.kill('SIGTERM');
   process.once('exit', endWithStarter);
   child.once('exit', () => process.off('exit', endWithStarter));

@@ -155,19 +155,22 @@ export function runService(definition: ServiceDefinition): void {
     return;
   }
   let service: RunningService | undefined;
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      // Before the service is up nothing has been consumed, so there is nothing to hand back.
-      if (!service) process.exit(0);
-      service
-        .stop()
-        .then(() => process.exit(0))
-        .catch((error: unknown) => {
-          service?.logger.error({ error: String(error) }, 'shutdown failed');
-          process.exit(1);
-        });
-    });
-  }
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    // Before the service is up nothing has been consumed, so there is nothing to hand back.
+    if (!service) process.exit(0);
+    service
+      .stop()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        service?.logger.error({ error: String(error) }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, stop);
+  endWithSupervisor(stop);
   startService(definition)
     .then((started) => {
       service = started;
@@ -178,4 +181,15 @@ export function runService(definition: ServiceDefinition): void {
       else process.stderr.write(`${definition.name} failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       process.exit(1);
     });
+}
+
+/**
+ * Started by a supervisor over an IPC channel (`antictl up`), the process stops when that channel
+ * closes: the supervisor has ended, perhaps killed with no time to stop what it started. The channel
+ * does not keep the process alive by itself.
+ */
+function endWithSupervisor(stop: () => void): void {
+  if (!process.channel) return;
+  process.channel.unref();
+  process.once('disconnect', stop);
 }

@@ -168,8 +168,15 @@ const sim = await startKubeSim({
 });
 // Without a kubeconfig to hold it, the admin token is only known from here.
 process.stdout.write(`kube-sim listening on ${sim.url}${sim.kubeconfigPath ? ` (kubeconfig ${sim.kubeconfigPath})` : ` (admin token ${sim.token})`}\n`);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void sim.stop().then(() => process.exit(0));
-  });
+let stopping = false;
+const stop = (): void => {
+  if (stopping) return;
+  stopping = true;
+  void sim.stop().then(() => process.exit(0));
+};
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
+// Started by a supervisor over an IPC channel (antictl up): when it ends, even killed, so does the simulator.
+if (process.channel) {
+  process.channel.unref();
+  process.once('disconnect', stop);
 }

@@ -41,7 +41,9 @@ export async function antictlUp(options: UpOptions = {}) {
     writeFileSync(join(home, 'base-config.yml'), stringify(options.config));
     args.push('--config', join(home, 'base-config.yml'));
   }
-  const up: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+  // With an IPC channel: should the test process be killed, antictl up sees it close and stops the platform.
+  const up: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: { ...process.env, ...options.env } });
+  up.channel?.unref();
   let output = '';
   up.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   up.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

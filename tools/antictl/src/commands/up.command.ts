@@ -133,7 +133,9 @@ export function upCommand(program: Command, output: () => Output): void {
       };
       const launch = (name: string, args: string[], env: Record<string, string> = {}): ChildProcess => {
         const log = createWriteStream(logOf(name), { flags: 'a', mode: PRIVATE_FILE_MODE });
-        const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+        // An IPC channel the child only watches: should antictl end without stopping it (killed), the channel
+        // closes and the child stops itself.
+        const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
         child.stdout?.pipe(log, { end: false });
         child.stderr?.pipe(log, { end: false });
         const entry: Started = { name, child, ended: false };
@@ -155,10 +157,16 @@ export function upCommand(program: Command, output: () => Output): void {
         return child;
       };
       const onSignal = (): void => {
+        if (stopping) return;
         out.line('stopping…');
         void stopAll().then(() => process.exit(0));
       };
       for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, onSignal);
+      // Run by a supervisor over an IPC channel (a test harness): when it ends, even killed, so does the platform.
+      if (process.channel) {
+        process.channel.unref();
+        process.once('disconnect', onSignal);
+      }
       // Should antictl itself fail, what it started does not outlive it.
       process.once('exit', () => started.forEach(({ child }) => child.exitCode === null && child.signalCode === null && child.kill('SIGTERM')));
 
