@@ -55,7 +55,7 @@ export function fromRow<T extends ObjectLiteral>(dataSource: DataSource, target:
   const entity: Record<string, unknown> = {};
   for (const name in row) {
     const column = byColumn.get(name);
-    if (column) entity[column.propertyName] = read(column, row[name]);
+    if (column) entity[column.property] = column.read(row[name]);
   }
   return entity as Partial<T>;
 }
@@ -70,17 +70,23 @@ export function toColumns<T extends ObjectLiteral>(dataSource: DataSource, targe
   for (const [property, value] of Object.entries(values) as [string, unknown][]) {
     const column = byProperty.get(property);
     if (!column) throw new Error(`${property} is not a column`);
-    if (value !== undefined) columns[column.databaseName] = write(column, value);
+    if (value !== undefined) columns[column.name] = column.write(value);
   }
   return columns;
 }
 
-type ColumnMetadata = EntityMetadata['columns'][number];
+/** One column: its names and its transformers (applied as TypeORM applies them: `to` first to last, `from` last to first). */
+interface Column {
+  property: string;
+  name: string;
+  read(value: unknown): unknown;
+  write(value: unknown): unknown;
+}
 
 interface Shape {
   select: string;
-  byColumn: Map<string, ColumnMetadata>;
-  byProperty: Map<string, ColumnMetadata>;
+  byColumn: Map<string, Column>;
+  byProperty: Map<string, Column>;
 }
 const shapes = new WeakMap<EntityMetadata, Shape>();
 
@@ -89,10 +95,19 @@ function shapeOf(metadata: EntityMetadata): Shape {
   let shape = shapes.get(metadata);
   if (shape === undefined) {
     const quoted = (name: string): string => `"${name}"`;
+    const columns = metadata.columns.map((column): Column => {
+      const chain: ValueTransformer[] = column.transformer === undefined ? [] : ([] as ValueTransformer[]).concat(column.transformer);
+      return {
+        property: column.propertyName,
+        name: column.databaseName,
+        read: (value) => chain.reduceRight((held, transformer) => transformer.from(held) as unknown, value),
+        write: (value) => chain.reduce((stored, transformer) => transformer.to(stored) as unknown, value),
+      };
+    });
     shape = {
-      select: `SELECT ${metadata.columns.map((column) => quoted(column.databaseName)).join(', ')} FROM ${quoted(metadata.tableName)}`,
-      byColumn: new Map(metadata.columns.map((column) => [column.databaseName, column])),
-      byProperty: new Map(metadata.columns.map((column) => [column.propertyName, column])),
+      select: `SELECT ${columns.map((column) => quoted(column.name)).join(', ')} FROM ${quoted(metadata.tableName)}`,
+      byColumn: new Map(columns.map((column) => [column.name, column])),
+      byProperty: new Map(columns.map((column) => [column.property, column])),
     };
     shapes.set(metadata, shape);
   }
@@ -101,15 +116,9 @@ function shapeOf(metadata: EntityMetadata): Shape {
 
 function entityOf<T>(shape: Shape, row: Record<string, unknown>): T {
   const entity: Record<string, unknown> = {};
-  for (const column of shape.byColumn.values()) entity[column.propertyName] = read(column, row[column.databaseName]);
+  for (const column of shape.byColumn.values()) entity[column.property] = column.read(row[column.name]);
   return entity as T;
 }
-
-const transformers = (column: ColumnMetadata): ValueTransformer[] =>
-  column.transformer === undefined ? [] : Array.isArray(column.transformer) ? column.transformer : [column.transformer];
-/** A stored value as the entity holds it (transformers applied last to first, as TypeORM applies them). */
-const read = (column: ColumnMetadata, value: unknown): unknown => transformers(column).reduceRight((held, { from }) => from(held) as unknown, value);
-const write = (column: ColumnMetadata, value: unknown): unknown => transformers(column).reduce((stored, { to }) => to(stored) as unknown, value);
 
 /**
  * `:name` and `:...name` replaced by the database's positional placeholders (`$1` on PostgreSQL, `?` on
