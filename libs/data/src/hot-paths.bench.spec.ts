@@ -64,7 +64,7 @@ describe.each(DATABASE_KINDS)('hot paths of the live lesson rows on %s', (kind) 
     const manager = data.dataSource.manager;
     let status = 0;
     const statuses = [LiveLessonStatus.BOOTING, LiveLessonStatus.CONFIGURATION, LiveLessonStatus.READY];
-    const next = () => statuses[status++ % statuses.length]!;
+    const next = () => statuses[status++ % statuses.length];
     const paths: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
       ['state read (findState)', () => data.liveLessons.findState('ll-b'), () => manager.findOne(LiveLessonEntity, { select: STATE, where: { id: 'll-b' } })],
       ['lesson read (findLesson)', () => data.curriculum.findLesson('bench-lesson'), () => manager.findOneBy(LessonEntity, { slug: 'bench-lesson' })],
