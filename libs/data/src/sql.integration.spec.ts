@@ -1,9 +1,9 @@
 import { DATABASE_KINDS, makeImage, makeLesson, makeLiveEndpoint, makeNewLiveLesson, testDatabase, type TestDatabase } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageEntity, LessonEntity, LiveEndpointEntity, LiveLessonEntity, LiveSessionEntity } from './entities/index.js';
-import { selectEntities, sqlRows } from './sql.js';
+import { fromRow, selectEntities, sqlRows, toColumns } from './sql.js';
 
-describe.each(DATABASE_KINDS)('statements past the query builder on %s', (kind) => {
+describe.each(DATABASE_KINDS)('statements through DataSource.query on %s', (kind) => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await testDatabase(kind, () => new Date('2026-03-04T05:06:07.089Z'));
@@ -44,6 +44,53 @@ describe.each(DATABASE_KINDS)('statements past the query builder on %s', (kind) 
 
   it('finds nothing for a WHERE that matches nothing', async () => {
     expect(await selectEntities(db.data.dataSource, LiveLessonEntity, 'id = :id', { id: 'nope' })).toEqual([]);
+  });
+
+  it("reads a row's columns and writes an entity's properties through the entity's own transformers, as the repositories do", async () => {
+    const { dataSource } = db.data;
+    const [stored] = await dataSource.manager.findBy(LiveLessonEntity, { id: 'll-1' });
+    const [row] = await sqlRows<Record<string, unknown>>(
+      dataSource,
+      'SELECT id, error, phase_times, updated_at, delete_requested_at, 1 AS other FROM live_lessons WHERE id = :id',
+      {
+        id: 'll-1',
+      },
+    );
+    expect(fromRow(dataSource, LiveLessonEntity, row)).toEqual({
+      id: 'll-1',
+      error: true,
+      phaseTimes: stored.phaseTimes,
+      updatedAt: stored.updatedAt,
+      deleteRequestedAt: null,
+    });
+    const session = {
+      id: 'sess-2',
+      sourceIp: '127.0.0.10',
+      persistent: true,
+      createdAt: new Date(1_700_000_000_123),
+      lastActiveAt: new Date(1_700_000_000_456),
+    };
+    const columns = toColumns(dataSource, LiveSessionEntity, session);
+    expect(Object.keys(columns)).toEqual(['id', 'source_ip', 'persistent', 'created_at', 'last_active_at']);
+    await sqlRows(
+      dataSource,
+      `INSERT INTO live_sessions (${Object.keys(columns).join(', ')}) VALUES (${Object.keys(columns)
+        .map((c) => `:${c}`)
+        .join(', ')})`,
+      columns,
+    );
+    expect(await dataSource.manager.findOneBy(LiveSessionEntity, { id: 'sess-2' })).toEqual(session);
+    expect(() => toColumns(dataSource, LiveSessionEntity, { nope: 1 } as object)).toThrow(/nope is not a column/);
+  });
+
+  it('expands a list parameter, leaves a ::cast alone and refuses a parameter without a value', async () => {
+    const { dataSource } = db.data;
+    const cast = kind === 'postgres' ? '::text' : '';
+    const rows = await sqlRows<{ id: string }>(dataSource, `SELECT id${cast} AS id FROM live_sessions WHERE id IN (:...ids) ORDER BY id`, {
+      ids: ['sess-1', 'sess-2', 'none'],
+    });
+    expect(rows.map((row) => row.id)).toEqual(['sess-1', 'sess-2']);
+    await expect(sqlRows(dataSource, 'SELECT id FROM live_sessions WHERE id = :id', {})).rejects.toThrow(/No value for the parameter :id/);
   });
 
   it('binds numbers as parameters: the SQL text is the same for every value, so one prepared statement serves them', async () => {

@@ -1,22 +1,23 @@
-import type { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral, ValueTransformer } from 'typeorm';
 
 /**
- * Runs one statement with `:named` parameters (`:...name` for a list) straight through the driver, past
- * the query builder and entity hydration (for the hot paths: a status read or write per event). Returns
- * the rows of a SELECT or of an `UPDATE … RETURNING`, on SQLite and PostgreSQL alike (PostgreSQL answers
- * an UPDATE with `[rows, count]`). Column names are the tables' own; values come back as the driver gives them.
- * Inside a transaction, `manager` is the transaction's.
+ * Runs one statement through `DataSource.query` with `:named` parameters (`:...name` for a list), for the
+ * hot paths that say in SQL what the query builder cannot (an `UPDATE … RETURNING` on SQLite, a JSON merge,
+ * a guarded write). Returns the rows of a SELECT or of a `… RETURNING`, on SQLite and PostgreSQL alike
+ * (PostgreSQL answers an UPDATE or DELETE with `[rows, count]`). Column names are the tables' own; values
+ * come back as the database gives them (`fromRow` reads them as the entity's columns). Inside a
+ * transaction, `manager` is the transaction's.
  */
 export async function sqlRows<T>(dataSource: DataSource, text: string, parameters: ObjectLiteral, manager?: EntityManager): Promise<T[]> {
-  const [sql, values] = dataSource.driver.escapeQueryWithParameters(text, dataSource.options.type === 'postgres' ? parameters : boundNumbers(parameters));
+  const [sql, values] = positional(dataSource.options.type === 'postgres', text, parameters);
   const result = await (manager ?? dataSource).query<T[] | [T[], number]>(sql, values);
   return Array.isArray(result[0]) ? result[0] : (result as T[]);
 }
 
 /**
- * An entity's rows `WHERE where` (the tables' column names, `:named` parameters), hydrated as the query
- * builder hydrates them — the driver's conversions, then the columns' transformers — into plain objects,
- * with one statement and none of the builder's cost.
+ * An entity's rows `WHERE where` (the tables' column names, `:named` parameters) as the repositories read
+ * them — each value through its column's own transformer (`fromRow`) — with one statement and none of the
+ * query builder's cost.
  */
 export async function selectEntities<T extends ObjectLiteral>(
   dataSource: DataSource,
@@ -26,19 +27,14 @@ export async function selectEntities<T extends ObjectLiteral>(
   orderBy?: string,
   manager?: EntityManager,
 ): Promise<T[]> {
-  const metadata = dataSource.getMetadata(target);
+  const shape = shapeOf(dataSource.getMetadata(target));
   const rows = await sqlRows<Record<string, unknown>>(
     dataSource,
-    `${selectList(dataSource, metadata)} WHERE ${where}${orderBy ? ` ORDER BY ${orderBy}` : ''}`,
+    `${shape.select} WHERE ${where}${orderBy ? ` ORDER BY ${orderBy}` : ''}`,
     parameters,
     manager,
   );
-  const { driver } = dataSource;
-  return rows.map((row) => {
-    const entity: Record<string, unknown> = {};
-    for (const column of metadata.columns) entity[column.propertyName] = driver.prepareHydratedValue(row[column.databaseName], column) as unknown;
-    return entity as T;
-  });
+  return rows.map((row) => entityOf<T>(shape, row));
 }
 
 /** `SELECT COUNT(*) …` (`text` from FROM on): the count, a number on both databases (PostgreSQL answers a string). */
@@ -50,27 +46,97 @@ export async function sqlCount(dataSource: DataSource, text: string, parameters:
 /** `column = :column` for each column, for a SET list (the parameters carry the same names). */
 export const assignments = (columns: Record<string, unknown>): string[] => Object.keys(columns).map((column) => `${column} = :${column}`);
 
-const selectLists = new WeakMap<EntityMetadata, string>();
-
-/** `SELECT "column", … FROM "table"` for every column of the entity (built once per entity). */
-function selectList(dataSource: DataSource, metadata: EntityMetadata): string {
-  let select = selectLists.get(metadata);
-  if (select === undefined) {
-    const { driver } = dataSource;
-    select = `SELECT ${metadata.columns.map((column) => driver.escape(column.databaseName)).join(', ')} FROM ${driver.escape(metadata.tableName)}`;
-    selectLists.set(metadata, select);
+/**
+ * The entity's properties among a row's columns (the table's column names; other columns are left out),
+ * each through its column's transformer as the repositories read it: e.g. `RETURNING` or a join's columns.
+ */
+export function fromRow<T extends ObjectLiteral>(dataSource: DataSource, target: EntityTarget<T>, row: Record<string, unknown>): Partial<T> {
+  const { byColumn } = shapeOf(dataSource.getMetadata(target));
+  const entity: Record<string, unknown> = {};
+  for (const name in row) {
+    const column = byColumn.get(name);
+    if (column) entity[column.property] = column.read(row[name]);
   }
-  return select;
+  return entity as Partial<T>;
 }
 
 /**
- * TypeORM's SQLite driver writes a number parameter into the SQL text, which makes every statement with a
- * time or a count in it new to the statement cache (prepared again each time); a safe integer passed as
- * a BigInt is bound like any other parameter (SQLite stores the same INTEGER).
+ * The values to write for these entity properties, by the table's column names, each through its column's
+ * transformer as the repositories write it (for `assignments` and `:named` parameters).
  */
-function boundNumbers(parameters: ObjectLiteral): ObjectLiteral {
-  const bound: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(parameters) as [string, unknown][])
-    bound[name] = typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : value;
-  return bound;
+export function toColumns<T extends ObjectLiteral>(dataSource: DataSource, target: EntityTarget<T>, values: Partial<T>): Record<string, unknown> {
+  const { byProperty } = shapeOf(dataSource.getMetadata(target));
+  const columns: Record<string, unknown> = {};
+  for (const [property, value] of Object.entries(values) as [string, unknown][]) {
+    const column = byProperty.get(property);
+    if (!column) throw new Error(`${property} is not a column`);
+    if (value !== undefined) columns[column.name] = column.write(value);
+  }
+  return columns;
+}
+
+/** One column: its names and its transformers (applied as TypeORM applies them: `to` first to last, `from` last to first). */
+interface Column {
+  property: string;
+  name: string;
+  read(value: unknown): unknown;
+  write(value: unknown): unknown;
+}
+
+interface Shape {
+  select: string;
+  byColumn: Map<string, Column>;
+  byProperty: Map<string, Column>;
+}
+const shapes = new WeakMap<EntityMetadata, Shape>();
+
+/** The entity's select list and its columns by name (built once per entity). */
+function shapeOf(metadata: EntityMetadata): Shape {
+  let shape = shapes.get(metadata);
+  if (shape === undefined) {
+    const quoted = (name: string): string => `"${name}"`;
+    const columns = metadata.columns.map((column): Column => {
+      const chain: ValueTransformer[] = column.transformer === undefined ? [] : ([] as ValueTransformer[]).concat(column.transformer);
+      return {
+        property: column.propertyName,
+        name: column.databaseName,
+        read: (value) => chain.reduceRight((held, transformer) => transformer.from(held) as unknown, value),
+        write: (value) => chain.reduce((stored, transformer) => transformer.to(stored) as unknown, value),
+      };
+    });
+    shape = {
+      select: `SELECT ${columns.map((column) => quoted(column.name)).join(', ')} FROM ${quoted(metadata.tableName)}`,
+      byColumn: new Map(columns.map((column) => [column.name, column])),
+      byProperty: new Map(columns.map((column) => [column.property, column])),
+    };
+    shapes.set(metadata, shape);
+  }
+  return shape;
+}
+
+function entityOf<T>(shape: Shape, row: Record<string, unknown>): T {
+  const entity: Record<string, unknown> = {};
+  for (const column of shape.byColumn.values()) entity[column.property] = column.read(row[column.name]);
+  return entity as T;
+}
+
+/**
+ * `:name` and `:...name` replaced by the database's positional placeholders (`$1` on PostgreSQL, `?` on
+ * SQLite) and their values in order. A `::cast` is left alone. On SQLite a safe integer is bound as a BigInt
+ * (the same INTEGER stored): bound, never written into the text, so one prepared statement serves every value.
+ */
+function positional(postgres: boolean, text: string, parameters: ObjectLiteral): [string, unknown[]] {
+  const values: unknown[] = [];
+  const sql = text.replace(/(?<!:):(\.\.\.)?([A-Za-z_]\w*)/g, (_match, list: string | undefined, name: string) => {
+    if (!Object.hasOwn(parameters, name)) throw new Error(`No value for the parameter :${name}`);
+    const value: unknown = parameters[name];
+    const bound = list ? (value as unknown[]) : [value];
+    return bound
+      .map((one) => {
+        values.push(!postgres && typeof one === 'number' && Number.isSafeInteger(one) ? BigInt(one) : one);
+        return postgres ? `$${values.length}` : '?';
+      })
+      .join(', ');
+  });
+  return [sql, values];
 }

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { sqlRows } from '../sql.js';
+import { AdmissionTicketEntity, LiveLessonEntity, LiveSessionEntity } from '../entities/index.js';
+import { fromRow, sqlRows } from '../sql.js';
 import { HOLDING_WHERE } from './admission-queue.repository.js';
 
 /** A live lesson holding capacity, as the wait estimate sees it. */
@@ -25,9 +26,6 @@ export interface AdmissionHistory {
   abandoned: number;
 }
 
-type Time = number | string | null;
-const time = (value: Time): Date | undefined => (value === null ? undefined : new Date(Number(value)));
-
 /** The queue's history and the capacity it waits for: what wait estimates, metrics and `antictl queue` read. */
 export class AdmissionStatsRepository {
   constructor(
@@ -37,44 +35,42 @@ export class AdmissionStatsRepository {
 
   /** Every live lesson holding capacity (`HOLDING_WHERE`), with the times its end is estimated from. */
   async holders(): Promise<CapacityHolder[]> {
-    const rows = await sqlRows<{
-      id: string;
-      created_at: Time;
-      last_active_at: Time;
-      pool: number | boolean;
-      delete_requested_at: Time;
-      persistent: number | boolean | null;
-      admitted_at: Time;
-    }>(
+    const rows = await sqlRows<Record<string, unknown>>(
       this.dataSource,
       `SELECT ll.id, ll.created_at, ll.last_active_at, ll.pool, ll.delete_requested_at, ls.persistent, t.admitted_at
        FROM live_lessons ll LEFT JOIN live_sessions ls ON ls.id = ll.session_id LEFT JOIN admission_tickets t ON t.live_lesson_id = ll.id
        WHERE ${HOLDING_WHERE}`,
       {},
     );
-    return rows.map((row) => ({
-      liveLessonId: row.id,
-      since: time(row.admitted_at) ?? time(row.created_at)!,
-      lastActiveAt: time(row.last_active_at)!,
-      persistent: Number(row.persistent ?? 0) === 1,
-      pool: Number(row.pool) === 1,
-      deleting: row.delete_requested_at !== null,
-    }));
+    return rows.map((row) => {
+      const lesson = fromRow(this.dataSource, LiveLessonEntity, row);
+      const { persistent } = fromRow(this.dataSource, LiveSessionEntity, row);
+      const { admittedAt } = fromRow(this.dataSource, AdmissionTicketEntity, row);
+      return {
+        liveLessonId: lesson.id!,
+        since: admittedAt ?? lesson.createdAt!,
+        lastActiveAt: lesson.lastActiveAt!,
+        persistent: persistent ?? false,
+        pool: lesson.pool!,
+        deleting: lesson.deleteRequestedAt !== null,
+      };
+    });
   }
 
   /** Lifetimes, waits and abandonments since `since` (at most `limit` of each list, newest first). */
   async history(since: Date, limit = 500): Promise<AdmissionHistory> {
     const at = since.getTime();
-    const rows = await sqlRows<{ enqueued_at: Time; admitted_at: Time; ended_at: Time; outcome: string | null }>(
+    const rows = await sqlRows<Record<string, unknown>>(
       this.dataSource,
       'SELECT enqueued_at, admitted_at, ended_at, outcome FROM admission_tickets WHERE ended_at >= :at OR admitted_at >= :at ORDER BY COALESCE(ended_at, admitted_at) DESC',
       { at },
     );
     const history: AdmissionHistory = { lifetimes: [], waits: [], abandoned: 0 };
     for (const row of rows) {
-      const [enqueued, admitted, ended] = [Number(row.enqueued_at), time(row.admitted_at)?.getTime(), time(row.ended_at)?.getTime()];
-      if (row.outcome === 'abandoned' && ended !== undefined && ended >= at) history.abandoned++;
-      if (row.outcome === 'ended' && admitted !== undefined && ended !== undefined && ended >= at && history.lifetimes.length < limit)
+      const { enqueuedAt, admittedAt, endedAt, outcome } = fromRow(this.dataSource, AdmissionTicketEntity, row);
+      const [enqueued, admitted, ended] = [enqueuedAt!.getTime(), admittedAt?.getTime(), endedAt?.getTime()];
+      if (outcome === 'abandoned' && ended !== undefined && ended >= at) history.abandoned++;
+      if (outcome === 'ended' && admitted !== undefined && ended !== undefined && ended >= at && history.lifetimes.length < limit)
         history.lifetimes.push((ended - admitted) / 1000);
       if (admitted !== undefined && admitted >= at && admitted > enqueued && history.waits.length < limit) history.waits.push((admitted - enqueued) / 1000);
     }

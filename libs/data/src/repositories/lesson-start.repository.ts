@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { PhaseTimes } from '@antidote/contracts';
-import { LessonStartEntity } from '../entities/index.js';
-import { selectEntities, sqlRows } from '../sql.js';
+import { LessonStartEntity, LiveEndpointEntity } from '../entities/index.js';
+import { fromRow, selectEntities, sqlRows, toColumns } from '../sql.js';
 
 /** One start of a live lesson that reached READY: how long each part took. */
 export interface LessonStart {
@@ -56,22 +56,23 @@ export class LessonStartRepository {
 
   /** Records the start of a live lesson that just became READY (its endpoints' up times read from its rows); undefined when a part of it was not seen. */
   async record(liveLessonId: string, lessonSlug: string, phaseTimes: PhaseTimes): Promise<LessonStart | undefined> {
-    const rows = await sqlRows<{ image: string; up_at: number | string | null }>(
-      this.dataSource,
-      'SELECT image, up_at FROM live_endpoints WHERE live_lesson_id = :liveLessonId',
-      { liveLessonId },
-    );
+    const rows = await sqlRows<Record<string, unknown>>(this.dataSource, 'SELECT image, up_at FROM live_endpoints WHERE live_lesson_id = :liveLessonId', {
+      liveLessonId,
+    });
     const start = startOf(
       liveLessonId,
       lessonSlug,
       phaseTimes,
-      rows.map((row) => ({ image: row.image, ...(row.up_at === null ? {} : { upAt: new Date(Number(row.up_at)) }) })),
+      rows.map((row) => {
+        const { image, upAt } = fromRow(this.dataSource, LiveEndpointEntity, row);
+        return { image: image!, ...(upAt ? { upAt } : {}) };
+      }),
     );
     if (!start) return undefined;
     await sqlRows(
       this.dataSource,
-      'INSERT INTO lesson_starts (live_lesson_id, lesson_slug, ready_at, provision_ms, configure_ms, boot_ms) VALUES (:liveLessonId, :lessonSlug, :readyAt, :provisionMs, :configureMs, :bootMs) ON CONFLICT (live_lesson_id) DO NOTHING',
-      { ...start, readyAt: start.readyAt.getTime(), bootMs: JSON.stringify(start.bootMs) },
+      'INSERT INTO lesson_starts (live_lesson_id, lesson_slug, ready_at, provision_ms, configure_ms, boot_ms) VALUES (:live_lesson_id, :lesson_slug, :ready_at, :provision_ms, :configure_ms, :boot_ms) ON CONFLICT (live_lesson_id) DO NOTHING',
+      toColumns(this.dataSource, LessonStartEntity, start),
     );
     if (++this.recorded % PRUNE_EVERY === 0) await this.prune(KEPT_STARTS);
     return start;
@@ -79,8 +80,7 @@ export class LessonStartRepository {
 
   /** The `limit` most recent starts, newest first. */
   async recent(limit: number): Promise<LessonStart[]> {
-    const rows = await selectEntities(this.dataSource, LessonStartEntity, '1 = 1', {}, `ready_at DESC LIMIT ${Math.max(1, Math.floor(limit))}`);
-    return rows.map((row) => ({ ...row, readyAt: new Date(Number(row.readyAt)) }));
+    return selectEntities(this.dataSource, LessonStartEntity, '1 = 1', {}, `ready_at DESC LIMIT ${Math.max(1, Math.floor(limit))}`);
   }
 
   /** Forgets all but the `keep` most recent starts; returns how many went. */

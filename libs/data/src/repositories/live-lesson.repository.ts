@@ -1,52 +1,44 @@
-import { assignments, sqlCount, sqlRows } from '../sql.js';
+import { assignments, fromRow, sqlCount, sqlRows, toColumns } from '../sql.js';
 import { inTransaction } from '../transaction.js';
 import { In, type DataSource, type EntityManager, type FindOptionsWhere } from 'typeorm';
-import { DataErrorCodes, LiveLessonStatus, phaseTimeKeyOf, type PhaseTimeKey, type PhaseTimes } from '@antidote/contracts';
+import { DataErrorCodes, LiveLessonStatus, phaseTimeKeyOf, type PhaseTimeKey } from '@antidote/contracts';
 import type { GuideType } from '@antidote/curriculum';
 import { DuplicateError, isUniqueViolation, NotFoundError } from '../data.errors.js';
 import { LiveEndpointEntity, LiveLessonEntity } from '../entities/index.js';
 import { endpointEntity, toLiveLesson } from '../live-lesson.mapper.js';
-import type { LiveEndpoint, LiveLesson, LiveLessonFilter, LiveLessonState, NewLiveLesson, WrittenLiveLessonState } from '../live.types.js';
+import type { LiveEndpoint, LiveLesson, LiveLessonFilter, NewLiveLesson, WrittenLiveLessonState } from '../live.types.js';
 
 /** Ids per IN (…) list: well under both databases' parameter limits. */
 const ID_CHUNK = 500;
 
-/** The state columns `findState` and `writeState` return, and how they map back (the entity's transformers, by hand). */
+/** The state columns `findState` and `writeState` return, read back through the entity's own transformers (`fromRow`). */
 const STATE_RETURNING =
   'id, session_id, lesson_slug, status, error, failure_reason, current_stage, healthy_tests, total_tests, phase_times, pool, updated_at, estimated_ready_at';
-interface StateRow {
-  id: string;
-  session_id: string;
-  lesson_slug: string;
-  status: string;
-  error: number | boolean;
-  failure_reason: string | null;
-  current_stage: number;
-  healthy_tests: number;
-  total_tests: number;
-  phase_times: string;
-  pool: number | boolean;
-  updated_at: number | string;
-  estimated_ready_at: number | string | null;
-}
-const stateOf = (row: StateRow): LiveLessonState => ({
-  id: row.id,
-  sessionId: row.session_id,
-  lessonSlug: row.lesson_slug,
-  status: row.status as LiveLessonStatus,
-  error: Number(row.error) === 1,
-  ...(row.failure_reason !== null ? { failureReason: row.failure_reason } : {}),
-  currentStage: Number(row.current_stage),
-  healthyTests: Number(row.healthy_tests),
-  totalTests: Number(row.total_tests),
-  phaseTimes: JSON.parse(row.phase_times) as PhaseTimes,
-  ...(row.estimated_ready_at !== null ? { estimatedReadyAt: new Date(Number(row.estimated_ready_at)) } : {}),
-});
-const writtenState = (row: StateRow): WrittenLiveLessonState => ({
-  ...stateOf(row),
-  pool: Number(row.pool) === 1,
-  updatedAt: new Date(Number(row.updated_at)),
-});
+type StateColumns = Pick<
+  LiveLessonEntity,
+  | 'id'
+  | 'sessionId'
+  | 'lessonSlug'
+  | 'status'
+  | 'error'
+  | 'failureReason'
+  | 'currentStage'
+  | 'healthyTests'
+  | 'totalTests'
+  | 'phaseTimes'
+  | 'pool'
+  | 'updatedAt'
+  | 'estimatedReadyAt'
+>;
+const writtenState = (dataSource: DataSource, row: Record<string, unknown>): WrittenLiveLessonState => {
+  const { status, failureReason, estimatedReadyAt, ...state } = fromRow(dataSource, LiveLessonEntity, row) as StateColumns;
+  return {
+    ...state,
+    status: status as LiveLessonStatus,
+    ...(failureReason !== null ? { failureReason } : {}),
+    ...(estimatedReadyAt !== null ? { estimatedReadyAt } : {}),
+  };
+};
 
 const missing = (id: string): NotFoundError => new NotFoundError(`Livelesson ${id} doesn't exist; cannot update`);
 
@@ -127,30 +119,30 @@ export class LiveLessonRepository {
 
   /** The row's state alone (one narrow query: no endpoints, no guide), for checking an event against it. */
   async findState(id: string): Promise<WrittenLiveLessonState | undefined> {
-    const [row] = await sqlRows<StateRow>(this.dataSource, `SELECT ${STATE_RETURNING} FROM live_lessons WHERE id = :id`, { id });
-    return row && writtenState(row);
+    const [row] = await sqlRows<Record<string, unknown>>(this.dataSource, `SELECT ${STATE_RETURNING} FROM live_lessons WHERE id = :id`, { id });
+    return row && writtenState(this.dataSource, row);
   }
 
   /** The states of the rows among `ids` that exist (narrow queries of up to 500 ids each), e.g. for every open event stream. */
   async findStates(ids: readonly string[]): Promise<Map<string, WrittenLiveLessonState>> {
     const states = new Map<string, WrittenLiveLessonState>();
     for (let i = 0; i < ids.length; i += 500) {
-      const rows = await sqlRows<StateRow>(this.dataSource, `SELECT ${STATE_RETURNING} FROM live_lessons WHERE id IN (:...ids)`, {
+      const rows = await sqlRows<Record<string, unknown>>(this.dataSource, `SELECT ${STATE_RETURNING} FROM live_lessons WHERE id IN (:...ids)`, {
         ids: ids.slice(i, i + 500),
       });
-      for (const row of rows) states.set(row.id, writtenState(row));
+      for (const row of rows) states.set(row.id as string, writtenState(this.dataSource, row));
     }
     return states;
   }
 
   /** The row's state and whether it has an endpoint of that name (one query), for checking a health progress event against it. */
   async findStateWithEndpoint(id: string, endpoint: string): Promise<(WrittenLiveLessonState & { hasEndpoint: boolean }) | undefined> {
-    const [row] = await sqlRows<StateRow & { has_endpoint: number | boolean }>(
+    const [row] = await sqlRows<Record<string, unknown> & { has_endpoint: number | boolean }>(
       this.dataSource,
       `SELECT ${STATE_RETURNING}, EXISTS (SELECT 1 FROM live_endpoints WHERE live_lesson_id = :id AND name = :endpoint) AS has_endpoint FROM live_lessons WHERE id = :id`,
       { id, endpoint },
     );
-    return row && { ...writtenState(row), hasEndpoint: Number(row.has_endpoint) === 1 };
+    return row && { ...writtenState(this.dataSource, row), hasEndpoint: Number(row.has_endpoint) === 1 };
   }
 
   async findForSession(sessionId: string, lessonSlug: string): Promise<LiveLesson | undefined> {
@@ -190,7 +182,7 @@ export class LiveLessonRepository {
     if (filter.statuses?.length === 0) return 0;
     return sqlCount(this.dataSource, `FROM live_lessons${conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : ''}`, {
       statuses: filter.statuses,
-      error: filter.error ? 1 : 0,
+      error: toColumns(this.dataSource, LiveLessonEntity, { error: filter.error ?? false }).error,
     });
   }
 
@@ -217,16 +209,13 @@ export class LiveLessonRepository {
    */
   async updateStatus(id: string, status: LiveLessonStatus, estimatedReadyAt?: Date, configuredStage?: number): Promise<WrittenLiveLessonState> {
     const at = this.now();
-    const columns: Record<string, string | number> = { status, updated_at: at.getTime() };
-    if (estimatedReadyAt) columns.estimated_ready_at = estimatedReadyAt.getTime();
-    if (configuredStage !== undefined) columns.configured_stage = configuredStage;
-    return this.writeState(id, columns, phaseTimeKeyOf[status], at);
+    return this.writeState(id, { status, updatedAt: at, estimatedReadyAt, configuredStage }, phaseTimeKeyOf[status], at);
   }
 
   /** Error flag, a human-readable reason, and when it failed; returns the row's state as written. */
   async markFailed(id: string, reason: string): Promise<WrittenLiveLessonState> {
     const at = this.now();
-    return this.writeState(id, { error: 1, failure_reason: reason, updated_at: at.getTime() }, 'failedAt', at);
+    return this.writeState(id, { error: true, failureReason: reason, updatedAt: at }, 'failedAt', at);
   }
 
   /** Writes endpoints' Service addresses (endpoint name → host); an unknown endpoint name changes nothing (original behaviour). */
@@ -267,7 +256,7 @@ export class LiveLessonRepository {
   }
 
   async updateTests(id: string, healthy: number, total: number): Promise<void> {
-    await this.update(id, { healthy_tests: healthy, total_tests: total });
+    await this.update(id, { healthyTests: healthy, totalTests: total });
   }
 
   /**
@@ -276,19 +265,20 @@ export class LiveLessonRepository {
    * Returns the row's counts after the write.
    */
   async recordEndpointUp(id: string, endpoint: string, at: Date = this.now()): Promise<{ healthy: number; total: number }> {
-    await sqlRows(this.dataSource, 'UPDATE live_endpoints SET up_at = :at WHERE live_lesson_id = :id AND name = :endpoint AND up_at IS NULL', {
-      at: at.getTime(),
+    await sqlRows(this.dataSource, 'UPDATE live_endpoints SET up_at = :up_at WHERE live_lesson_id = :id AND name = :endpoint AND up_at IS NULL', {
+      ...toColumns(this.dataSource, LiveEndpointEntity, { upAt: at }),
       id,
       endpoint,
     });
     const up = '(SELECT COUNT(*) FROM live_endpoints WHERE live_lesson_id = :id AND up_at IS NOT NULL)';
-    const [row] = await sqlRows<{ healthy_tests: number | string; total_tests: number | string }>(
+    const [row] = await sqlRows<Record<string, unknown>>(
       this.dataSource,
-      `UPDATE live_lessons SET healthy_tests = CASE WHEN ${up} > healthy_tests THEN ${up} ELSE healthy_tests END, updated_at = :now WHERE id = :id RETURNING healthy_tests, total_tests`,
-      { id, now: this.now().getTime() },
+      `UPDATE live_lessons SET healthy_tests = CASE WHEN ${up} > healthy_tests THEN ${up} ELSE healthy_tests END, updated_at = :updated_at WHERE id = :id RETURNING healthy_tests, total_tests`,
+      { id, ...toColumns(this.dataSource, LiveLessonEntity, { updatedAt: this.now() }) },
     );
     if (!row) throw missing(id);
-    return { healthy: Number(row.healthy_tests), total: Number(row.total_tests) };
+    const { healthyTests, totalTests } = fromRow(this.dataSource, LiveLessonEntity, row);
+    return { healthy: healthyTests!, total: totalTests! };
   }
 
   async updateLastActiveTime(id: string, at: Date = this.now()): Promise<void> {
@@ -297,7 +287,7 @@ export class LiveLessonRepository {
   }
 
   async setConfiguredStage(id: string, stage: number | null): Promise<void> {
-    await this.update(id, { configured_stage: stage });
+    await this.update(id, { configuredStage: stage });
   }
 
   /** Records that deletion was asked for (idempotent: the first request's time is kept). */
@@ -321,26 +311,28 @@ export class LiveLessonRepository {
     return (await sqlRows(this.dataSource, 'SELECT 1 AS found FROM live_lessons WHERE id = :id', { id })).length > 0;
   }
 
-  /** One UPDATE of these columns (the tables' names) and updated_at; a missing row is a NotFoundError. */
-  private async update(id: string, columns: Record<string, string | number | null>): Promise<void> {
-    const sql = `UPDATE live_lessons SET ${[...assignments(columns), 'updated_at = :updated_at'].join(', ')} WHERE id = :id RETURNING id`;
-    const rows = await sqlRows(this.dataSource, sql, { ...columns, updated_at: this.now().getTime(), id });
+  /** One UPDATE of these properties (through their columns' transformers) and updatedAt; a missing row is a NotFoundError. */
+  private async update(id: string, values: Partial<LiveLessonEntity>): Promise<void> {
+    const columns = toColumns(this.dataSource, LiveLessonEntity, { ...values, updatedAt: this.now() });
+    const sql = `UPDATE live_lessons SET ${assignments(columns).join(', ')} WHERE id = :id RETURNING id`;
+    const rows = await sqlRows(this.dataSource, sql, { ...columns, id });
     if (rows.length === 0) throw missing(id);
   }
 
-  /** One UPDATE of `columns` plus a phase time merged into `phase_times`, RETURNING the state columns. */
-  private async writeState(id: string, columns: Record<string, string | number>, phase: PhaseTimeKey, at: Date): Promise<WrittenLiveLessonState> {
+  /** One UPDATE of these properties plus a phase time merged into `phase_times`, RETURNING the state columns. */
+  private async writeState(id: string, values: Partial<LiveLessonEntity>, phase: PhaseTimeKey, at: Date): Promise<WrittenLiveLessonState> {
+    const columns = toColumns(this.dataSource, LiveLessonEntity, values);
     const merged =
       this.dataSource.options.type === 'postgres'
         ? '(phase_times::jsonb || jsonb_build_object(CAST(:phase AS text), CAST(:time AS text)))::text'
         : "json_set(phase_times, '$.' || :phase, :time)";
-    const [row] = await sqlRows<StateRow>(
+    const [row] = await sqlRows<Record<string, unknown>>(
       this.dataSource,
       `UPDATE live_lessons SET ${[...assignments(columns), `phase_times = ${merged}`].join(', ')} WHERE id = :id RETURNING ${STATE_RETURNING}`,
       { ...columns, phase, time: at.toISOString(), id },
     );
     if (!row) throw missing(id);
-    return writtenState(row);
+    return writtenState(this.dataSource, row);
   }
 
   /** Rows plus their endpoints in two queries (never one query per live lesson). */

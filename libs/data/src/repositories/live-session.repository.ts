@@ -1,7 +1,7 @@
 import { DataErrorCodes } from '@antidote/contracts';
 import { LessThan, type DataSource } from 'typeorm';
 import { DuplicateError, isUniqueViolation, NotFoundError } from '../data.errors.js';
-import { assignments, selectEntities, sqlCount, sqlRows } from '../sql.js';
+import { assignments, selectEntities, sqlCount, sqlRows, toColumns } from '../sql.js';
 import { LiveSessionEntity } from '../entities/index.js';
 import type { LiveSession, NewLiveSession } from '../live.types.js';
 
@@ -20,8 +20,8 @@ export class LiveSessionRepository {
     try {
       await sqlRows(
         this.dataSource,
-        'INSERT INTO live_sessions (id, source_ip, persistent, created_at, last_active_at) VALUES (:id, :sourceIp, :persistent, :createdAt, :lastActiveAt) RETURNING id',
-        { ...entity, persistent: entity.persistent ? 1 : 0, createdAt: at.getTime(), lastActiveAt: at.getTime() },
+        'INSERT INTO live_sessions (id, source_ip, persistent, created_at, last_active_at) VALUES (:id, :source_ip, :persistent, :created_at, :last_active_at) RETURNING id',
+        toColumns(this.dataSource, LiveSessionEntity, entity),
       );
     } catch (error) {
       if (isUniqueViolation(error)) throw new DuplicateError(`LiveSession ${session.id} already exists`, DataErrorCodes.idTaken);
@@ -50,11 +50,11 @@ export class LiveSessionRepository {
   }
 
   async updatePersistence(id: string, persistent: boolean): Promise<void> {
-    await this.update(id, { persistent: persistent ? 1 : 0 });
+    await this.update(id, { persistent });
   }
 
   async touch(id: string, at: Date = this.now()): Promise<void> {
-    await this.update(id, { last_active_at: at.getTime() });
+    await this.update(id, { lastActiveAt: at });
   }
 
   /** `touch` that answers whether the session exists instead of throwing (one statement). */
@@ -96,8 +96,9 @@ export class LiveSessionRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  /** One UPDATE of these columns (the table's names); a missing session is a NotFoundError. */
-  private async update(id: string, columns: Record<string, number>): Promise<void> {
+  /** One UPDATE of these properties (through their columns' transformers); a missing session is a NotFoundError. */
+  private async update(id: string, values: Partial<LiveSessionEntity>): Promise<void> {
+    const columns = toColumns(this.dataSource, LiveSessionEntity, values);
     const rows = await sqlRows(this.dataSource, `UPDATE live_sessions SET ${assignments(columns).join(', ')} WHERE id = :id RETURNING id`, { ...columns, id });
     if (rows.length === 0) throw new NotFoundError(`LiveSession ${id} doesn't exist; cannot update`);
   }

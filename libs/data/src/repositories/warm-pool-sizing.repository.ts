@@ -1,6 +1,6 @@
 import { LessThan, type DataSource } from 'typeorm';
 import { WarmPoolDemandEntity, WarmPoolOverrideEntity } from '../entities/index.js';
-import { selectEntities } from '../sql.js';
+import { selectEntities, sqlRows } from '../sql.js';
 
 /** Demand is counted per lesson and bucket of this many milliseconds. */
 export const DEMAND_BUCKET_MS = 60_000;
@@ -62,12 +62,12 @@ export class WarmPoolSizingRepository {
   /** Counts one request for a pooled lesson in the current bucket. */
   async recordDemand(lessonSlug: string, result: 'hit' | 'miss'): Promise<void> {
     const at = this.now().getTime();
-    const [sql, parameters] = this.dataSource.driver.escapeQueryWithParameters(
+    await sqlRows(
+      this.dataSource,
       'INSERT INTO warm_pool_demand (lesson_slug, bucket_start, hits, misses) VALUES (:lessonSlug, :bucketStart, :hits, :misses) ' +
         'ON CONFLICT (lesson_slug, bucket_start) DO UPDATE SET hits = warm_pool_demand.hits + excluded.hits, misses = warm_pool_demand.misses + excluded.misses',
       { lessonSlug, bucketStart: at - (at % DEMAND_BUCKET_MS), hits: result === 'hit' ? 1 : 0, misses: result === 'miss' ? 1 : 0 },
     );
-    await this.dataSource.query(sql, parameters);
   }
 
   /** Demand per lesson in the buckets that start at or after `since` (the bucket holding `since` included). */
