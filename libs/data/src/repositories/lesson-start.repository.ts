@@ -54,27 +54,32 @@ export class LessonStartRepository {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Records the start of a live lesson that just became READY (its endpoints' up times read from its rows); undefined when a part of it was not seen. */
+  /**
+   * Records the start of a live lesson that just became READY, in one statement: the INSERT reads its
+   * endpoints' up times itself (each image's boot is its slowest endpoint's up time after BOOTING).
+   * Undefined when a part of it was not seen (a phase, an endpoint's up time) or it was recorded before.
+   */
   async record(liveLessonId: string, lessonSlug: string, phaseTimes: PhaseTimes): Promise<LessonStart | undefined> {
-    const rows = await sqlRows<{ image: string; up_at: number | string | null }>(
+    // The phases alone (no endpoint yet): the parts the row's phase times give.
+    const phases = startOf(liveLessonId, lessonSlug, phaseTimes, []);
+    if (!phases || !phaseTimes.bootingAt) return undefined;
+    const byImage =
+      'SELECT image, MAX(up_at) - CAST(:bootingAt AS bigint) AS ms FROM live_endpoints WHERE live_lesson_id = CAST(:liveLessonId AS varchar) GROUP BY image';
+    const bootMs =
+      this.dataSource.options.type === 'postgres'
+        ? `(SELECT COALESCE(json_object_agg(image, ms)::text, '{}') FROM (${byImage}) boots)`
+        : `(SELECT COALESCE(json_group_object(image, ms), '{}') FROM (${byImage}) boots)`;
+    const [row] = await sqlRows<{ boot_ms: string }>(
       this.dataSource,
-      'SELECT image, up_at FROM live_endpoints WHERE live_lesson_id = :liveLessonId',
-      { liveLessonId },
+      `INSERT INTO lesson_starts (live_lesson_id, lesson_slug, ready_at, provision_ms, configure_ms, boot_ms)
+       SELECT CAST(:liveLessonId AS varchar), CAST(:lessonSlug AS varchar), CAST(:readyAt AS bigint), CAST(:provisionMs AS integer), CAST(:configureMs AS integer), ${bootMs}
+       WHERE NOT EXISTS (SELECT 1 FROM live_endpoints WHERE live_lesson_id = CAST(:liveLessonId AS varchar) AND up_at IS NULL)
+       ON CONFLICT (live_lesson_id) DO NOTHING RETURNING boot_ms`,
+      { ...phases, readyAt: phases.readyAt.getTime(), bootingAt: Date.parse(phaseTimes.bootingAt) },
     );
-    const start = startOf(
-      liveLessonId,
-      lessonSlug,
-      phaseTimes,
-      rows.map((row) => ({ image: row.image, ...(row.up_at === null ? {} : { upAt: new Date(Number(row.up_at)) }) })),
-    );
-    if (!start) return undefined;
-    await sqlRows(
-      this.dataSource,
-      'INSERT INTO lesson_starts (live_lesson_id, lesson_slug, ready_at, provision_ms, configure_ms, boot_ms) VALUES (:liveLessonId, :lessonSlug, :readyAt, :provisionMs, :configureMs, :bootMs) ON CONFLICT (live_lesson_id) DO NOTHING',
-      { ...start, readyAt: start.readyAt.getTime(), bootMs: JSON.stringify(start.bootMs) },
-    );
+    if (!row) return undefined;
     if (++this.recorded % PRUNE_EVERY === 0) await this.prune(KEPT_STARTS);
-    return start;
+    return { ...phases, bootMs: JSON.parse(row.boot_ms) as Record<string, number> };
   }
 
   /** The `limit` most recent starts, newest first. */

@@ -5,6 +5,16 @@ import type { LiveLesson } from '../live.types.js';
 import type { LiveLessonRepository } from './live-lesson.repository.js';
 import { sqlRows } from '../sql.js';
 
+/** A live lesson's admission ticket: none (a warm-pool member, or no cap), waiting in line, admitted, or out of the line unadmitted. */
+export type TicketState = 'none' | 'waiting' | 'admitted' | 'ended';
+
+/** What a claim found of its row (`claimAndLook`). */
+export interface ClaimedRow {
+  updatedAt: Date;
+  deleteRequestedAt?: Date;
+  ticket: TicketState;
+}
+
 /**
  * Who works on which live lesson (scheduler replicas claim rows with a lease) and what needs work or
  * has expired (re-drive and reaper queries). Times are passed in so tests can use their own clock.
@@ -22,6 +32,26 @@ export class LiveLessonWorkRepository {
     const sql =
       'UPDATE live_lessons SET claimed_by = :owner, claimed_until = :until WHERE id = :id AND (claimed_by IS NULL OR claimed_until < :now OR claimed_by = :owner) RETURNING id';
     return (await sqlRows(this.dataSource, sql, { owner, until: now + leaseMs, now, id })).length > 0;
+  }
+
+  /**
+   * `claim`, answering in the same statement what the work needs to know of the row at the moment it was
+   * taken: when it last changed (a row read before the claim is current if it changed no later), whether
+   * deletion was asked for, and its admission ticket's state. Undefined when the claim was not taken.
+   */
+  async claimAndLook(id: string, owner: string, leaseMs: number): Promise<ClaimedRow | undefined> {
+    const now = this.now().getTime();
+    const ticket =
+      "(SELECT CASE WHEN t.admitted_at IS NOT NULL THEN 'admitted' WHEN t.ended_at IS NOT NULL THEN 'ended' ELSE 'waiting' END FROM admission_tickets t WHERE t.live_lesson_id = live_lessons.id)";
+    const sql = `UPDATE live_lessons SET claimed_by = :owner, claimed_until = :until WHERE id = :id AND (claimed_by IS NULL OR claimed_until < :now OR claimed_by = :owner) RETURNING updated_at, delete_requested_at, ${ticket} AS ticket`;
+    const [row] = await sqlRows<{ updated_at: number | string; delete_requested_at: number | string | null; ticket: TicketState | null }>(
+      this.dataSource,
+      sql,
+      { owner, until: now + leaseMs, now, id },
+    );
+    if (!row) return undefined;
+    const deleteRequestedAt = row.delete_requested_at === null ? {} : { deleteRequestedAt: new Date(Number(row.delete_requested_at)) };
+    return { updatedAt: new Date(Number(row.updated_at)), ...deleteRequestedAt, ticket: row.ticket ?? 'none' };
   }
 
   /**

@@ -213,14 +213,24 @@ export class LiveLessonRepository {
    * Sets the status and records when the phase began, in one statement (the phase time is merged into the
    * JSON by the database: no read-modify-write, no transaction); returns the row's state as written.
    * `estimatedReadyAt` and `configuredStage` (the stage whose configuration ran), when given, are written
-   * in the same statement.
+   * in the same statement; so is the release of the claim of `releasedBy` (the work ends with this write),
+   * when that replica still holds it.
    */
-  async updateStatus(id: string, status: LiveLessonStatus, estimatedReadyAt?: Date, configuredStage?: number): Promise<WrittenLiveLessonState> {
+  async updateStatus(
+    id: string,
+    status: LiveLessonStatus,
+    estimatedReadyAt?: Date,
+    configuredStage?: number,
+    releasedBy?: string,
+  ): Promise<WrittenLiveLessonState> {
     const at = this.now();
     const columns: Record<string, string | number> = { status, updated_at: at.getTime() };
     if (estimatedReadyAt) columns.estimated_ready_at = estimatedReadyAt.getTime();
     if (configuredStage !== undefined) columns.configured_stage = configuredStage;
-    return this.writeState(id, columns, phaseTimeKeyOf[status], at);
+    const release = releasedBy
+      ? ['claimed_by', 'claimed_until'].map((column) => `${column} = CASE WHEN claimed_by = :releasedBy THEN NULL ELSE ${column} END`)
+      : [];
+    return this.writeState(id, columns, phaseTimeKeyOf[status], at, release, releasedBy ? { releasedBy } : {});
   }
 
   /** Error flag, a human-readable reason, and when it failed; returns the row's state as written. */
@@ -328,16 +338,23 @@ export class LiveLessonRepository {
     if (rows.length === 0) throw missing(id);
   }
 
-  /** One UPDATE of `columns` plus a phase time merged into `phase_times`, RETURNING the state columns. */
-  private async writeState(id: string, columns: Record<string, string | number>, phase: PhaseTimeKey, at: Date): Promise<WrittenLiveLessonState> {
+  /** One UPDATE of `columns` (and the `also` assignments with their parameters) plus a phase time merged into `phase_times`, RETURNING the state columns. */
+  private async writeState(
+    id: string,
+    columns: Record<string, string | number>,
+    phase: PhaseTimeKey,
+    at: Date,
+    also: string[] = [],
+    alsoParameters: Record<string, string> = {},
+  ): Promise<WrittenLiveLessonState> {
     const merged =
       this.dataSource.options.type === 'postgres'
         ? '(phase_times::jsonb || jsonb_build_object(CAST(:phase AS text), CAST(:time AS text)))::text'
         : "json_set(phase_times, '$.' || :phase, :time)";
     const [row] = await sqlRows<StateRow>(
       this.dataSource,
-      `UPDATE live_lessons SET ${[...assignments(columns), `phase_times = ${merged}`].join(', ')} WHERE id = :id RETURNING ${STATE_RETURNING}`,
-      { ...columns, phase, time: at.toISOString(), id },
+      `UPDATE live_lessons SET ${[...assignments(columns), ...also, `phase_times = ${merged}`].join(', ')} WHERE id = :id RETURNING ${STATE_RETURNING}`,
+      { ...columns, ...alsoParameters, phase, time: at.toISOString(), id },
     );
     if (!row) throw missing(id);
     return writtenState(row);
