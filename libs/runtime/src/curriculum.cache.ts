@@ -1,10 +1,12 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { EventSubjects } from '@antidote/contracts';
 import { CurriculumSnapshot, DataManager } from '@antidote/data';
 import { BusClient } from '@antidote/messaging';
 
 /** How often the curriculum record is looked at for an import no event announced (a tool writing the database, an event lost). */
 export const CURRICULUM_CHECK_MS = 5_000;
+/** Injection token: another period for that look (tests). */
+export const CURRICULUM_CHECK_PERIOD = Symbol('CURRICULUM_CHECK_PERIOD');
 
 const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -23,18 +25,23 @@ export class CurriculumCache extends CurriculumSnapshot implements OnApplication
 
   constructor(
     @Inject(DataManager) data: DataManager,
-    @Inject(BusClient) private readonly bus: BusClient,
+    @Inject(BusClient) private readonly bus: Pick<BusClient, 'subscribe' | 'onReconnect'>,
+    @Optional() @Inject(CURRICULUM_CHECK_PERIOD) private readonly checkMs: number = CURRICULUM_CHECK_MS,
   ) {
     super(data.curriculum);
   }
 
+  /** Settles once announcements are heard (the subscription made, or it failed: warned). */
+  listening: Promise<void> = Promise.resolve();
+
   onApplicationBootstrap(): void {
-    void this.bus
+    // Not awaited: an app starts while NATS is away, and subscribes once it is there.
+    this.listening = this.bus
       .subscribe(EventSubjects.curriculumImported, () => this.refresh().catch((error: unknown) => this.warn('load the new curriculum', error)))
-      .then((subscription) => (this.subscription = subscription))
+      .then((subscription) => void (this.subscription = subscription))
       .catch((error: unknown) => this.warn('hear curriculum imports', error));
     this.stopListening = this.bus.onReconnect(() => void this.look());
-    this.timer = setInterval(() => void this.look(), CURRICULUM_CHECK_MS);
+    this.timer = setInterval(() => void this.look(), this.checkMs);
     this.timer.unref();
   }
 
