@@ -19,20 +19,20 @@ class FakeCurriculum {
     this.importedAt = new Date((this.importedAt?.getTime() ?? 0) + 1_000);
   }
 
-  getCurriculum = async (): Promise<(CurriculumMeta & { importedAt: Date }) | null> => {
+  getCurriculum = (): Promise<(CurriculumMeta & { importedAt: Date }) | null> => {
     this.reads++;
-    return this.importedAt && ({ importedAt: this.importedAt } as CurriculumMeta & { importedAt: Date });
+    return Promise.resolve(this.importedAt && ({ importedAt: this.importedAt } as CurriculumMeta & { importedAt: Date }));
   };
-  listLessons = async (): Promise<Lesson[]> => {
+  listLessons = (): Promise<Lesson[]> => {
     this.reads++;
     const lessons = this.lessons;
     this.betweenReads?.();
     this.betweenReads = undefined;
-    return lessons;
+    return Promise.resolve(lessons);
   };
-  listImages = async (): Promise<Image[]> => {
+  listImages = (): Promise<Image[]> => {
     this.reads++;
-    return this.images;
+    return Promise.resolve(this.images);
   };
 }
 

@@ -320,12 +320,11 @@ export class LiveLessonRepository {
   async recordUpTimes(id: string, upTimes: ReadonlyMap<string, Date>): Promise<void> {
     const entries = [...upTimes];
     if (entries.length === 0) return;
-    const parameters = Object.fromEntries(
-      entries.flatMap(([name, at], i) => [
-        [`name${i}`, name],
-        [`at${i}`, at.getTime()],
-      ]),
-    );
+    const parameters: Record<string, string | number> = {};
+    entries.forEach(([name, at], i) => {
+      parameters[`name${i}`] = name;
+      parameters[`at${i}`] = at.getTime();
+    });
     const cases = entries.map((_, i) => `WHEN :name${i} THEN CAST(:at${i} AS bigint)`).join(' ');
     await sqlRows(
       this.dataSource,
