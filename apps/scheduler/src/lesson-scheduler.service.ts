@@ -186,12 +186,22 @@ export class LessonScheduler implements OnApplicationShutdown {
 }
 
 /**
- * The row read before the claim, if no write changed it since (every write of the state and endpoints
- * moves `updated_at`, and a row taken from another replica has been written since it was read), with the
- * deletion request as the claim found it.
+ * The row read before the claim, if no write changed it since: every write of its state, stage, session or
+ * endpoint list moves `updated_at`, and the claim's answer is compared with the read on what those writes
+ * change as well (so two writes in one millisecond, or another replica's clock, cannot hide one). The
+ * endpoints' addresses are written by the claim holder alone, and every create writes them again. The
+ * deletion request, which does not move `updated_at`, is taken as the claim found it.
  */
 function stillCurrent(read: LiveLesson | undefined, claimed: ClaimedRow): LiveLesson | undefined {
-  if (read?.updatedAt.getTime() !== claimed.updatedAt.getTime()) return undefined;
+  if (!read) return undefined;
+  const same =
+    read.updatedAt.getTime() === claimed.updatedAt.getTime() &&
+    read.sessionId === claimed.sessionId &&
+    read.status === claimed.status &&
+    read.error === claimed.error &&
+    read.currentStage === claimed.currentStage &&
+    read.configuredStage === claimed.configuredStage;
+  if (!same) return undefined;
   const { deleteRequestedAt: _before, ...rest } = read;
   return claimed.deleteRequestedAt ? { ...rest, deleteRequestedAt: claimed.deleteRequestedAt } : rest;
 }

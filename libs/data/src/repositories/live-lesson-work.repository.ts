@@ -8,9 +8,14 @@ import { sqlRows } from '../sql.js';
 /** A live lesson's admission ticket: none (a warm-pool member, or no cap), waiting in line, admitted, or out of the line unadmitted. */
 export type TicketState = 'none' | 'waiting' | 'admitted' | 'ended';
 
-/** What a claim found of its row (`claimAndLook`). */
+/** What a claim found of its row (`claimAndLook`): when it last changed, what a write changes, and its ticket's state. */
 export interface ClaimedRow {
   updatedAt: Date;
+  sessionId: string;
+  status: LiveLessonStatus;
+  error: boolean;
+  currentStage: number;
+  configuredStage?: number;
   deleteRequestedAt?: Date;
   ticket: TicketState;
 }
@@ -43,15 +48,29 @@ export class LiveLessonWorkRepository {
     const now = this.now().getTime();
     const ticket =
       "(SELECT CASE WHEN t.admitted_at IS NOT NULL THEN 'admitted' WHEN t.ended_at IS NOT NULL THEN 'ended' ELSE 'waiting' END FROM admission_tickets t WHERE t.live_lesson_id = live_lessons.id)";
-    const sql = `UPDATE live_lessons SET claimed_by = :owner, claimed_until = :until WHERE id = :id AND (claimed_by IS NULL OR claimed_until < :now OR claimed_by = :owner) RETURNING updated_at, delete_requested_at, ${ticket} AS ticket`;
-    const [row] = await sqlRows<{ updated_at: number | string; delete_requested_at: number | string | null; ticket: TicketState | null }>(
-      this.dataSource,
-      sql,
-      { owner, until: now + leaseMs, now, id },
-    );
+    const returning = 'updated_at, session_id, status, error, current_stage, configured_stage, delete_requested_at';
+    const sql = `UPDATE live_lessons SET claimed_by = :owner, claimed_until = :until WHERE id = :id AND (claimed_by IS NULL OR claimed_until < :now OR claimed_by = :owner) RETURNING ${returning}, ${ticket} AS ticket`;
+    const [row] = await sqlRows<{
+      updated_at: number | string;
+      session_id: string;
+      status: LiveLessonStatus;
+      error: number | boolean;
+      current_stage: number | string;
+      configured_stage: number | string | null;
+      delete_requested_at: number | string | null;
+      ticket: TicketState | null;
+    }>(this.dataSource, sql, { owner, until: now + leaseMs, now, id });
     if (!row) return undefined;
-    const deleteRequestedAt = row.delete_requested_at === null ? {} : { deleteRequestedAt: new Date(Number(row.delete_requested_at)) };
-    return { updatedAt: new Date(Number(row.updated_at)), ...deleteRequestedAt, ticket: row.ticket ?? 'none' };
+    return {
+      updatedAt: new Date(Number(row.updated_at)),
+      sessionId: row.session_id,
+      status: row.status,
+      error: Number(row.error) === 1,
+      currentStage: Number(row.current_stage),
+      ...(row.configured_stage === null ? {} : { configuredStage: Number(row.configured_stage) }),
+      ...(row.delete_requested_at === null ? {} : { deleteRequestedAt: new Date(Number(row.delete_requested_at)) }),
+      ticket: row.ticket ?? 'none',
+    };
   }
 
   /**
