@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { AntidoteConfig } from '@antidote/config';
 import { DataModule } from '@antidote/data';
-import { DatabaseReadiness } from '@antidote/runtime';
+import { CurriculumCache, DatabaseReadiness } from '@antidote/runtime';
 import { AdminController } from './admin/admin.controller.js';
 import { PoolAdminController } from './admin/pool-admin.controller.js';
 import { QueueAdminController } from './admin/queue-admin.controller.js';
@@ -40,6 +40,7 @@ export class ApiModule {
         OpenApiController,
       ],
       providers: [
+        CurriculumCache,
         DatabaseReadiness,
         AdminGuard,
         LiveLessonRequestService,

@@ -125,6 +125,8 @@ describe('healthchecker service (real nats-server, SQLite, kube-sim endpoints)',
     expect(await ask(60_000)).toMatchObject({ reachable: true, healthy: 3, total: 3 });
     healthSeen.push((await data.liveLessons.get('hclesson04')).healthyTests);
     expect(healthSeen).toEqual([2, 2, 2, 2, 3]);
+    // Every endpoint's up time on the row before the reply said all are up (the start's record reads them).
+    expect((await data.liveLessons.get('hclesson04')).endpoints.map((endpoint) => endpoint.upAt instanceof Date)).toEqual([true, true, true]);
     // One login each for the endpoints found up here, however many requests asked; none for the one recorded up before.
     expect([connections('early1'), connections('late1'), connections('known1')]).toEqual([1, 1, 0]);
     // Asked again once all are up: answered from the row, nothing probed.

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { EventSubjects, LiveLessonStatus } from '@antidote/contracts';
+import { logStatements, type StatementLog } from '@antidote/data';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lessonHarness, type LessonHarness } from '../test/lesson-harness.js';
 import type { LessonScheduler } from './lesson-scheduler.service.js';
@@ -22,6 +23,30 @@ describe('LessonScheduler', () => {
     const row = await h.data.liveLessons.get(lesson.id);
     expect(row).toMatchObject({ status: LiveLessonStatus.READY, error: false });
     expect(row.claimedBy).toBeUndefined();
+  });
+
+  it('works from the row read before its claim when nothing changed it since, and reads it again when something did', async () => {
+    // Reads of the row itself (with its endpoints), not counts over the table.
+    const readsOfRows = (log: StatementLog) => log.statements.filter(({ sql }) => sql.includes('FROM "live_lessons" "LiveLessonEntity"')).length;
+    const lesson = await h.newLiveLesson();
+    const read = await h.data.liveLessons.get(lesson.id);
+    const log = logStatements(h.data.dataSource);
+    await scheduler.submit('create', lesson.id, undefined, undefined, read).done;
+    log.stop();
+    expect(await h.data.liveLessons.get(lesson.id)).toMatchObject({ status: LiveLessonStatus.READY });
+    expect(readsOfRows(log)).toBe(0);
+
+    // Read, then another replica took it to READY (its claim released): this one must not build it again from the old read.
+    const other = await h.newLiveLesson();
+    const stale = await h.data.liveLessons.get(other.id);
+    await h.data.liveLessons.updateStatus(other.id, LiveLessonStatus.READY);
+    const calls = h.cluster.calls.length;
+    const again = logStatements(h.data.dataSource);
+    await scheduler.submit('create', other.id, undefined, undefined, stale).done;
+    again.stop();
+    expect(readsOfRows(again)).toBe(1);
+    expect(h.cluster.calls.slice(calls)).toEqual([]);
+    expect(await h.data.liveLessons.get(other.id)).toMatchObject({ status: LiveLessonStatus.READY });
   });
 
   it.each([

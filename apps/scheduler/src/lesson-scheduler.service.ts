@@ -2,13 +2,13 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { setMaxListeners } from 'node:events';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { LiveLessonStatus } from '@antidote/contracts';
-import { DataManager, isDatabaseUnavailable, type LiveLesson } from '@antidote/data';
+import { DataManager, isDatabaseUnavailable, type ClaimedRow, type LiveLesson } from '@antidote/data';
 import { admissionTicket, withWritePriority } from '@antidote/kube';
 import { inSpan } from '@antidote/messaging';
 import { withCorrelation } from '@antidote/runtime';
 import { context } from '@opentelemetry/api';
 import type { LessonPlan } from './cluster/lesson-cluster.port.js';
-import { CreateLessonOperation } from './lesson/create-lesson.operation.js';
+import { CreateLessonOperation, type CreateClaim } from './lesson/create-lesson.operation.js';
 import { DeleteLessonOperation } from './lesson/delete-lesson.operation.js';
 import { LessonFailure, reasonOf } from './lesson/lesson-failure.error.js';
 import { ModifyLessonOperation } from './lesson/modify-lesson.operation.js';
@@ -72,14 +72,16 @@ export class LessonScheduler implements OnApplicationShutdown {
    * Queues an operation; it runs in the trace of the request that asked for it (one trace api → scheduler →
    * healthchecker), and its Kubernetes writes rank by when it was asked for (the first asked, the first served).
    * `reason`: a deletion's. `redrive`: why work nobody asked for just now is driven again (logged with the new owner).
+   * `read`: the row as the caller read it (with its endpoints): the work starts from it when nothing changed
+   * the row between that read and the claim, instead of reading it again.
    */
-  submit(kind: OperationKind, liveLessonId: string, reason?: string, redrive?: string): EnqueueResult {
+  submit(kind: OperationKind, liveLessonId: string, reason?: string, redrive?: string, read?: LiveLesson): EnqueueResult {
     const parent = context.active();
     const span = { tracer: 'antidote-scheduler', parent, attributes: { 'antidote.live_lesson.id': liveLessonId } };
     const ticket = admissionTicket();
     return this.queue.enqueue(liveLessonId, kind, (signal) =>
       withWritePriority(ticket, () =>
-        inSpan(`live lesson ${kind}`, span, () => withCorrelation(liveLessonId, () => this.execute(kind, liveLessonId, signal, reason, redrive))),
+        inSpan(`live lesson ${kind}`, span, () => withCorrelation(liveLessonId, () => this.execute(kind, liveLessonId, signal, { reason, redrive, read }))),
       ),
     );
   }
@@ -104,22 +106,39 @@ export class LessonScheduler implements OnApplicationShutdown {
     this.claims.stop();
   }
 
-  private async execute(kind: OperationKind, id: string, queueSignal: AbortSignal, reason?: string, redrive?: string): Promise<void> {
-    if (!(await this.data.work.claim(id, this.owner, this.claims.leaseMs))) {
+  private async execute(
+    kind: OperationKind,
+    id: string,
+    queueSignal: AbortSignal,
+    { reason, redrive, read }: { reason?: string | undefined; redrive?: string | undefined; read?: LiveLesson | undefined },
+  ): Promise<void> {
+    const claimed = await this.data.work.claimAndLook(id, this.owner, this.claims.leaseMs);
+    if (!claimed) {
       this.logger.log(`${kind} of ${id}: another scheduler is working on it`);
       return;
     }
     if (redrive) this.logger.log(`re-drive of live lesson ${id}: ${kind} (${redrive}), now owned by ${this.owner}`);
     const signal = AbortSignal.any([queueSignal, this.claims.hold(id, kind)]);
+    // The create's READY write releases the claim with it: nothing then to release after.
+    let released = false;
+    const claim: CreateClaim = {
+      ticket: claimed.ticket,
+      owner: this.owner,
+      released: () => {
+        released = true;
+        this.claims.drop(id);
+      },
+    };
     // Every Kubernetes write of the lesson waiting for a slot listens to it: a large lesson has hundreds at once.
     setMaxListeners(WAITERS_PER_OPERATION, signal);
     let interrupted = false;
     try {
-      const lesson = await this.data.liveLessons.find(id);
+      // The row read before the claim, when nothing changed it since; else read now (the claim holder is then its only writer).
+      const lesson = stillCurrent(read, claimed) ?? (await this.data.liveLessons.find(id));
       if (!lesson) return;
       if (lesson.deleteRequestedAt) await this.deletes.run(lesson, signal, reason);
       else if (kind === 'delete') this.logger.warn(`delete of ${id} skipped: its row records no deletion request`);
-      else await this.provision(kind, lesson, signal);
+      else await this.provision(kind, lesson, signal, claim);
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
       interrupted = true;
@@ -129,20 +148,23 @@ export class LessonScheduler implements OnApplicationShutdown {
       // Work stopped by a shutdown or a database hiccup is handed back (lapsed now: the next sweep takes it
       // over); finished work is released. A claim neither reached (the database away) lapses after
       // claimLeaseSeconds; then another replica takes over.
-      const giveBack = interrupted || (this.closing && queueSignal.aborted) ? this.data.work.handBack(id, this.owner) : this.data.work.release(id, this.owner);
-      await giveBack.catch((error: unknown) => this.logger.warn(`could not release the claim on ${id}: ${reasonOf(error)}`));
+      if (!released || interrupted) {
+        const giveBack =
+          interrupted || (this.closing && queueSignal.aborted) ? this.data.work.handBack(id, this.owner) : this.data.work.release(id, this.owner);
+        await giveBack.catch((error: unknown) => this.logger.warn(`could not release the claim on ${id}: ${reasonOf(error)}`));
+      }
     }
   }
 
   /** Runs the create or stage change; a failure fails the lesson, except the database going away (thrown: driven again). */
-  private async provision(kind: OperationKind, lesson: LiveLesson, signal: AbortSignal): Promise<void> {
+  private async provision(kind: OperationKind, lesson: LiveLesson, signal: AbortSignal, claim: CreateClaim): Promise<void> {
     if (lesson.error || lesson.status === LiveLessonStatus.READY) return;
     const modify = ModifyLessonOperation.isPending(lesson);
     if (kind === 'modify' && !modify && lesson.configuredStage !== undefined) return;
     let plan: LessonPlan | undefined;
     try {
       if (modify) await this.modifies.run(lesson, signal, (p) => (plan = p));
-      else await this.creates.run(lesson, signal, (p) => (plan = p));
+      else await this.creates.run(lesson, signal, (p) => (plan = p), claim);
     } catch (error) {
       if (signal.aborted) {
         this.logger.log(`${kind} of ${lesson.id} stopped: ${reasonOf(signal.reason)}`);
@@ -161,4 +183,25 @@ export class LessonScheduler implements OnApplicationShutdown {
       .cleanUpFailed(lesson, signal)
       .catch((cleanup: unknown) => this.logger.warn(`cleanup of failed ${lesson.id} failed: ${reasonOf(cleanup)}`));
   }
+}
+
+/**
+ * The row read before the claim, if no write changed it since: every write of its state, stage, session or
+ * endpoint list moves `updated_at`, and the claim's answer is compared with the read on what those writes
+ * change as well (so two writes in one millisecond, or another replica's clock, cannot hide one). The
+ * endpoints' addresses are written by the claim holder alone, and every create writes them again. The
+ * deletion request, which does not move `updated_at`, is taken as the claim found it.
+ */
+function stillCurrent(read: LiveLesson | undefined, claimed: ClaimedRow): LiveLesson | undefined {
+  if (!read) return undefined;
+  const same =
+    read.updatedAt.getTime() === claimed.updatedAt.getTime() &&
+    read.sessionId === claimed.sessionId &&
+    read.status === claimed.status &&
+    read.error === claimed.error &&
+    read.currentStage === claimed.currentStage &&
+    read.configuredStage === claimed.configuredStage;
+  if (!same) return undefined;
+  const { deleteRequestedAt: _before, ...rest } = read;
+  return claimed.deleteRequestedAt ? { ...rest, deleteRequestedAt: claimed.deleteRequestedAt } : rest;
 }

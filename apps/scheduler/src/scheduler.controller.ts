@@ -42,19 +42,20 @@ export class SchedulerController {
 
   @OnRequest(RequestSubjects.liveLessonCreate, QueueGroups.scheduler)
   async create(@RequestPayload(RequestSubjects.liveLessonCreate) request: CreateLiveLessonRequest): Promise<SchedulerReply> {
-    const lesson = await this.data.liveLessons.findState(request.liveLessonId);
+    // The row with its endpoints, read once: checked here, and the work starts from it if nothing changes it meanwhile.
+    const lesson = await this.data.liveLessons.find(request.liveLessonId);
     if (!lesson) return notFound(request.liveLessonId);
     if (lesson.error) return { accepted: false, code: SchedulerRejections.failed, reason: lesson.failureReason ?? 'the live lesson failed' };
-    this.scheduler.submit('create', lesson.id);
+    this.scheduler.submit('create', lesson.id, undefined, undefined, lesson);
     return { accepted: true };
   }
 
   @OnRequest(RequestSubjects.liveLessonModify, QueueGroups.scheduler)
   async modify(@RequestPayload(RequestSubjects.liveLessonModify) request: ModifyLiveLessonRequest): Promise<SchedulerReply> {
-    const lesson = await this.data.liveLessons.findState(request.liveLessonId);
+    const lesson = await this.data.liveLessons.find(request.liveLessonId);
     if (!lesson) return notFound(request.liveLessonId);
     if (lesson.error) return { accepted: false, code: SchedulerRejections.failed, reason: lesson.failureReason ?? 'the live lesson failed' };
-    this.scheduler.submit('modify', lesson.id);
+    this.scheduler.submit('modify', lesson.id, undefined, undefined, lesson);
     return { accepted: true };
   }
 

@@ -2,7 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import type { AntidoteConfig } from '@antidote/config';
 import { DataModule } from '@antidote/data';
 import { KubeModule } from '@antidote/kube-runtime';
-import { DatabaseReadiness } from '@antidote/runtime';
+import { CurriculumCache, DatabaseReadiness } from '@antidote/runtime';
 import { Admission } from './admission/admission.service.js';
 import { AdmissionKeeper } from './admission/admission-keeper.service.js';
 import { AdmissionMetrics } from './admission/admission.metrics.js';
@@ -40,6 +40,7 @@ export class SchedulerModule {
       controllers: [SchedulerController],
       providers: [
         DatabaseReadiness,
+        CurriculumCache,
         LessonInformers,
         { provide: LESSON_CLUSTER, useClass: KubeLessonCluster },
         SchedulerMetrics,

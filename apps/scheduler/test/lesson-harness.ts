@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseConfig, type AntidoteConfig } from '@antidote/config';
 import { RequestSubjects, type WaitReachableReply } from '@antidote/contracts';
 import type { Lesson } from '@antidote/curriculum';
-import type { DataManager, LiveLesson } from '@antidote/data';
+import { CurriculumSnapshot, type DataManager, type LiveLesson } from '@antidote/data';
 import { liveLessonRecord } from '@antidote/lesson-objects';
 import { MetricsService } from '@antidote/runtime';
 import { FakeBus, makeCurriculum, makeImage, makeLesson, memoryDatabase } from '@antidote/testing';
@@ -99,7 +99,9 @@ export async function lessonHarness(options: { lesson?: Lesson; config?: Record<
   const metrics = new SchedulerMetrics(registry);
   const admission = new Admission(data, new AdmissionMetrics(registry), config);
   const status = new StatusReporter(data, bus, metrics);
-  const plans = new LessonPlanFactory(data, config);
+  // The curriculum held in memory, as the scheduler holds it; a test that imports another announces it (`curriculum.refresh()`).
+  const curriculum = new CurriculumSnapshot(data.curriculum);
+  const plans = new LessonPlanFactory(data, config, curriculum);
   const reachability = new ReachabilityClient(bus, { attemptMs: 1000, replyMarginMs: 100, retryMs: 10 });
   const estimates = new StartEstimates(data);
   const creates = new CreateLessonOperation(data, cluster, plans, reachability, status, estimates, admission, config);
@@ -110,6 +112,7 @@ export async function lessonHarness(options: { lesson?: Lesson; config?: Record<
   return {
     config,
     data,
+    curriculum,
     cluster,
     bus,
     status,

@@ -19,6 +19,7 @@ describe('who may do what on the bus', () => {
     [EventSubjects.healthProgressed, ['healthchecker'], ['api', 'admin']],
     [EventSubjects.reaperActed, ['reaper'], ['admin']],
     [EventSubjects.reaperPassed, ['reaper'], ['admin']],
+    [EventSubjects.curriculumImported, ['api'], ['api', 'scheduler', 'admin']],
   ])('%s: published by %j, heard by %j', (subject, published, heard) => {
     expect(publishers(subject)).toEqual(published);
     expect(subscribers(subject)).toEqual(heard);

@@ -26,6 +26,7 @@ export const eventRoutes = {
   [EventSubjects.healthProgressed]: { publishedBy: 'healthchecker', heardBy: ['api', 'admin'] },
   [EventSubjects.reaperActed]: { publishedBy: 'reaper', heardBy: ['admin'] },
   [EventSubjects.reaperPassed]: { publishedBy: 'reaper', heardBy: ['admin'] },
+  [EventSubjects.curriculumImported]: { publishedBy: 'api', heardBy: ['api', 'scheduler', 'admin'] },
 } as const satisfies Record<EventSubject, { publishedBy: BusIdentity; heardBy: readonly BusIdentity[] }>;
 
 /** What one identity may do: subjects it publishes, subjects it subscribes to, whether it answers requests. */

@@ -1,3 +1,4 @@
+export * from './curriculum.js';
 export * from './dns.js';
 export * from './error-codes.js';
 export * from './bus-permissions.js';

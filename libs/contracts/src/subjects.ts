@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { curriculumImportedEventSchema } from './curriculum.js';
 import { healthCheckReplySchema, healthCheckRequestSchema, healthProgressEventSchema, waitReachableReplySchema, waitReachableRequestSchema } from './health.js';
 import { liveLessonStatusChangedEventSchema } from './live-lesson.events.js';
 import {
@@ -30,6 +31,8 @@ export const EventSubjects = {
   healthProgressed: 'antidote.health.progressed.v1',
   reaperActed: 'antidote.reaper.action.v1',
   reaperPassed: 'antidote.reaper.pass.v1',
+  /** A curriculum replaced the previous one: apps holding it in memory load it again. */
+  curriculumImported: 'antidote.curriculum.imported.v1',
 } as const;
 
 export type RequestSubject = (typeof RequestSubjects)[keyof typeof RequestSubjects];
@@ -52,6 +55,7 @@ export const eventContracts = {
   [EventSubjects.healthProgressed]: healthProgressEventSchema,
   [EventSubjects.reaperActed]: reaperActionEventSchema,
   [EventSubjects.reaperPassed]: reaperPassEventSchema,
+  [EventSubjects.curriculumImported]: curriculumImportedEventSchema,
 } as const satisfies Record<EventSubject, z.ZodType>;
 
 export type RequestOf<S extends RequestSubject> = z.input<(typeof requestContracts)[S]['request']>;

@@ -35,6 +35,29 @@ describe.each(DATABASE_KINDS)('boot times on %s', (kind) => {
     await expect(lessons.recordEndpointUp('nope', 'vqfx1')).rejects.toThrow("Livelesson nope doesn't exist; cannot update");
   });
 
+  it("records a prober's health count (never lower) and a start's up times in one statement each", async () => {
+    const lessons = db.data.liveLessons;
+    await lessons.create(makeNewLiveLesson({ id: 'bt-counted', sessionId: 'bt-counted', endpoints }));
+    expect(await lessons.recordHealthy('bt-counted', 2)).toEqual({ healthy: 2, total: 3 });
+    expect(await lessons.recordHealthy('bt-counted', 1)).toEqual({ healthy: 2, total: 3 });
+    await lessons.recordUpTimes('bt-counted', new Map([['linux1', at(3)]]));
+    await lessons.recordUpTimes(
+      'bt-counted',
+      new Map([
+        ['linux1', at(9)],
+        ['vqfx2', at(20)],
+      ]),
+    );
+    const read = await lessons.get('bt-counted');
+    // An up time recorded before is kept; an endpoint not named keeps none.
+    expect(read.endpoints.map((endpoint) => [endpoint.name, endpoint.upAt?.getTime()])).toEqual([
+      ['vqfx1', undefined],
+      ['vqfx2', at(20).getTime()],
+      ['linux1', at(3).getTime()],
+    ]);
+    await expect(lessons.recordHealthy('nope', 1)).rejects.toThrow("Livelesson nope doesn't exist; cannot update");
+  });
+
   it('writes the expected READY time with a status, and status events carry it', async () => {
     const lessons = db.data.liveLessons;
     await lessons.create(makeNewLiveLesson({ id: 'bt-estimate', sessionId: 'bt-estimate', endpoints }));
@@ -64,7 +87,7 @@ describe.each(DATABASE_KINDS)('boot times on %s', (kind) => {
     const ready = await lessons.updateStatus('bt-start', 'READY');
     expect(await db.data.starts.record('bt-start', 'network-automation', ready.phaseTimes)).toMatchObject({ liveLessonId: 'bt-start' });
     // Recorded once: the same start again changes nothing.
-    expect(await db.data.starts.record('bt-start', 'network-automation', ready.phaseTimes)).toMatchObject({ liveLessonId: 'bt-start' });
+    expect(await db.data.starts.record('bt-start', 'network-automation', ready.phaseTimes)).toBeUndefined();
     const [start, ...rest] = await db.data.starts.recent(10);
     expect(rest).toEqual([]);
     expect(start).toEqual({
@@ -79,6 +102,9 @@ describe.each(DATABASE_KINDS)('boot times on %s', (kind) => {
 
   it('records nothing of a start it did not see whole, and keeps only the most recent starts', async () => {
     expect(await db.data.starts.record('bt-health', 'x', { initializedAt: at(0).toISOString(), readyAt: at(9).toISOString() })).toBeUndefined();
+    // Every phase seen, but an endpoint never recorded up (vqfx2 of bt-estimate).
+    const phases = { initializedAt: at(0).toISOString(), bootingAt: at(1).toISOString(), configurationAt: at(5).toISOString(), readyAt: at(9).toISOString() };
+    expect(await db.data.starts.record('bt-estimate', 'x', phases)).toBeUndefined();
     expect(await db.data.starts.prune(KEPT_STARTS)).toBe(0);
     expect(await db.data.starts.prune(1)).toBe(0);
     expect(await db.data.starts.prune(0)).toBe(1);

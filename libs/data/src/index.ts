@@ -17,7 +17,8 @@ export type {
 } from './live.types.js';
 export { migrate, revertAllMigrations, runMigrations } from './migrate.js';
 export { CurriculumRepository } from './repositories/curriculum.repository.js';
-export { LiveLessonWorkRepository } from './repositories/live-lesson-work.repository.js';
+export { CurriculumSnapshot, type HeldCurriculum } from './repositories/curriculum-snapshot.js';
+export { LiveLessonWorkRepository, type ClaimedRow, type TicketState } from './repositories/live-lesson-work.repository.js';
 export { LiveLessonRepository } from './repositories/live-lesson.repository.js';
 export { LiveSessionRepository } from './repositories/live-session.repository.js';
 export { liveLessonStatusOf } from './live-lesson.status.js';

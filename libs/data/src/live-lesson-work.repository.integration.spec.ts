@@ -27,6 +27,31 @@ describe.each(DATABASE_KINDS)('claims, re-drive and expiry queries on %s', (kind
     expect((await db.data.liveLessons.get('claimed')).claimedBy).toBeUndefined();
   });
 
+  it("answers a claim with the row's state, its deletion request and its ticket; READY releases the claim with it", async () => {
+    const lessons = db.data.liveLessons;
+    await lessons.create(makeNewLiveLesson({ id: 'looked', sessionId: 'l1' }));
+    const read = await lessons.get('looked');
+    expect(await db.data.work.claimAndLook('looked', 'a', 30_000)).toEqual({
+      updatedAt: read.updatedAt,
+      sessionId: 'l1',
+      status: 'INITIALIZED',
+      error: false,
+      currentStage: 0,
+      ticket: 'none',
+    });
+    expect(await db.data.work.claimAndLook('looked', 'b', 30_000)).toBeUndefined();
+    const request = { liveLessonId: 'looked', sessionId: 'l1', client: '127.0.0.1', lessonSlug: 'network-automation' };
+    await db.data.admission.enqueue(request, { cap: 0, maxQueued: 10 });
+    await lessons.requestDeletion('looked');
+    expect(await db.data.work.claimAndLook('looked', 'a', 30_000)).toMatchObject({ deleteRequestedAt: clock, ticket: 'admitted' });
+    // Another replica's READY never releases a's claim; a's own does.
+    await lessons.updateStatus('looked', 'READY', undefined, 0, 'b');
+    expect((await lessons.get('looked')).claimedBy).toBe('a');
+    const written = await lessons.updateStatus('looked', 'READY', undefined, 0, 'a');
+    expect(written.status).toBe('READY');
+    expect((await lessons.get('looked')).claimedBy).toBeUndefined();
+  });
+
   it('finds what needs the scheduler: unstarted, interrupted or deletion-requested, unclaimed and quiet', async () => {
     const lessons = db.data.liveLessons;
     await lessons.create(makeNewLiveLesson({ id: 'fresh', sessionId: 'w1' }));

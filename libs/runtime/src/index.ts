@@ -10,5 +10,6 @@ export type { ReadinessCheck, ReadinessReport } from './readiness.js';
 export { APP_LOGGER, RuntimeModule } from './runtime.module.js';
 export { maskSecrets, maskSecretsInText, SECRET_KEYS } from './secrets.js';
 export { DatabaseReadiness } from './database.readiness.js';
+export { CURRICULUM_CHECK_MS, CURRICULUM_CHECK_PERIOD, CurriculumCache } from './curriculum.cache.js';
 export { flushTracing, memorySpans, startTracing, tracerOf } from './tracing.js';
 export { TracingInterceptor } from './tracing.interceptor.js';

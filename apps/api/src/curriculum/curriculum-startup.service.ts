@@ -1,7 +1,9 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { InjectConfig, trustedImagesOf, type AntidoteConfig } from '@antidote/config';
 import { formatProblem, readCurriculumIsolated } from '@antidote/curriculum';
+import { EventSubjects } from '@antidote/contracts';
 import { DatabaseLifecycle, DataManager } from '@antidote/data';
+import { BusClient } from '@antidote/messaging';
 import { ReadinessRegistry } from '@antidote/runtime';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -10,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * imported on every start; `antictl curriculum import` re-imports). An invalid curriculum is reported
  * problem by problem and the api keeps serving — it never crashes over one. Readiness `curriculum`
  * holds once the import is over (done, not needed, or refused), so no one is served an empty catalogue.
+ * An import is announced on the bus (`curriculumImported`): apps holding the curriculum load it again.
  */
 @Injectable()
 export class CurriculumStartup implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
@@ -21,6 +24,7 @@ export class CurriculumStartup implements OnModuleInit, OnApplicationBootstrap, 
     @Inject(DataManager) private readonly data: DataManager,
     @Inject(DatabaseLifecycle) private readonly database: DatabaseLifecycle,
     @Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry,
+    @Inject(BusClient) private readonly bus: BusClient,
     @InjectConfig() private readonly config: AntidoteConfig,
   ) {}
 
@@ -54,5 +58,15 @@ export class CurriculumStartup implements OnModuleInit, OnApplicationBootstrap, 
     }
     await this.data.curriculum.replaceCurriculum(result.curriculum);
     this.logger.log(`imported curriculum ${this.config.curriculumDir}: ${result.curriculum.lessons.length} lessons, ${result.curriculum.images.length} images`);
+    this.announce();
+  }
+
+  /** Every replica holding the curriculum in memory loads the new one (one that misses this finds it on its periodic look). */
+  private announce(): void {
+    try {
+      this.bus.publish(EventSubjects.curriculumImported, { at: new Date().toISOString() });
+    } catch (error) {
+      this.logger.warn(`could not announce the import: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 }

@@ -4,6 +4,7 @@ import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import type { Lesson } from '@antidote/curriculum';
 import { DataManager, DuplicateError, NotFoundError, randomId, withFreshId, type LiveLesson, type LiveLessonState } from '@antidote/data';
 import { liveLessonRecord } from '@antidote/lesson-objects';
+import { CurriculumCache } from '@antidote/runtime';
 import { AddressRates } from '../admission/address-rates.service.js';
 import { LabAdmission } from '../admission/lab-admission.service.js';
 import { SessionLabLimit } from '../admission/session-lab-limit.service.js';
@@ -33,6 +34,7 @@ export class LiveLessonRequestService {
     @Inject(SessionLabLimit) private readonly places: SessionLabLimit,
     @Inject(AddressRates) private readonly rates: AddressRates,
     @Inject(LabAdmission) private readonly admission: LabAdmission,
+    @Inject(CurriculumCache) private readonly curriculum: CurriculumCache,
     @InjectConfig() private readonly config: AntidoteConfig,
   ) {}
 
@@ -43,7 +45,8 @@ export class LiveLessonRequestService {
     // The session's activity and its existence, in one write.
     const sessionId = body.sessionId;
     if (!(await this.data.liveSessions.touchIfExists(sessionId))) throw invalidArgument(`Invalid session ID ${body.sessionId}`, 'sessionId');
-    const lesson = await this.data.curriculum.findLesson(body.lessonSlug);
+    // The lesson and its images from the curriculum held in memory (read once per import).
+    const lesson = await this.curriculum.lesson(body.lessonSlug);
     if (!lesson) throw notFound(`Couldn't find lesson slug '${body.lessonSlug}'`);
     if (body.lessonStage >= lesson.stages.length) throw invalidArgument('Invalid stage ID for this lesson', 'lessonStage');
     // The session's labs, read once: this lesson's, and those that take its places.
@@ -111,7 +114,7 @@ export class LiveLessonRequestService {
   }
 
   private async create(sessionId: string, lesson: Lesson, stage: number, client: string): Promise<string> {
-    const { images, missing } = await this.data.curriculum.imagesOf(lesson);
+    const { images, missing } = await this.curriculum.imagesOf(lesson);
     if (missing.length > 0) throw internal('Unable to initialize new livelesson');
     let id: string;
     try {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
-import { DataManager, type DrainResult, type LiveLesson } from '@antidote/data';
+import { DataManager, type AdmissionTicket, type DrainResult, type LiveLesson, type TicketState } from '@antidote/data';
 import { LessonFailure } from '../lesson/lesson-failure.error.js';
 import { AdmissionMetrics } from './admission.metrics.js';
 
@@ -47,13 +47,14 @@ export class Admission {
   /**
    * May this INITIALIZED live lesson be built now? A learner's lab has a ticket: yes once admitted (a
    * pass is run for it when it waits); no while it waits or after it left the line. A row without a
-   * ticket (a warm-pool member) is built while capacity holds, else it fails as at capacity.
+   * ticket (a warm-pool member) is built while capacity holds, else it fails as at capacity. `known`: the
+   * ticket's state when the caller read it already (admitted and ended are final; waiting is looked at again).
    */
-  async admit(lesson: LiveLesson): Promise<boolean> {
-    const ticket = await this.data.admission.find(lesson.id);
-    if (!ticket) return this.admitUnqueued(lesson.id);
-    if (ticket.admittedAt) return true;
-    if (ticket.endedAt) return false;
+  async admit(lesson: LiveLesson, known?: TicketState): Promise<boolean> {
+    const ticket = known ?? ticketStateOf(await this.data.admission.find(lesson.id));
+    if (ticket === 'none') return this.admitUnqueued(lesson.id);
+    if (ticket === 'admitted') return true;
+    if (ticket === 'ended') return false;
     // A pass that fails (the database busy or away) leaves the lab waiting, never failed: the next round admits it.
     await this.drain().catch((error: unknown) =>
       this.logger.warn(`admission pass for ${lesson.id} failed: ${error instanceof Error ? error.message : String(error)}`),
@@ -85,3 +86,6 @@ export class Admission {
     return result;
   }
 }
+
+const ticketStateOf = (ticket: AdmissionTicket | undefined): TicketState =>
+  !ticket ? 'none' : ticket.admittedAt ? 'admitted' : ticket.endedAt ? 'ended' : 'waiting';

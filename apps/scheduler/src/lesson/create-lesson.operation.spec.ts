@@ -134,6 +134,7 @@ describe('CreateLessonOperation', () => {
   it('fails clearly when the lesson left the curriculum', async () => {
     const lesson = await h.newLiveLesson();
     await h.data.curriculum.replaceCurriculum(makeCurriculum({ lessons: [twoHostLesson({ slug: 'another-lesson' })] }));
+    await h.curriculum.refresh();
     await expect(run(lesson.id)).rejects.toThrow(/not in the curriculum any more/);
     expect(h.cluster.calls).toEqual([]);
   });

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { endpointUp, LiveLessonStatus } from '@antidote/contracts';
-import { DataManager, withEndpointHosts, type LiveLesson } from '@antidote/data';
+import { DataManager, withEndpointHosts, type LiveLesson, type TicketState } from '@antidote/data';
 import { Admission } from '../admission/admission.service.js';
 import { LESSON_CLUSTER, type LessonCluster, type LessonPlan } from '../cluster/lesson-cluster.port.js';
 import { LessonFailure, reasonOf } from './lesson-failure.error.js';
@@ -11,6 +11,13 @@ import { ReachabilityClient } from './reachability.client.js';
 import { StartEstimates, type StartShape } from './start-estimates.js';
 import { StatusReporter } from './status-reporter.js';
 import { allUp, unreachableReason } from './unreachable-reason.js';
+
+/** The claim a create runs under: the admission ticket's state as the claim found it, and the claim's owner, told when the READY write released it. */
+export interface CreateClaim {
+  ticket: TicketState;
+  owner: string;
+  released: () => void;
+}
 
 /**
  * CREATE, from the row the api wrote to READY: admission → objects → BOOTING → pods Running (watch) →
@@ -35,10 +42,14 @@ export class CreateLessonOperation {
     @InjectConfig() private readonly config: AntidoteConfig,
   ) {}
 
-  /** Runs the create; `onPlan` learns the namespace before anything is created (for cleanup on failure). */
-  async run(initial: LiveLesson, signal: AbortSignal, onPlan: (plan: LessonPlan) => void): Promise<void> {
+  /**
+   * Runs the create; `onPlan` learns the namespace before anything is created (for cleanup on failure).
+   * `claim`, when the caller holds the row's claim: the admission ticket's state as the claim found it
+   * (else it is read), and whose claim the READY write releases (`released` is told when it did).
+   */
+  async run(initial: LiveLesson, signal: AbortSignal, onPlan: (plan: LessonPlan) => void, claim?: CreateClaim): Promise<void> {
     // The cluster-wide cap (`scheduler.maxLiveLessons`): the authoritative check, in the queue's fair order.
-    if (initial.status === LiveLessonStatus.INITIALIZED && !(await this.admission.admit(initial))) return;
+    if (initial.status === LiveLessonStatus.INITIALIZED && !(await this.admission.admit(initial, claim?.ticket))) return;
     const built = await this.plans.build(initial);
     onPlan(built);
     const hosts = await this.cluster.provision(built, signal);
@@ -64,8 +75,10 @@ export class CreateLessonOperation {
       signal,
     );
     if (plan.lesson.readyDelay > 0) await sleep(plan.lesson.readyDelay * 1000, undefined, { signal });
-    // READY and the stage now configured: one write.
-    const ready = await this.status.advance(lesson, LiveLessonStatus.READY, undefined, lesson.currentStage);
+    // READY, the stage now configured and the claim released (the work ends here): one write.
+    const writes = lesson.status !== LiveLessonStatus.READY;
+    const ready = await this.status.advance(lesson, LiveLessonStatus.READY, undefined, lesson.currentStage, claim?.owner);
+    if (writes) claim?.released();
     this.logger.log(`live lesson ${initial.id} (${initial.lessonSlug}) is READY`);
     await this.estimates.record(initial.id, initial.lessonSlug, ready.phaseTimes);
   }

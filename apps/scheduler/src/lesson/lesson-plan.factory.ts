@@ -1,23 +1,25 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { usesJupyterGuide } from '@antidote/curriculum';
-import { DataManager, type LiveEndpoint, type LiveLesson } from '@antidote/data';
+import { CurriculumSnapshot, DataManager, type LiveEndpoint, type LiveLesson } from '@antidote/data';
 import { JUPYTER_ENDPOINT, JUPYTER_PORT, namespaceName } from '@antidote/lesson-objects';
+import { CurriculumCache } from '@antidote/runtime';
 import type { LessonPlan } from '../cluster/lesson-cluster.port.js';
 import { LessonFailure } from './lesson-failure.error.js';
 
-/** Reads what one live lesson needs from the database: its lesson, images, and the jupyter guide endpoint. */
+/** What one live lesson needs: its lesson and images (from the curriculum held in memory), and the jupyter guide endpoint. */
 @Injectable()
 export class LessonPlanFactory {
   constructor(
     @Inject(DataManager) private readonly data: DataManager,
     @InjectConfig() private readonly config: AntidoteConfig,
+    @Inject(CurriculumCache) private readonly curriculum: CurriculumSnapshot,
   ) {}
 
   async build(liveLesson: LiveLesson): Promise<LessonPlan> {
-    const lesson = await this.data.curriculum.findLesson(liveLesson.lessonSlug);
+    const lesson = await this.curriculum.lesson(liveLesson.lessonSlug);
     if (!lesson) throw new LessonFailure(`Lesson ${liveLesson.lessonSlug} is not in the curriculum any more`);
-    const { images, missing } = await this.data.curriculum.imagesOf(lesson);
+    const { images, missing } = await this.curriculum.imagesOf(lesson);
     if (missing[0]) throw new LessonFailure(`Image ${missing[0].image} of endpoint ${missing[0].endpoint} is not in the curriculum`);
     let current = liveLesson;
     if (usesJupyterGuide(lesson) && !current.endpoints.some((endpoint) => endpoint.name === JUPYTER_ENDPOINT)) {

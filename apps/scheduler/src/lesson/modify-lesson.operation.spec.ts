@@ -71,6 +71,7 @@ describe('ModifyLessonOperation (stage change)', () => {
   ])('fails with a LessonFailure, before touching the cluster, when %s', async (_case, lessons, images, reason) => {
     const lesson = await changed();
     await h.data.curriculum.replaceCurriculum(makeCurriculum({ lessons, images }));
+    await h.curriculum.refresh();
     const error = await run(lesson).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LessonFailure);
     expect((error as LessonFailure).reason).toMatch(reason);

@@ -41,11 +41,12 @@ export class StatusReporter implements OnApplicationShutdown {
 
   /**
    * Moves the live lesson forward to `status` (no-op when it is already there or beyond), with when it is
-   * expected READY if known and the stage whose configuration has run if given — one statement.
+   * expected READY if known, the stage whose configuration has run if given, and the release of the claim
+   * of `releasedBy` if given (the work ends with this write) — one statement.
    */
-  async advance(lesson: LiveLesson, status: LiveLessonStatus, estimatedReadyAt?: Date, configuredStage?: number): Promise<LiveLesson> {
+  async advance(lesson: LiveLesson, status: LiveLessonStatus, estimatedReadyAt?: Date, configuredStage?: number, releasedBy?: string): Promise<LiveLesson> {
     if (lesson.status === status || isAfter(lesson.status, status)) return lesson;
-    const written = await this.data.liveLessons.updateStatus(lesson.id, status, estimatedReadyAt, configuredStage);
+    const written = await this.data.liveLessons.updateStatus(lesson.id, status, estimatedReadyAt, configuredStage, releasedBy);
     if (status === LiveLessonStatus.READY && written.pool) this.metrics.observeRefill(written.lessonSlug, written.phaseTimes);
     else if (status === LiveLessonStatus.READY) this.metrics.observeReady(written.lessonSlug, written.phaseTimes);
     this.publish(written);

@@ -3,7 +3,22 @@ import { LiveLessonStatus } from '@antidote/contracts';
 import { LiveLessonEntity } from '../entities/index.js';
 import type { LiveLesson } from '../live.types.js';
 import type { LiveLessonRepository } from './live-lesson.repository.js';
-import { sqlRows } from '../sql.js';
+import { fromRow, sqlRows } from '../sql.js';
+
+/** A live lesson's admission ticket: none (a warm-pool member, or no cap), waiting in line, admitted, or out of the line unadmitted. */
+export type TicketState = 'none' | 'waiting' | 'admitted' | 'ended';
+
+/** What a claim found of its row (`claimAndLook`): when it last changed, what a write changes, and its ticket's state. */
+export interface ClaimedRow {
+  updatedAt: Date;
+  sessionId: string;
+  status: LiveLessonStatus;
+  error: boolean;
+  currentStage: number;
+  configuredStage?: number;
+  deleteRequestedAt?: Date;
+  ticket: TicketState;
+}
 
 /**
  * Who works on which live lesson (scheduler replicas claim rows with a lease) and what needs work or
@@ -22,6 +37,33 @@ export class LiveLessonWorkRepository {
     const sql =
       'UPDATE live_lessons SET claimed_by = :owner, claimed_until = :until WHERE id = :id AND (claimed_by IS NULL OR claimed_until < :now OR claimed_by = :owner) RETURNING id';
     return (await sqlRows(this.dataSource, sql, { owner, until: now + leaseMs, now, id })).length > 0;
+  }
+
+  /**
+   * `claim`, answering in the same statement what the work needs to know of the row at the moment it was
+   * taken: when it last changed (a row read before the claim is current if it changed no later), whether
+   * deletion was asked for, and its admission ticket's state. Undefined when the claim was not taken.
+   */
+  async claimAndLook(id: string, owner: string, leaseMs: number): Promise<ClaimedRow | undefined> {
+    const now = this.now().getTime();
+    const ticket =
+      "(SELECT CASE WHEN t.admitted_at IS NOT NULL THEN 'admitted' WHEN t.ended_at IS NOT NULL THEN 'ended' ELSE 'waiting' END FROM admission_tickets t WHERE t.live_lesson_id = live_lessons.id)";
+    const returning = 'updated_at, session_id, status, error, current_stage, configured_stage, delete_requested_at';
+    const sql = `UPDATE live_lessons SET claimed_by = :owner, claimed_until = :until WHERE id = :id AND (claimed_by IS NULL OR claimed_until < :now OR claimed_by = :owner) RETURNING ${returning}, ${ticket} AS ticket`;
+    const [row] = await sqlRows<Record<string, unknown>>(this.dataSource, sql, { owner, until: now + leaseMs, now, id });
+    if (!row) return undefined;
+    const { ticket: ticketState, ...columns } = row;
+    const seen = fromRow(this.dataSource, LiveLessonEntity, columns);
+    return {
+      updatedAt: seen.updatedAt!,
+      sessionId: seen.sessionId!,
+      status: seen.status as LiveLessonStatus,
+      error: seen.error!,
+      currentStage: seen.currentStage!,
+      ...(seen.configuredStage == null ? {} : { configuredStage: seen.configuredStage }),
+      ...(seen.deleteRequestedAt == null ? {} : { deleteRequestedAt: seen.deleteRequestedAt }),
+      ticket: (ticketState as TicketState | null) ?? 'none',
+    };
   }
 
   /**

@@ -205,11 +205,28 @@ export class LiveLessonRepository {
    * Sets the status and records when the phase began, in one statement (the phase time is merged into the
    * JSON by the database: no read-modify-write, no transaction); returns the row's state as written.
    * `estimatedReadyAt` and `configuredStage` (the stage whose configuration ran), when given, are written
-   * in the same statement.
+   * in the same statement; so is the release of the claim of `releasedBy` (the work ends with this write),
+   * when that replica still holds it.
    */
-  async updateStatus(id: string, status: LiveLessonStatus, estimatedReadyAt?: Date, configuredStage?: number): Promise<WrittenLiveLessonState> {
+  async updateStatus(
+    id: string,
+    status: LiveLessonStatus,
+    estimatedReadyAt?: Date,
+    configuredStage?: number,
+    releasedBy?: string,
+  ): Promise<WrittenLiveLessonState> {
     const at = this.now();
-    return this.writeState(id, { status, updatedAt: at, estimatedReadyAt, configuredStage }, phaseTimeKeyOf[status], at);
+    const release = releasedBy
+      ? ['claimed_by', 'claimed_until'].map((column) => `${column} = CASE WHEN claimed_by = :releasedBy THEN NULL ELSE ${column} END`)
+      : [];
+    return this.writeState(
+      id,
+      { status, updatedAt: at, estimatedReadyAt, configuredStage },
+      phaseTimeKeyOf[status],
+      at,
+      release,
+      releasedBy ? { releasedBy } : {},
+    );
   }
 
   /** Error flag, a human-readable reason, and when it failed; returns the row's state as written. */
@@ -281,6 +298,39 @@ export class LiveLessonRepository {
     return { healthy: healthyTests!, total: totalTests! };
   }
 
+  /**
+   * The lesson's health as its prober counts it (`healthy` endpoints up, the ones recorded up before
+   * included), never lowered, in one statement; the endpoints' up times are written apart
+   * (`recordUpTimes`, once per start). Returns the row's counts after the write.
+   */
+  async recordHealthy(id: string, healthy: number): Promise<{ healthy: number; total: number }> {
+    const [row] = await sqlRows<Record<string, unknown>>(
+      this.dataSource,
+      'UPDATE live_lessons SET healthy_tests = CASE WHEN CAST(:healthy AS integer) > healthy_tests THEN CAST(:healthy AS integer) ELSE healthy_tests END, updated_at = :updated_at WHERE id = :id RETURNING healthy_tests, total_tests',
+      { id, healthy, ...toColumns(this.dataSource, LiveLessonEntity, { updatedAt: this.now() }) },
+    );
+    if (!row) throw missing(id);
+    const { healthyTests, totalTests } = fromRow(this.dataSource, LiveLessonEntity, row);
+    return { healthy: healthyTests!, total: totalTests! };
+  }
+
+  /** The up times of endpoints found up (endpoint name → when), in one statement; an up time recorded before is kept. */
+  async recordUpTimes(id: string, upTimes: ReadonlyMap<string, Date>): Promise<void> {
+    const entries = [...upTimes];
+    if (entries.length === 0) return;
+    const parameters: Record<string, unknown> = {};
+    entries.forEach(([name, at], i) => {
+      parameters[`name${i}`] = name;
+      parameters[`at${i}`] = toColumns(this.dataSource, LiveEndpointEntity, { upAt: at }).up_at;
+    });
+    const cases = entries.map((_, i) => `WHEN :name${i} THEN CAST(:at${i} AS bigint)`).join(' ');
+    await sqlRows(
+      this.dataSource,
+      `UPDATE live_endpoints SET up_at = CASE name ${cases} END WHERE live_lesson_id = :id AND name IN (:...names) AND up_at IS NULL RETURNING name`,
+      { ...parameters, names: entries.map(([name]) => name), id },
+    );
+  }
+
   async updateLastActiveTime(id: string, at: Date = this.now()): Promise<void> {
     const result = await this.dataSource.manager.update(LiveLessonEntity, { id }, { lastActiveAt: at });
     if (!result.affected) throw missing(id);
@@ -319,8 +369,15 @@ export class LiveLessonRepository {
     if (rows.length === 0) throw missing(id);
   }
 
-  /** One UPDATE of these properties plus a phase time merged into `phase_times`, RETURNING the state columns. */
-  private async writeState(id: string, values: Partial<LiveLessonEntity>, phase: PhaseTimeKey, at: Date): Promise<WrittenLiveLessonState> {
+  /** One UPDATE of these properties (and the `also` assignments with their parameters) plus a phase time merged into `phase_times`, RETURNING the state columns. */
+  private async writeState(
+    id: string,
+    values: Partial<LiveLessonEntity>,
+    phase: PhaseTimeKey,
+    at: Date,
+    also: string[] = [],
+    alsoParameters: Record<string, string> = {},
+  ): Promise<WrittenLiveLessonState> {
     const columns = toColumns(this.dataSource, LiveLessonEntity, values);
     const merged =
       this.dataSource.options.type === 'postgres'
@@ -328,8 +385,8 @@ export class LiveLessonRepository {
         : "json_set(phase_times, '$.' || :phase, :time)";
     const [row] = await sqlRows<Record<string, unknown>>(
       this.dataSource,
-      `UPDATE live_lessons SET ${[...assignments(columns), `phase_times = ${merged}`].join(', ')} WHERE id = :id RETURNING ${STATE_RETURNING}`,
-      { ...columns, phase, time: at.toISOString(), id },
+      `UPDATE live_lessons SET ${[...assignments(columns), ...also, `phase_times = ${merged}`].join(', ')} WHERE id = :id RETURNING ${STATE_RETURNING}`,
+      { ...columns, ...alsoParameters, phase, time: at.toISOString(), id },
     );
     if (!row) throw missing(id);
     return writtenState(this.dataSource, row);
