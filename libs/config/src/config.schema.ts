@@ -118,6 +118,12 @@ const scheduler = z
   .object({
     /** Live lessons provisioned in parallel; the rest wait in arrival order. */
     maxConcurrentOperations: z.number().int().min(1).default(16),
+    /**
+     * Live lesson operations a scheduler holds at once (each with its lesson's plan and objects, waiting for
+     * pods and jobs); the rest wait in arrival order (deletions first), as ids. Bounds the scheduler's memory
+     * during a burst; a lesson stuck waiting holds one until its timeout.
+     */
+    maxOperationsInFlight: z.number().int().min(1).default(256),
     /** Admission cap on live lessons in the cluster (0 = unlimited; size it to the cluster, see docs/security.md). */
     maxLiveLessons: nonNegativeInt.default(200),
     /** Keep the namespace of a failed live lesson for debugging (the reaper removes it after `gc.failedLiveLessonTTL`). */
