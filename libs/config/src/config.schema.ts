@@ -357,6 +357,12 @@ const api = z
     maxInFlightRequests: nonNegativeInt.default(512),
     /** Requests in flight per client (body being received included); past it, 429 (0 = unlimited). */
     maxInFlightPerClient: nonNegativeInt.default(32),
+    /**
+     * Connections the kernel holds for the api before it accepts them (the listen backlog, capped by the
+     * machine's `net.core.somaxconn`): a crowd arriving at once waits there to be answered (a 503 past
+     * `maxInFlightRequests`) instead of having its connections reset.
+     */
+    listenBacklog: z.number().int().min(1).default(4096),
     /** IPv6 clients are grouped by this prefix for every per-client limit (a host usually holds a whole /64). */
     ipv6ClientPrefix: z.number().int().min(1).max(128).default(64),
     /** A client must send its request headers within this long… */
