@@ -16,12 +16,13 @@ const agentOf = (address) => {
 };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function exchange(api, address, path, body, timeoutMs) {
+function exchange(api, address, path, body, timeoutMs, fresh = false) {
   return new Promise((resolve, reject) => {
     const payload = JSON.stringify(body);
     const req = request(`${api}${path}`, {
       method: 'POST',
-      agent: agentOf(address),
+      // A request sent again after a reset goes on a new connection of its own (another pooled one may be as stale).
+      ...(fresh ? { agent: false, localAddress: address } : { agent: agentOf(address) }),
       headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
     });
     let responded = false;
@@ -48,7 +49,7 @@ async function learner({ api, slug, retry, timeoutMs }, address, tally) {
     for (let resent = false; ;) {
       let answer;
       try {
-        answer = await exchange(api, address, path, body, timeoutMs);
+        answer = await exchange(api, address, path, body, timeoutMs, resent);
       } catch (error) {
         // A reused keep-alive connection reset before any answer: sent once more on a new one, as a browser does.
         if (error.resend && !resent) {

@@ -31,12 +31,13 @@ let refusals = {};
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One HTTP exchange; `onBody: 'stream'` reads a server-sent event stream to its end. */
-function exchange(api, address, method, path, body, timeoutMs) {
+function exchange(api, address, method, path, body, timeoutMs, fresh = false) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = request(`${api}${path}`, {
       method,
-      agent: agentOf(address),
+      // A request sent again after a reset goes on a new connection of its own (another pooled one may be as stale).
+      ...(fresh ? { agent: false, localAddress: address } : { agent: agentOf(address) }),
       headers: payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
     });
     const timer = setTimeout(() => req.destroy(Object.assign(new Error('timed out'), { code: 'CLIENT_TIMEOUT' })), timeoutMs);
@@ -71,7 +72,7 @@ async function call(api, address, method, path, body, timeoutMs = REQUEST_TIMEOU
   for (;;) {
     let answer;
     try {
-      answer = await exchange(api, address, method, path, body, timeoutMs);
+      answer = await exchange(api, address, method, path, body, timeoutMs, resent);
     } catch (error) {
       // A reused keep-alive connection the server had closed meanwhile, before any answer: a browser sends the request again on a new one.
       if (error.connection === 'reused connection' && error.code === 'ECONNRESET' && !resent) {

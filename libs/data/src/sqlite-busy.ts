@@ -37,16 +37,28 @@ export function waitForLocksOffTheLoop(dataSource: DataSource): void {
   const driver = dataSource.driver as unknown as { createQueryRunner(mode: string): QueryRunner };
   const create = driver.createQueryRunner.bind(driver);
   const wrapped = new WeakSet<QueryRunner>();
+  // Statements waiting for the lock take turns: one asks SQLite again at a time, the next right after it
+  // got through (not hundreds asking every few milliseconds during a burst).
+  let line: Promise<unknown> = Promise.resolve();
+  const inLine = <T>(wait: () => Promise<T>): Promise<T> => {
+    const turn = line.then(wait);
+    line = turn.catch(() => undefined);
+    return turn;
+  };
   driver.createQueryRunner = (mode) => {
     const runner = create(mode);
     if (wrapped.has(runner)) return runner;
     wrapped.add(runner);
     const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
-    runner.query = ((...args: unknown[]) =>
-      retryWhileBusy(
-        () => query(...args),
-        () => !runner.isTransactionActive,
-      )) as QueryRunner['query'];
+    const outsideTransaction = () => !runner.isTransactionActive;
+    runner.query = (async (...args: unknown[]) => {
+      try {
+        return await query(...args);
+      } catch (error) {
+        if (!isSqliteBusy(error) || !outsideTransaction()) throw error;
+        return inLine(() => retryWhileBusy(() => query(...args), outsideTransaction));
+      }
+    }) as QueryRunner['query'];
     return runner;
   };
 }
