@@ -91,7 +91,9 @@ export async function startService(definition: ServiceDefinition, options: LoadC
   const readiness = app.get(ReadinessRegistry);
   const nats = app.get(NatsConnectionManager);
   readiness.register('nats', () => nats.isConnected());
-  await app.listen(definition.port(config), definition.host?.(config) ?? config.ops.host, definition.backlog?.(config) ?? 511);
+  // Nest hands its arguments on to Node's server.listen(port, host, backlog); its types know of no backlog.
+  const listen = app.listen.bind(app) as unknown as (port: number, host: string, backlog: number) => Promise<unknown>;
+  await listen(definition.port(config), definition.host?.(config) ?? config.ops.host, definition.backlog?.(config) ?? 511);
   const url = await app.getUrl();
   logger.info({ url }, `${definition.name} listening`);
   await dependenciesOrRefusal(readiness, nats, (failing) => logger.info({ failing }, 'waiting for dependencies')).catch(async (error: unknown) => {
