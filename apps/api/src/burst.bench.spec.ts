@@ -53,18 +53,21 @@ function learnersFrom(api: string, share: string[]): Promise<Reply> {
 
 /** Another app's write transactions on the file until the returned function is called. */
 async function competingWriter(path: string): Promise<() => Promise<number>> {
-  if (WRITER_HOLD_MS <= 0) return async () => 0;
+  if (WRITER_HOLD_MS <= 0) return () => Promise.resolve(0);
   const worker = new Worker(new URL('../test/sqlite-writer.worker.mjs', import.meta.url), {
     workerData: { path, holdMs: WRITER_HOLD_MS, gapMs: WRITER_GAP_MS },
   });
   await new Promise((resolve, reject) => worker.once('message', resolve).once('error', reject));
-  return async () => {
-    const done = new Promise<{ transactions: number }>((resolve) => worker.once('message', resolve));
-    worker.postMessage('stop');
-    const { transactions } = await done;
-    await worker.terminate();
-    return transactions;
-  };
+  // Stopped once: the worker answers its count, then ends (a second call answers the same count).
+  let stopped: Promise<number> | undefined;
+  return () =>
+    (stopped ??= (async () => {
+      const done = new Promise<{ transactions: number }>((resolve) => worker.once('message', resolve));
+      worker.postMessage('stop');
+      const { transactions } = await done;
+      await worker.terminate();
+      return transactions;
+    })());
 }
 
 /**

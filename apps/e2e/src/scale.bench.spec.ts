@@ -169,14 +169,16 @@ it(`holds ${LEVELS.at(-1)} live lessons READY, in steps of ${LEVELS.join(' / ')}
       let refusals: Refusals = {};
       const addresses = classroomAddresses(40 + index, added, LEARNERS_PER_ADDRESS);
       const overflowsBefore = listenOverflows();
+      let standing!: Record<App, Standing>;
       const run = await measuredBurst(platform, added, async () => {
         const burst = await learners.burst(platform.api, SLUG, addresses);
         refusals = burst.refusals;
+        // Read as the step ends, before measuredBurst's own scrape of /metrics (which resets the delay histograms).
+        standing = await standings(platform);
         return burst.outcomes;
       });
       held.push(...run.held);
       const rss = usages(platform);
-      const standing = await standings(platform);
       steps.push({
         held: held.length,
         added,
