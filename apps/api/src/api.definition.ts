@@ -12,6 +12,7 @@ export const apiService: ServiceDefinition = {
   module: (config) => ApiModule.forRoot(config),
   port: (config) => config.httpPort,
   host: (config) => config.api.host,
+  backlog: (config) => config.api.listenBacklog,
   consumesBus: false,
   defaultBodyParsers: false,
   configureHttp: (app, config) => {

@@ -4,7 +4,7 @@ import { antictlUp, runAntictl, type UpPlatform } from './support/antictl-up.js'
 import { setSimFaults } from './support/exp-client.js';
 import { classroomAddresses, LearnerProcesses, OneProcessLearners, type Refusals } from './support/learner-processes.js';
 import { APPS, cpuBetween, kubeCalls, measuredBurst, usages, type App, type HeldLesson } from './support/platform-usage.js';
-import { descriptorsOf, listenOverflows, loopDelayOf } from './support/process-resources.js';
+import { descriptorsOf, listenOverflows, loopDelayOf, openFilesLimit } from './support/process-resources.js';
 
 /**
  * Lessons held at each step (cumulative), to 10,000 with the last 2,000 arriving at once (2,000 learners'
@@ -40,6 +40,26 @@ const KEEPALIVE_CONCURRENCY = 50;
  */
 const SETTLE_SECONDS = Number(process.env.BENCH_SCALE_SETTLE_SECONDS ?? 60);
 const { slug: SLUG } = NETWORK_AUTOMATION;
+/** Addresses:ports kube-sim answers per lesson of network-automation (3 pods and their Services, SSH and NETCONF). */
+const ENDPOINT_SOCKETS_PER_LESSON = 8;
+/** Descriptors left for everything else kube-sim holds (its api connections, watches, files). */
+const KUBE_SIM_SPARE_FDS = 1000;
+
+/**
+ * kube-sim's setting that keeps every endpoint address of the top level on a listening socket of its own
+ * (127.x.y.z:port): past `KUBE_SIM_SHARED_LISTENERS_AFTER` addresses on a port it would take the port with
+ * one wildcard socket (0.0.0.0), which stops every other kube-sim on the machine from opening it. The
+ * sockets must fit in the descriptors kube-sim inherits; a level that does not fit is refused here,
+ * before anything starts.
+ */
+function kubeSimEnv(level: number, fdLimit: number): Record<string, string> {
+  const sockets = level * ENDPOINT_SOCKETS_PER_LESSON;
+  if (sockets + KUBE_SIM_SPARE_FDS > fdLimit)
+    throw new Error(
+      `${level} lessons need ~${sockets + KUBE_SIM_SPARE_FDS} open files in kube-sim (a socket per endpoint address), more than the limit of ${fdLimit} (ulimit -n): raise it, or run on a machine of its own`,
+    );
+  return { KUBE_SIM_SHARED_LISTENERS_AFTER: String(sockets) };
+}
 
 /** Where an app stood at the end of a step: its descriptors and its event-loop delay during the step. */
 interface Standing {
@@ -135,6 +155,7 @@ it(`holds ${LEVELS.at(-1)} live lessons READY, in steps of ${LEVELS.join(' / ')}
   const platform = await antictlUp({
     config: CONFIG,
     flags: ['--restart'],
+    env: kubeSimEnv(LEVELS.at(-1)!, openFilesLimit()),
   });
   const learners = ONE_PROCESS ? new OneProcessLearners() : new LearnerProcesses(LEARNER_PROCESSES);
   try {
@@ -148,14 +169,16 @@ it(`holds ${LEVELS.at(-1)} live lessons READY, in steps of ${LEVELS.join(' / ')}
       let refusals: Refusals = {};
       const addresses = classroomAddresses(40 + index, added, LEARNERS_PER_ADDRESS);
       const overflowsBefore = listenOverflows();
+      let standing!: Record<App, Standing>;
       const run = await measuredBurst(platform, added, async () => {
         const burst = await learners.burst(platform.api, SLUG, addresses);
         refusals = burst.refusals;
+        // Read as the step ends, before measuredBurst's own scrape of /metrics (which resets the delay histograms).
+        standing = await standings(platform);
         return burst.outcomes;
       });
       held.push(...run.held);
       const rss = usages(platform);
-      const standing = await standings(platform);
       steps.push({
         held: held.length,
         added,

@@ -4,8 +4,9 @@
 // address, no x-forwarded-for), so every per-client limit of the api counts that classroom. A learner
 // does what antidote-web does: a session, a lab, the lab's event stream until it ends (READY, an error or
 // a deletion), then the lab as it ended. A refusal with a retry hint (429 or 503 with Retry-After) is
-// waited out and sent again, and counted; anything else ends the learner with its cause: the status and
-// the api's message, or the socket error's code (ECONNRESET, ETIMEDOUT, …). Plain JavaScript: a forked
+// waited out and sent again, and counted; a request whose reused keep-alive connection was reset before
+// any answer is sent once more on a new one, as a browser does; anything else ends the learner with its
+// cause: the status and the api's message, or the socket error's code (ECONNRESET, ETIMEDOUT, …). Plain JavaScript: a forked
 // process runs it untranspiled.
 //
 // Messages in: { kind: 'burst', api, slug, learners: [{ address }] }
@@ -30,16 +31,19 @@ let refusals = {};
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One HTTP exchange; `onBody: 'stream'` reads a server-sent event stream to its end. */
-function exchange(api, address, method, path, body, timeoutMs) {
+function exchange(api, address, method, path, body, timeoutMs, fresh = false) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = request(`${api}${path}`, {
       method,
-      agent: agentOf(address),
+      // A request sent again after a reset goes on a new connection of its own (another pooled one may be as stale).
+      ...(fresh ? { agent: false, localAddress: address } : { agent: agentOf(address) }),
       headers: payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
     });
     const timer = setTimeout(() => req.destroy(Object.assign(new Error('timed out'), { code: 'CLIENT_TIMEOUT' })), timeoutMs);
+    let responded = false;
     req.on('response', (res) => {
+      responded = true;
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => (text += chunk));
@@ -55,7 +59,7 @@ function exchange(api, address, method, path, body, timeoutMs) {
     req.on('error', (error) => {
       clearTimeout(timer);
       // A browser sends again a request whose reused keep-alive connection the server had closed meanwhile; the cause says which it was.
-      reject(Object.assign(error, { connection: req.reusedSocket ? 'reused connection' : 'new connection' }));
+      reject(Object.assign(error, { connection: responded ? 'response' : req.reusedSocket ? 'reused connection' : 'new connection' }));
     });
     req.end(payload);
   });
@@ -64,11 +68,17 @@ function exchange(api, address, method, path, body, timeoutMs) {
 /** An exchange whose refusals with a retry hint are waited out; any other error is thrown with its cause. */
 async function call(api, address, method, path, body, timeoutMs = REQUEST_TIMEOUT_MS) {
   const until = Date.now() + GIVE_UP_MS;
+  let resent = false;
   for (;;) {
     let answer;
     try {
-      answer = await exchange(api, address, method, path, body, timeoutMs);
+      answer = await exchange(api, address, method, path, body, timeoutMs, resent);
     } catch (error) {
+      // A reused keep-alive connection the server had closed meanwhile, before any answer: a browser sends the request again on a new one.
+      if (error.connection === 'reused connection' && error.code === 'ECONNRESET' && !resent) {
+        resent = true;
+        continue;
+      }
       throw new Error(`${method} ${routeOf(path)}: socket ${error.code ?? error.message} (${error.connection ?? 'response'})`);
     }
     const hint = Number(answer.retryAfter);

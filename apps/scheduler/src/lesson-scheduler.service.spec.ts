@@ -102,6 +102,27 @@ describe('LessonScheduler', () => {
     expect(h.bus.events(EventSubjects.liveLessonStatusChanged).at(-1)).toMatchObject({ liveLessonId: lesson.id, deleted: true });
   });
 
+  it('holds at most scheduler.maxOperationsInFlight operations at once; the rest wait their turn and run', async () => {
+    await h.close();
+    h = await lessonHarness({ config: { scheduler: { maxOperationsInFlight: 2 } } });
+    scheduler = h.scheduler();
+    const lessons = [await h.newLiveLesson(), await h.newLiveLesson(), await h.newLiveLesson()];
+    // Two creates stopped mid-way (one at its objects, the other at its pods): both slots held.
+    const provisioning = h.cluster.hold('provision');
+    const booting = h.cluster.hold('waitForPods');
+    const runs = lessons.map((lesson) => scheduler.submit('create', lesson.id));
+    expect(runs.map((run) => run.queued)).toEqual([true, true, true]);
+    await Promise.all([provisioning.reached, booting.reached]);
+    const gauge = async (metric: typeof h.metrics.inFlight) => (await metric.get()).values[0]?.value;
+    expect([await gauge(h.metrics.inFlight), await gauge(h.metrics.queued)]).toEqual([2, 1]);
+    expect(h.cluster.calls.filter((call) => call.startsWith('provision'))).toHaveLength(2);
+    provisioning.release();
+    booting.release();
+    await Promise.all(runs.map((run) => run.done));
+    for (const lesson of lessons) expect(await h.data.liveLessons.get(lesson.id)).toMatchObject({ status: LiveLessonStatus.READY, error: false });
+    expect([await gauge(h.metrics.inFlight), await gauge(h.metrics.queued)]).toEqual([0, 0]);
+  });
+
   it('turns a create into the delete when the row already asks for deletion', async () => {
     const lesson = await h.newLiveLesson();
     await h.data.liveLessons.requestDeletion(lesson.id);

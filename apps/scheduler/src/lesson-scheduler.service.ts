@@ -17,14 +17,6 @@ import { SchedulerMetrics } from './scheduler.metrics.js';
 import { ClaimKeeper, replicaNameOf } from './work/claim-keeper.js';
 import { LessonWorkQueue, type EnqueueResult, type OperationKind } from './work/lesson-work-queue.js';
 
-/**
- * Operations in flight at once: a bound on memory, not on work. Waiting (for pods, jobs, reachability)
- * holds no scarce resource — the waits are cache subscriptions — so what is bounded is what costs:
- * Kubernetes writes (`scheduler.maxConcurrentOperations`, in the KubeClient) and probes (the
- * healthchecker's `maxConcurrentProbes`). A lesson stuck waiting never blocks the others.
- */
-export const MAX_IN_FLIGHT = 10_000;
-
 /** Listeners an operation's AbortSignal may have before node warns of a leak (each write waiting for a slot is one). */
 const WAITERS_PER_OPERATION = 1_000;
 
@@ -59,7 +51,9 @@ export class LessonScheduler implements OnApplicationShutdown {
       renewFailed: (error) => this.logger.warn(`could not renew the claims of ${this.owner}: ${reasonOf(error)}`),
     });
     this.claims.start();
-    this.queue = new LessonWorkQueue(MAX_IN_FLIGHT, {
+    // Operations in flight at once: a bound on memory (each holds its lesson's plan and objects); Kubernetes
+    // writes have their own bound (`maxConcurrentOperations`, in the KubeClient), probes the healthchecker's.
+    this.queue = new LessonWorkQueue(config.scheduler.maxOperationsInFlight, {
       onError: (id, kind, error) => this.logger.error(`${kind} of ${id} failed unexpectedly: ${reasonOf(error)}`),
       onChange: ({ running, waiting }) => {
         this.metrics.inFlight.set(running);

@@ -118,6 +118,12 @@ const scheduler = z
   .object({
     /** Live lessons provisioned in parallel; the rest wait in arrival order. */
     maxConcurrentOperations: z.number().int().min(1).default(16),
+    /**
+     * Live lesson operations a scheduler holds at once (each with its lesson's plan and objects, waiting for
+     * pods and jobs); the rest wait in arrival order (deletions first), as ids. Bounds the scheduler's memory
+     * during a burst; a lesson stuck waiting holds one until its timeout.
+     */
+    maxOperationsInFlight: z.number().int().min(1).default(256),
     /** Admission cap on live lessons in the cluster (0 = unlimited; size it to the cluster, see docs/security.md). */
     maxLiveLessons: nonNegativeInt.default(200),
     /** Keep the namespace of a failed live lesson for debugging (the reaper removes it after `gc.failedLiveLessonTTL`). */
@@ -351,6 +357,12 @@ const api = z
     maxInFlightRequests: nonNegativeInt.default(512),
     /** Requests in flight per client (body being received included); past it, 429 (0 = unlimited). */
     maxInFlightPerClient: nonNegativeInt.default(32),
+    /**
+     * Connections the kernel holds for the api before it accepts them (the listen backlog, capped by the
+     * machine's `net.core.somaxconn`): a crowd arriving at once waits there to be answered (a 503 past
+     * `maxInFlightRequests`) instead of having its connections reset.
+     */
+    listenBacklog: z.number().int().min(1).default(4096),
     /** IPv6 clients are grouped by this prefix for every per-client limit (a host usually holds a whole /64). */
     ipv6ClientPrefix: z.number().int().min(1).max(128).default(64),
     /** A client must send its request headers within this long… */

@@ -5,6 +5,7 @@ import type { AntidoteConfig } from '@antidote/config';
 import { entities } from './entities/index.js';
 import { migrations } from './migrations/index.js';
 import { retryingPg } from './retrying-pool.js';
+import { waitForLocksOffTheLoop } from './sqlite-busy.js';
 import { statementListener } from './statement-log.js';
 
 /** The database settings; `connectRetrySeconds` defaults as in the configuration (tools and tests leave it out). */
@@ -36,19 +37,22 @@ export function createDataSource(database: DatabaseConfig): DataSource {
     }));
   }
   if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
-  return (dataSource = new DataSource({
+  dataSource = new DataSource({
     ...common,
     type: 'better-sqlite3',
     database: target.path,
     enableWAL: target.path !== ':memory:',
-    timeout: 10_000,
+    // No lock is waited for inside SQLite (it would stop the event loop): see waitForLocksOffTheLoop.
+    timeout: 0,
     prepareDatabase: (db: { pragma(statement: string): unknown }) => {
       db.pragma('foreign_keys = ON');
-      db.pragma('busy_timeout = 10000');
+      db.pragma('busy_timeout = 0');
       // With the WAL, NORMAL syncs at checkpoints rather than at every commit: a crash of the app loses
       // nothing, a power cut may lose the last commits (never the file's integrity). SQLite is the
       // single-machine default; production runs on PostgreSQL.
       db.pragma('synchronous = NORMAL');
     },
-  }));
+  });
+  waitForLocksOffTheLoop(dataSource);
+  return dataSource;
 }

@@ -1,9 +1,13 @@
 import type { DataSource } from 'typeorm';
 import { createDataSource, type DatabaseConfig } from './data-source.factory.js';
+import { retryWhileBusy } from './sqlite-busy.js';
 
-/** Applies pending migrations (each in its own transaction); returns the names applied. */
+/**
+ * Applies pending migrations (each in its own transaction); returns the names applied. On SQLite, a
+ * migration that met another app's write lock is rolled back and the pending ones tried again.
+ */
 export async function runMigrations(dataSource: DataSource): Promise<string[]> {
-  const applied = await dataSource.runMigrations({ transaction: 'each' });
+  const applied = await retryWhileBusy(() => dataSource.runMigrations({ transaction: 'each' }));
   return applied.map((migration) => migration.name);
 }
 

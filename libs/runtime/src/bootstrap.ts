@@ -30,6 +30,8 @@ export interface ServiceDefinition {
   /** Port of the HTTP server (ops routes; the api's own routes too). */
   port: (config: AntidoteConfig) => number;
   host?: (config: AntidoteConfig) => string;
+  /** The HTTP server's listen backlog (default Node's, 511). */
+  backlog?: (config: AntidoteConfig) => number;
   /** Consume NATS requests through a Nest microservice (queue group = name). */
   consumesBus: boolean;
   /** Nest's default JSON and urlencoded body parsers (default true); the api sets false and registers its own. */
@@ -89,7 +91,9 @@ export async function startService(definition: ServiceDefinition, options: LoadC
   const readiness = app.get(ReadinessRegistry);
   const nats = app.get(NatsConnectionManager);
   readiness.register('nats', () => nats.isConnected());
-  await app.listen(definition.port(config), definition.host?.(config) ?? config.ops.host);
+  // Nest hands its arguments on to Node's server.listen(port, host, backlog); its types know of no backlog.
+  const listen = app.listen.bind(app) as unknown as (port: number, host: string, backlog: number) => Promise<unknown>;
+  await listen(definition.port(config), definition.host?.(config) ?? config.ops.host, definition.backlog?.(config) ?? 511);
   const url = await app.getUrl();
   logger.info({ url }, `${definition.name} listening`);
   await dependenciesOrRefusal(readiness, nats, (failing) => logger.info({ failing }, 'waiting for dependencies')).catch(async (error: unknown) => {

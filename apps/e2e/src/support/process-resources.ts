@@ -36,3 +36,9 @@ export function listenOverflows(): number {
   const [names, values] = lines.map((line) => line.split(/\s+/));
   return Number(values?.[names?.indexOf('ListenOverflows') ?? -1] ?? NaN);
 }
+
+/** This process's limit of open files (the soft one, as `ulimit -n` shows it): what a child it starts inherits. */
+export function openFilesLimit(): number {
+  const line = /^Max open files\s+(\S+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+  return line?.[1] === 'unlimited' ? Number.POSITIVE_INFINITY : Number(line?.[1] ?? NaN);
+}

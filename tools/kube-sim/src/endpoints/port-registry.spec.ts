@@ -1,6 +1,6 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PortRegistry, type Binding } from './port-registry.js';
+import { PortRegistry, sharedAfterOf, type Binding } from './port-registry.js';
 
 /** A port free on every address right now (the kernel's pick for the wildcard). */
 const freePort = (): Promise<number> =>
@@ -96,5 +96,12 @@ describe('PortRegistry', () => {
     await new Promise<void>((resolve) => holder.listen(port, a, resolve));
     await expect(registry.bind(a, port, says('a'), { sharedAfter: 10, ...noLoss })).rejects.toThrow(/EADDRINUSE/);
     expect(registry.sockets).toBe(0);
+  });
+});
+
+describe('sharedAfterOf', () => {
+  it('takes a positive integer from the environment, else 2,048', () => {
+    expect(sharedAfterOf('30000')).toBe(30_000);
+    for (const value of [undefined, '', '0', '-5', '2.5', 'many']) expect(sharedAfterOf(value)).toBe(2048);
   });
 });

@@ -18,7 +18,16 @@ export const WILDCARD = '0.0.0.0';
  * own pods. 2,048 keeps a 200-lesson burst on sockets of its own, and a few ports' worth of sockets well
  * under a 20,000-descriptor limit.
  */
-export const DEFAULT_SHARED_AFTER = 2048;
+export const DEFAULT_SHARED_AFTER = sharedAfterOf(process.env.KUBE_SIM_SHARED_LISTENERS_AFTER);
+
+/**
+ * The default as the environment sets it (`KUBE_SIM_SHARED_LISTENERS_AFTER`, a positive integer: how a
+ * benchmark that starts kube-sim through another tool keeps every address on a socket of its own), else 2,048.
+ */
+export function sharedAfterOf(value: string | undefined): number {
+  const count = Number(value);
+  return value !== undefined && Number.isSafeInteger(count) && count > 0 ? count : 2048;
+}
 
 const listen = (port: number, address: string, onConnection: (socket: Socket) => void): Promise<Server> =>
   new Promise((resolve, reject) => {

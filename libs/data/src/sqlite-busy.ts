@@ -1,0 +1,64 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DataSource, QueryRunner } from 'typeorm';
+
+/** How long a statement refused for another connection's write lock is tried again (as long as the busy timeout waited before). */
+export const SQLITE_BUSY_WAIT_MS = 10_000;
+
+function isSqliteBusy(error: unknown): boolean {
+  const cause = (error as { driverError?: unknown }).driverError ?? error;
+  const code = (cause as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+/** Runs `attempt` again while it fails with SQLITE_BUSY, after short jittered pauses, for up to SQLITE_BUSY_WAIT_MS. */
+export async function retryWhileBusy<T>(attempt: () => Promise<T>, canRetry: () => boolean = () => true): Promise<T> {
+  const giveUpAt = Date.now() + SQLITE_BUSY_WAIT_MS;
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isSqliteBusy(error) || !canRetry() || Date.now() >= giveUpAt) throw error;
+      await sleep(Math.random() * Math.min(50, 2 ** tries));
+    }
+  }
+}
+
+/**
+ * SQLite's lock waits off the event loop. better-sqlite3 is synchronous: with a busy timeout, a statement
+ * that meets another connection's write lock (the apps under `antictl up` share one file, and a
+ * transaction holds the lock across its awaits) sleeps inside SQLite, and the whole process — every
+ * request, every timer — stops with it, up to the timeout. So the connection waits for no lock (busy
+ * timeout 0), and a statement refused with SQLITE_BUSY outside a transaction (it changed nothing) is run
+ * again after a short pause, the event loop free meanwhile. Inside a transaction a statement is not run
+ * again alone (SQLite asks for the transaction to be rolled back): `inTransaction` runs the whole
+ * transaction again, as `runMigrations` does a migration.
+ */
+export function waitForLocksOffTheLoop(dataSource: DataSource): void {
+  const driver = dataSource.driver as unknown as { createQueryRunner(mode: string): QueryRunner };
+  const create = driver.createQueryRunner.bind(driver);
+  const wrapped = new WeakSet<QueryRunner>();
+  // Statements waiting for the lock take turns: one asks SQLite again at a time, the next right after it
+  // got through (not hundreds asking every few milliseconds during a burst).
+  let line: Promise<unknown> = Promise.resolve();
+  const inLine = <T>(wait: () => Promise<T>): Promise<T> => {
+    const turn = line.then(wait);
+    line = turn.catch(() => undefined);
+    return turn;
+  };
+  driver.createQueryRunner = (mode) => {
+    const runner = create(mode);
+    if (wrapped.has(runner)) return runner;
+    wrapped.add(runner);
+    const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
+    const outsideTransaction = () => !runner.isTransactionActive;
+    runner.query = (async (...args: unknown[]) => {
+      try {
+        return await query(...args);
+      } catch (error) {
+        if (!isSqliteBusy(error) || !outsideTransaction()) throw error;
+        return inLine(() => retryWhileBusy(() => query(...args), outsideTransaction));
+      }
+    }) as QueryRunner['query'];
+    return runner;
+  };
+}
