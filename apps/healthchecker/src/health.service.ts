@@ -42,14 +42,6 @@ export function targetsOf(lesson: LiveLesson): HealthTarget[] {
   }));
 }
 
-/** One start's progress in a wait: the endpoints recorded up before it, how many there are, and when each found up here was. */
-interface StartProgress {
-  id: string;
-  before: number;
-  total: number;
-  upTimes: Map<string, Date>;
-}
-
 /** Errors with a code the bus turns into replies. */
 class HealthRequestError extends Error {
   constructor(
@@ -61,7 +53,7 @@ class HealthRequestError extends Error {
 }
 
 /**
- * Probing for the scheduler (wait until reachable, recording HealthyTests and the endpoints' up times on the row
+ * Probing for the scheduler (wait until reachable, recording each endpoint up and HealthyTests on the row
  * and publishing progress) and check-once, always for a live lesson in the database and only at addresses inside the
  * probe ranges. One ProbeRunner, so one concurrency limit, for everything.
  */
@@ -124,46 +116,26 @@ export class HealthService implements BeforeApplicationShutdown {
     const running = this.waits.get(lesson.id);
     if (running && !running.stopped) return running;
     const alreadyUp = new Set(lesson.endpoints.filter((endpoint) => endpoint.upAt).map((endpoint) => endpoint.name));
-    const start: StartProgress = { id: lesson.id, before: alreadyUp.size, total: targets.length, upTimes: new Map() };
     const wait = new LessonWait(this.runner, targets, alreadyUp, {
       keepUntil,
       intervalMs,
       signal: this.shutdown.signal,
       onProbe: (health) => this.metrics.observe(health),
-      onUp: (endpoint) => this.recordUp(start, endpoint),
+      onUp: (endpoint) => this.recordUp(lesson.id, endpoint),
     });
     this.waits.set(lesson.id, wait);
-    void wait.finished.then(async () => {
-      if (this.waits.get(lesson.id) === wait) this.waits.delete(lesson.id);
-      // Stopped before every endpoint was up: the up times found so far, for the wait that resumes it.
-      if (!wait.allUp) await this.writeUpTimes(start);
-    });
+    void wait.finished.then(() => this.waits.get(lesson.id) === wait && this.waits.delete(lesson.id));
     return wait;
   }
 
-  /**
-   * The lesson's health on the row (never lower; one statement per endpoint found up), then the progress
-   * event learners see. The up times are written once for the start, in one statement, when the last
-   * endpoint is up (before the reply that says so: the start's record reads them).
-   */
-  private async recordUp(start: StartProgress, endpoint: string): Promise<void> {
-    start.upTimes.set(endpoint, new Date());
-    const counted = start.before + start.upTimes.size;
-    if (counted === start.total) await this.writeUpTimes(start);
+  /** The endpoint's up time on the row and the lesson's health (never lower), then the progress event learners see. */
+  private async recordUp(id: string, endpoint: string): Promise<void> {
     try {
-      const { healthy, total } = await this.data.liveLessons.recordHealthy(start.id, counted);
-      this.bus.publish(EventSubjects.healthProgressed, { liveLessonId: start.id, endpoint, healthy, total, at: new Date().toISOString() }, start.id);
+      const { healthy, total } = await this.data.liveLessons.recordEndpointUp(id, endpoint);
+      this.bus.publish(EventSubjects.healthProgressed, { liveLessonId: id, endpoint, healthy, total, at: new Date().toISOString() }, id);
     } catch (error) {
       // The reply carries the truth; a failed write only delays the view (and a restarted healthchecker probes it again).
-      this.logger.warn(`could not record ${endpoint} of ${start.id} up: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-
-  private async writeUpTimes(start: StartProgress): Promise<void> {
-    try {
-      await this.data.liveLessons.recordUpTimes(start.id, start.upTimes);
-    } catch (error) {
-      this.logger.warn(`could not record the up times of ${start.id}: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(`could not record ${endpoint} of ${id} up: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

@@ -35,29 +35,6 @@ describe.each(DATABASE_KINDS)('boot times on %s', (kind) => {
     await expect(lessons.recordEndpointUp('nope', 'vqfx1')).rejects.toThrow("Livelesson nope doesn't exist; cannot update");
   });
 
-  it("records a prober's health count (never lower) and a start's up times in one statement each", async () => {
-    const lessons = db.data.liveLessons;
-    await lessons.create(makeNewLiveLesson({ id: 'bt-counted', sessionId: 'bt-counted', endpoints }));
-    expect(await lessons.recordHealthy('bt-counted', 2)).toEqual({ healthy: 2, total: 3 });
-    expect(await lessons.recordHealthy('bt-counted', 1)).toEqual({ healthy: 2, total: 3 });
-    await lessons.recordUpTimes('bt-counted', new Map([['linux1', at(3)]]));
-    await lessons.recordUpTimes(
-      'bt-counted',
-      new Map([
-        ['linux1', at(9)],
-        ['vqfx2', at(20)],
-      ]),
-    );
-    const read = await lessons.get('bt-counted');
-    // An up time recorded before is kept; an endpoint not named keeps none.
-    expect(read.endpoints.map((endpoint) => [endpoint.name, endpoint.upAt?.getTime()])).toEqual([
-      ['vqfx1', undefined],
-      ['vqfx2', at(20).getTime()],
-      ['linux1', at(3).getTime()],
-    ]);
-    await expect(lessons.recordHealthy('nope', 1)).rejects.toThrow("Livelesson nope doesn't exist; cannot update");
-  });
-
   it('writes the expected READY time with a status, and status events carry it', async () => {
     const lessons = db.data.liveLessons;
     await lessons.create(makeNewLiveLesson({ id: 'bt-estimate', sessionId: 'bt-estimate', endpoints }));

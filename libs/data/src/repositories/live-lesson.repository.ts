@@ -298,39 +298,6 @@ export class LiveLessonRepository {
     return { healthy: healthyTests!, total: totalTests! };
   }
 
-  /**
-   * The lesson's health as its prober counts it (`healthy` endpoints up, the ones recorded up before
-   * included), never lowered, in one statement; the endpoints' up times are written apart
-   * (`recordUpTimes`, once per start). Returns the row's counts after the write.
-   */
-  async recordHealthy(id: string, healthy: number): Promise<{ healthy: number; total: number }> {
-    const [row] = await sqlRows<Record<string, unknown>>(
-      this.dataSource,
-      'UPDATE live_lessons SET healthy_tests = CASE WHEN CAST(:healthy AS integer) > healthy_tests THEN CAST(:healthy AS integer) ELSE healthy_tests END, updated_at = :updated_at WHERE id = :id RETURNING healthy_tests, total_tests',
-      { id, healthy, ...toColumns(this.dataSource, LiveLessonEntity, { updatedAt: this.now() }) },
-    );
-    if (!row) throw missing(id);
-    const { healthyTests, totalTests } = fromRow(this.dataSource, LiveLessonEntity, row);
-    return { healthy: healthyTests!, total: totalTests! };
-  }
-
-  /** The up times of endpoints found up (endpoint name → when), in one statement; an up time recorded before is kept. */
-  async recordUpTimes(id: string, upTimes: ReadonlyMap<string, Date>): Promise<void> {
-    const entries = [...upTimes];
-    if (entries.length === 0) return;
-    const parameters: Record<string, unknown> = {};
-    entries.forEach(([name, at], i) => {
-      parameters[`name${i}`] = name;
-      parameters[`at${i}`] = toColumns(this.dataSource, LiveEndpointEntity, { upAt: at }).up_at;
-    });
-    const cases = entries.map((_, i) => `WHEN :name${i} THEN CAST(:at${i} AS bigint)`).join(' ');
-    await sqlRows(
-      this.dataSource,
-      `UPDATE live_endpoints SET up_at = CASE name ${cases} END WHERE live_lesson_id = :id AND name IN (:...names) AND up_at IS NULL RETURNING name`,
-      { ...parameters, names: entries.map(([name]) => name), id },
-    );
-  }
-
   async updateLastActiveTime(id: string, at: Date = this.now()): Promise<void> {
     const result = await this.dataSource.manager.update(LiveLessonEntity, { id }, { lastActiveAt: at });
     if (!result.affected) throw missing(id);
