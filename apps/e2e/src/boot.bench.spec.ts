@@ -2,10 +2,10 @@ import { NETWORK_AUTOMATION, distribution, writeBenchReport } from '@antidote/te
 import { expect, it } from 'vitest';
 import { antictlUp } from './support/antictl-up.js';
 import { DEVICE_IMAGES, sampleCurriculumWithRouter, upsAtCli } from './support/boot-curriculum.js';
-import { connectionsOf, setSimFaults, simEndpoints, simRequests, type SimEndpoint } from './support/exp-client.js';
+import { connectionsOf, expClient, setSimFaults, simEndpoints, simRequests, type SimEndpoint } from './support/exp-client.js';
 import { estimateError, startLab, type LabStart } from './support/lab-start.js';
 import { lessonTimeline, timelineLines, watchCluster } from './support/lesson-timeline.js';
-import { burst } from './support/platform-usage.js';
+import { burst, type HeldLesson } from './support/platform-usage.js';
 
 const SINGLES = Number(process.env.BENCH_FLOOR_SINGLES ?? 5);
 const TOGETHER = Number(process.env.BENCH_FLOOR_TOGETHER ?? 32);
@@ -39,6 +39,7 @@ it(
       const timeline = lessonTimeline(last, namespace, await simRequests(platform.kubeSim), watch.changes, await simEndpoints(platform.kubeSim, namespace));
       await watch.stop();
       const together = await burst(platform, SLUG, TOGETHER, 52);
+      const phases = await phasesAboveTheFloor(platform.api, together.held);
       for (const lab of singles) expect(lab.final.Status).toBe('READY');
       const aboveFloor = singles.map((lab) => lab.events.at(-1)!.at - lab.requestedAt - FLOOR_MS);
       const single = distribution(aboveFloor);
@@ -47,18 +48,39 @@ it(
           `bench READY at the floor: ${SLUG} at pods ${SLOW.podStartDelayMs} ms / jobs ${SLOW.jobRunDelayMs} ms, floor ${FLOOR_MS} ms (pods + job pod + job + readyDelay), SQLite, every app a process`,
           `  one at a time (${SINGLES}): above the floor median ${ms(single.p50)} (min ${ms(single.min)}, max ${ms(single.max)}): ${aboveFloor.map(ms).join(', ')}`,
           `  ${TOGETHER} at once: above the floor p50 ${ms(together.timeToReadyMs!.p50 - FLOOR_MS)}, p95 ${ms(together.timeToReadyMs!.p95 - FLOOR_MS)}, failures ${together.failures.length}`,
+          `    where it goes (p50 / p95 of each step, beyond what the cluster itself takes): ${phases.map(({ step, p50, p95 }) => `${step} ${ms(p50)} / ${ms(p95)}`).join(', ')}`,
           `  the last lesson alone, step by step (ms after its request):`,
           ...timelineLines(timeline),
         ].join('\n'),
       );
       console.log(
-        `  figures: ${writeBenchReport('ready-floor', { lesson: SLUG, ...SLOW, floorMs: FLOOR_MS, singleAboveFloorMs: aboveFloor, single, together: { ...together, samples: undefined, held: undefined, aboveFloorMs: { p50: together.timeToReadyMs!.p50 - FLOOR_MS, p95: together.timeToReadyMs!.p95 - FLOOR_MS } }, timeline })}`,
+        `  figures: ${writeBenchReport('ready-floor', { lesson: SLUG, ...SLOW, floorMs: FLOOR_MS, singleAboveFloorMs: aboveFloor, single, together: { phases, ...together, samples: undefined, held: undefined, aboveFloorMs: { p50: together.timeToReadyMs!.p50 - FLOOR_MS, p95: together.timeToReadyMs!.p95 - FLOOR_MS } }, timeline })}`,
       );
     } finally {
       expect(await platform.stop()).toBe(0);
     }
   },
 );
+
+/** Each step of a burst's lessons, from the learner's request to its stream's READY, less what the cluster itself takes in it (p50 / p95). */
+async function phasesAboveTheFloor(api: string, held: readonly HeldLesson[]) {
+  const steps = await Promise.all(
+    held.map(async ({ ip, id, requestedAt }) => {
+      const lab = await expClient(api, ip).get<{ PhaseTimes: Record<string, string> }>(`/exp/livelesson/${id}`);
+      const at = (key: string) => Date.parse(lab.body.PhaseTimes[key]);
+      return {
+        'request → INITIALIZED': at('initializedAt') - requestedAt!,
+        'INITIALIZED → BOOTING': at('bootingAt') - at('initializedAt'),
+        'BOOTING → CONFIGURATION': at('configurationAt') - at('bootingAt') - SLOW.podStartDelayMs,
+        'CONFIGURATION → READY': at('readyAt') - at('configurationAt') - (SLOW.podStartDelayMs + SLOW.jobRunDelayMs + LESSON.readyDelayMs),
+      };
+    }),
+  );
+  return Object.keys(steps[0] ?? {}).map((step) => {
+    const { p50, p95 } = distribution(steps.map((times) => times[step as keyof (typeof steps)[number]]));
+    return { step, p50, p95 };
+  });
+}
 
 /** Boot profiles of the second run: 1 is a router of 60 s, a switch of 30 s, a host of 2 s (±10 % each pod, as the realistic profiles). */
 const BOOT_SCALE = Number(process.env.BENCH_BOOT_SCALE ?? 1);

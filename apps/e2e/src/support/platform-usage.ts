@@ -16,6 +16,8 @@ export interface HeldLesson {
   ip: string;
   session: string;
   id: string;
+  /** When the learner sent the request (this process's clock), where the learner ran here. */
+  requestedAt?: number;
 }
 
 /** A burst of learners and what it cost. */
@@ -112,7 +114,7 @@ export async function learner(api: string, slug: string, ip: string): Promise<He
     const session = await exp.newSession();
     const id = await exp.requestLesson(session, slug, 0);
     const outcome = await untilFinal(exp, api, ip, id, requestedAt);
-    return outcome.ready ? { ms: outcome.ms, ready: true, held: { ip, session, id } } : outcome;
+    return outcome.ready ? { ms: outcome.ms, ready: true, held: { ip, session, id, requestedAt } } : outcome;
   } catch (error) {
     return { ms: Date.now() - requestedAt, ready: false, why: unanswered(error) };
   }
