@@ -81,6 +81,8 @@ interface Step {
   added: number;
   seconds: number;
   failures: number;
+  /** Each learner's time from the request to READY on its event stream (ms), over the step's learners who got there. */
+  timeToReadyMs: { p50: number; p95: number; max: number };
   /** Each distinct reason a lesson of the step did not reach READY, with how many. */
   failureReasons: Record<string, number>;
   /** Answers with a retry hint (429 / 503 + Retry-After) the learners waited out, by status. */
@@ -191,6 +193,7 @@ it(`holds ${LEVELS.at(-1)} live lessons READY, in steps of ${LEVELS.join(' / ')}
         added,
         seconds: run.seconds,
         failures: run.failures.length,
+        timeToReadyMs: { p50: run.timeToReadyMs?.p50 ?? NaN, p95: run.timeToReadyMs?.p95 ?? NaN, max: run.timeToReadyMs?.max ?? NaN },
         failureReasons: countBy(run.failures),
         refusals,
         listenOverflows: listenOverflows() - overflowsBefore,
@@ -242,17 +245,26 @@ function scaleReport(steps: Step[], held: number, idle: Usages, peak: Usages, se
       .join(' ') || '0';
   return [
     `bench scale: ${SLUG} lessons brought to READY and held, every app a process (antictl up), SQLite, kube-sim delays zero, ${ONE_PROCESS ? 'learners from the test process (x-forwarded-for), limits off' : `learners from ${LEARNER_PROCESSES} processes, ${LEARNERS_PER_ADDRESS} to a loopback address`}`,
-    `  ${'held'.padStart(6)} ${'added'.padStart(6)} ${'s'.padStart(7)} ${'fail'.padStart(5)} ${'retried'.padStart(9)} ${'cpu ms'.padStart(7)} ${'calls'.padStart(6)} ${'watches'.padStart(8)} ${'keep-alive s'.padStart(13)} ${'k-a calls'.padStart(10)} ${'reap s'.padStart(7)} ${'reap calls'.padStart(11)}  RSS MiB / peak RSS MiB (api / scheduler / healthchecker / reaper)`,
+    `  ${'held'.padStart(6)} ${'added'.padStart(6)} ${'s'.padStart(7)} ${'fail'.padStart(5)} ${'p50/p95/max s'.padStart(15)} ${'retried'.padStart(9)} ${'cpu ms'.padStart(7)} ${'calls'.padStart(6)} ${'watches'.padStart(8)} ${'keep-alive s'.padStart(13)} ${'k-a calls'.padStart(10)} ${'reap s'.padStart(7)} ${'reap calls'.padStart(11)}  RSS MiB / peak RSS MiB (api / scheduler / healthchecker / reaper)`,
     ...steps.map(
       (step) =>
-        `  ${String(step.held).padStart(6)} ${String(step.added).padStart(6)} ${cell(step.seconds, 1, 7)} ${String(step.failures + step.keepAlive.failures).padStart(5)} ${refusals(step.refusals).padStart(9)} ${cell(step.cpuMsPerAddedLesson.total, 0, 7)} ${cell(step.kubeCallsPerAddedLesson, 1, 6)} ${String(step.openWatches).padStart(8)} ${cell(step.keepAlive.seconds, 2, 13)} ${String(step.keepAlive.kubeCalls).padStart(10)} ${cell(step.reaperPass.seconds, 2, 7)} ${String(step.reaperPass.kubeCalls).padStart(11)}  ${perApp((app) => step.rssMiB[app].toFixed(0))} | ${perApp((app) => step.peakRssMiB[app].toFixed(0))}`,
+        `  ${String(step.held).padStart(6)} ${String(step.added).padStart(6)} ${cell(step.seconds, 1, 7)} ${String(step.failures + step.keepAlive.failures).padStart(5)} ${[
+          step.timeToReadyMs.p50,
+          step.timeToReadyMs.p95,
+          step.timeToReadyMs.max,
+        ]
+          .map((ms) => (ms / 1000).toFixed(1))
+          .join('/')
+          .padStart(
+            15,
+          )} ${refusals(step.refusals).padStart(9)} ${cell(step.cpuMsPerAddedLesson.total, 0, 7)} ${cell(step.kubeCallsPerAddedLesson, 1, 6)} ${String(step.openWatches).padStart(8)} ${cell(step.keepAlive.seconds, 2, 13)} ${String(step.keepAlive.kubeCalls).padStart(10)} ${cell(step.reaperPass.seconds, 2, 7)} ${String(step.reaperPass.kubeCalls).padStart(11)}  ${perApp((app) => step.rssMiB[app].toFixed(0))} | ${perApp((app) => step.peakRssMiB[app].toFixed(0))}`,
     ),
     `  per app at the end of each step (api / scheduler / healthchecker / reaper): fds, sockets, event-loop delay p99 / max ms during the step, CPU ms per added lesson; the machine's accept-queue overflows during the step`,
     ...steps.map(
       (step) =>
         `  ${String(step.held).padStart(6)}  fds ${perApp((app) => String(step.standing[app].fds))}  sockets ${perApp((app) => String(step.standing[app].sockets))}  loop ${perApp((app) => `${step.standing[app].loopDelayP99Ms.toFixed(0)}/${step.standing[app].loopDelayMaxMs.toFixed(0)}`)}  cpu ${perApp((app) => step.cpuMsPerAddedLesson[app].toFixed(0))}  overflows ${step.listenOverflows}`,
     ),
-    `  cpu ms = the four apps' user + system time per added lesson; calls = the scheduler's Kubernetes calls per added lesson; retried = answers with a retry hint the learners waited out (status); ${steps.at(-1)?.eventStreams ?? 0} event streams open at once in the last step`,
+    `  p50/p95/max s = each added learner's time from its request to READY on its event stream; cpu ms = the four apps' user + system time per added lesson; calls = the scheduler's Kubernetes calls per added lesson; retried = answers with a retry hint the learners waited out (status); ${steps.at(-1)?.eventStreams ?? 0} event streams open at once in the last step`,
     ...steps.flatMap((step) => Object.entries(step.failureReasons).map(([why, count]) => `  failed at ${step.held} held: ${count} × ${why}`)),
     `  RSS MiB holding ${held}, ${SETTLE_SECONDS} s after the last step: ${APPS.map((app) => `${app} ${settled[app].rssMiB.toFixed(0)}`).join(', ')}`,
     `  idle RSS MiB: ${APPS.map((app) => `${app} ${idle[app].rssMiB.toFixed(0)}`).join(', ')}; peak: ${APPS.map((app) => `${app} ${peak[app].peakRssMiB.toFixed(0)}`).join(', ')}`,
