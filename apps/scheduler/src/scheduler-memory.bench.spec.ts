@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -7,7 +7,7 @@ import { healthcheckerService } from '@antidote/healthchecker';
 import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { NETWORK_AUTOMATION, startTestPlatform, writeBenchReport, type TestPlatform } from '@antidote/testing';
 import { expect, it } from 'vitest';
-import { growthOf, heapOf, heapProbeOf, residentOf, resetPeakOf, type HeapSummary } from '../test/heap-probe.js';
+import { cpuMsOf, growthOf, heapOf, heapProbeOf, residentOf, resetPeakOf, type HeapSummary } from '../test/heap-probe.js';
 import { SchedulerProcesses, type SchedulerProcess } from '../test/scheduler-processes.js';
 
 /** Lessons held after each step (cumulative); each step's lessons are asked for at once. */
@@ -16,6 +16,8 @@ const LEVELS = (process.env.BENCH_MEMORY_LEVELS ?? '10,510,810').split(',').map(
 const SETTLE_SECONDS = Number(process.env.BENCH_MEMORY_SETTLE_SECONDS ?? 30);
 /** The scheduler's V8 and malloc settings, as the images and `antictl up` start it (docs/deploy.md, "Memory"). */
 const NODE_OPTIONS = process.env.BENCH_MEMORY_NODE_OPTIONS ?? '--max-semi-space-size=2';
+/** V8 flags node refuses in `NODE_OPTIONS` (`--optimize-for-size`, `--heap-growing-percent`), on the command line, to measure them. */
+const NODE_FLAGS = (process.env.BENCH_MEMORY_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 /**
  * A heap snapshot with each heap figure, summed up by constructor (what grew per lesson held), and one in
  * the middle of each step of 100 or more (what the operations in flight hold). A snapshot leaves the
@@ -33,10 +35,14 @@ interface Step {
   added: number;
   seconds: number;
   failed: number;
+  /** The scheduler's CPU (user + system) per lesson added. */
+  cpuMsPerLesson: number;
   peakMiB: number;
   rssMiB: number;
   settledMiB: number;
   heapMiB: number;
+  /** Of it, compiled code (grows as V8 optimises, not with lessons). */
+  codeMiB: number;
   /** The process's own account before the collection (`process.memoryUsage()`, MiB; each heap space's used / committed). */
   usage: Record<string, unknown>;
 }
@@ -79,7 +85,7 @@ it(`holds ${LEVELS.join(' → ')} lessons and prints the scheduler's memory per 
   const probe = heapProbeOf(probes, SNAPSHOTS);
   const schedulers = new SchedulerProcesses(
     { ...p.config, ...p.nats.loginAs('scheduler') },
-    { execArgv: probe.execArgv, env: { ...probe.env, NODE_OPTIONS, MALLOC_ARENA_MAX: '2' } },
+    { execArgv: [...NODE_FLAGS, ...probe.execArgv], env: { ...probe.env, NODE_OPTIONS, MALLOC_ARENA_MAX: '2' } },
   );
   const steps: Step[] = [];
   const heaps: HeapSummary[] = [];
@@ -92,6 +98,7 @@ it(`holds ${LEVELS.join(' → ')} lessons and prints the scheduler's memory per 
     for (const level of LEVELS) {
       const added = level - held;
       resetPeakOf(pid);
+      const cpu = cpuMsOf(pid);
       const { seconds, failed } = await burst(p, added, async () => {
         const middle = await heapOf(pid, probes, KEEP);
         const previous = heaps.at(-1);
@@ -100,12 +107,25 @@ it(`holds ${LEVELS.join(' → ')} lessons and prints the scheduler's memory per 
         );
       });
       held = level;
+      const cpuMsPerLesson = (cpuMsOf(pid) - cpu) / added;
       const { peakMiB, rssMiB } = residentOf(pid);
       await sleep(SETTLE_SECONDS * 1000);
       const settledMiB = residentOf(pid).rssMiB;
       const heap = await heapOf(pid, probes, KEEP);
       if (heap.summary) heaps.push(heap.summary);
-      steps.push({ held, added, seconds, failed, peakMiB, rssMiB, settledMiB, heapMiB: heap.bytes / MiB, usage: heap.usage });
+      steps.push({
+        held,
+        added,
+        seconds,
+        failed,
+        cpuMsPerLesson,
+        peakMiB,
+        rssMiB,
+        settledMiB,
+        heapMiB: heap.bytes / MiB,
+        codeMiB: heap.codeBytes / MiB,
+        usage: heap.usage,
+      });
       console.log(`step: ${JSON.stringify(steps.at(-1))}`);
     }
     const [first, last] = [steps[0], steps.at(-1)!];
@@ -113,14 +133,14 @@ it(`holds ${LEVELS.join(' → ')} lessons and prints the scheduler's memory per 
     const perLesson = (from: number, to: number) => (((to - from) * MiB) / lessons).toFixed(0);
     console.log(
       [
-        `bench scheduler memory (network-automation: 6 pods, 3 jobs a lesson; NODE_OPTIONS=${NODE_OPTIONS}; settled = ${SETTLE_SECONDS} s after the step)`,
+        `bench scheduler memory (network-automation: 6 pods, 3 jobs a lesson; NODE_OPTIONS=${NODE_OPTIONS}${NODE_FLAGS.length ? `, flags ${NODE_FLAGS.join(' ')}` : ''}; settled = ${SETTLE_SECONDS} s after the step)`,
         `  idle RSS ${idle.toFixed(0)} MiB`,
-        `  ${'held'.padStart(6)} ${'added'.padStart(6)} ${'s'.padStart(6)} ${'failed'.padStart(6)} ${'peak MiB'.padStart(9)} ${'end MiB'.padStart(8)} ${'settled'.padStart(8)} ${'heap MiB'.padStart(9)}`,
+        `  ${'held'.padStart(6)} ${'added'.padStart(6)} ${'s'.padStart(6)} ${'failed'.padStart(6)} ${'cpu ms'.padStart(7)} ${'peak MiB'.padStart(9)} ${'end MiB'.padStart(8)} ${'settled'.padStart(8)} ${'heap MiB'.padStart(9)}`,
         ...steps.map(
           (s) =>
-            `  ${String(s.held).padStart(6)} ${String(s.added).padStart(6)} ${s.seconds.toFixed(1).padStart(6)} ${String(s.failed).padStart(6)} ${s.peakMiB.toFixed(0).padStart(9)} ${s.rssMiB.toFixed(0).padStart(8)} ${s.settledMiB.toFixed(0).padStart(8)} ${s.heapMiB.toFixed(1).padStart(9)}`,
+            `  ${String(s.held).padStart(6)} ${String(s.added).padStart(6)} ${s.seconds.toFixed(1).padStart(6)} ${String(s.failed).padStart(6)} ${s.cpuMsPerLesson.toFixed(1).padStart(7)} ${s.peakMiB.toFixed(0).padStart(9)} ${s.rssMiB.toFixed(0).padStart(8)} ${s.settledMiB.toFixed(0).padStart(8)} ${s.heapMiB.toFixed(1).padStart(9)}`,
         ),
-        `  per lesson held (${first.held} → ${last.held}): live heap ${perLesson(first.heapMiB, last.heapMiB)} B, settled RSS ${perLesson(first.settledMiB, last.settledMiB)} B`,
+        `  per lesson held (${first.held} → ${last.held}): live heap ${perLesson(first.heapMiB, last.heapMiB)} B (${perLesson(first.heapMiB - first.codeMiB, last.heapMiB - last.codeMiB)} B without compiled code), settled RSS ${perLesson(first.settledMiB, last.settledMiB)} B`,
         ...(heaps.length > 1
           ? [`  what grew per lesson held (self size by constructor / plain objects by their first properties):`, ...growthOf(heaps[0], heaps.at(-1)!, lessons)]
           : []),
@@ -129,7 +149,7 @@ it(`holds ${LEVELS.join(' → ')} lessons and prints the scheduler's memory per 
       ].join('\n'),
     );
     console.log(
-      `  figures: ${writeBenchReport('scheduler-memory', { nodeOptions: NODE_OPTIONS, snapshots: SNAPSHOTS, settleSeconds: SETTLE_SECONDS, idleMiB: idle, steps })}`,
+      `  figures: ${writeBenchReport('scheduler-memory', { nodeOptions: NODE_OPTIONS, nodeFlags: NODE_FLAGS, snapshots: SNAPSHOTS, settleSeconds: SETTLE_SECONDS, idleMiB: idle, steps })}`,
     );
   } catch (error) {
     process.stderr.write(`scheduler's output:\n${schedulers.log.slice(-20_000)}\n`);
@@ -137,5 +157,6 @@ it(`holds ${LEVELS.join(' → ')} lessons and prints the scheduler's memory per 
   } finally {
     await schedulers.killAll();
     await p.stop();
+    if (!KEEP) rmSync(probes, { recursive: true, force: true });
   }
 });

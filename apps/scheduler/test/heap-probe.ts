@@ -28,7 +28,7 @@ interface Snapshot {
  * snapshot — written to `<dir>/probe-<n>.json`, renamed into place once complete.
  */
 const PROBE = `
-import { renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { getHeapSpaceStatistics, getHeapStatistics, writeHeapSnapshot } from 'node:v8';
 let probes = 0;
 process.on('SIGUSR2', () => {
@@ -41,8 +41,16 @@ process.on('SIGUSR2', () => {
   globalThis.gc();
   const snapshot = process.env.HEAP_PROBE_SNAPSHOT === '1' ? writeHeapSnapshot(file + '.heapsnapshot') : undefined;
   const after = process.memoryUsage();
-  const usage = { rss: MiB(before.rss), heapTotal: MiB(before.heapTotal), heapUsed: MiB(before.heapUsed), external: MiB(before.external), heapTotalAfterGc: MiB(after.heapTotal), rssAfterGc: MiB(after.rss), spacesUsedCommitted: spaces };
-  writeFileSync(file + '.tmp', JSON.stringify({ used: getHeapStatistics().used_heap_size, usage, snapshot }));
+  const resident = { brk: 0, anonymous: 0, files: 0 };
+  let kind = 'anonymous';
+  for (const line of readFileSync('/proc/self/smaps', 'utf8').split(String.fromCharCode(10))) {
+    const fields = line.split(' ').filter(Boolean);
+    if (/^[0-9a-f]+-[0-9a-f]+$/.test(fields[0] ?? '')) kind = fields[5] === '[heap]' ? 'brk' : fields[5]?.startsWith('/') ? 'files' : 'anonymous';
+    else if (fields[0] === 'Rss:') resident[kind] += Number(fields[1]) * 1024;
+  }
+  const usage = { rss: MiB(before.rss), heapTotal: MiB(before.heapTotal), heapUsed: MiB(before.heapUsed), external: MiB(before.external), heapTotalAfterGc: MiB(after.heapTotal), rssAfterGc: MiB(after.rss), residentAfterGc: Object.fromEntries(Object.entries(resident).map(([k, v]) => [k, MiB(v)])), spacesUsedCommitted: spaces };
+  const code = getHeapSpaceStatistics().filter((s) => s.space_name.startsWith('code')).reduce((sum, s) => sum + s.space_used_size, 0);
+  writeFileSync(file + '.tmp', JSON.stringify({ used: getHeapStatistics().used_heap_size, code, usage, snapshot }));
   renameSync(file + '.tmp', file + '.json');
 });
 `;
@@ -60,7 +68,11 @@ export function heapProbeOf(dir: string, snapshot: boolean): { execArgv: string[
  * was started to take them, its heap snapshot summed up (the file then deleted unless `keep`). A snapshot costs the
  * process tens of MiB of RSS it keeps: its RSS figures are read before.
  */
-export async function heapOf(pid: number, dir: string, keep = false): Promise<{ bytes: number; usage: Record<string, unknown>; summary?: HeapSummary }> {
+export async function heapOf(
+  pid: number,
+  dir: string,
+  keep = false,
+): Promise<{ bytes: number; codeBytes: number; usage: Record<string, unknown>; summary?: HeapSummary }> {
   const before = new Set(readdirSync(dir));
   process.kill(pid, 'SIGUSR2');
   let probe = '';
@@ -73,10 +85,15 @@ export async function heapOf(pid: number, dir: string, keep = false): Promise<{ 
       { timeout: 300_000, interval: 200 },
     )
     .not.toBe('');
-  const { used, usage, snapshot } = JSON.parse(readFileSync(join(dir, probe), 'utf8')) as { used: number; usage: Record<string, unknown>; snapshot?: string };
-  if (!snapshot) return { bytes: used, usage };
+  const { used, code, usage, snapshot } = JSON.parse(readFileSync(join(dir, probe), 'utf8')) as {
+    used: number;
+    code: number;
+    usage: Record<string, unknown>;
+    snapshot?: string;
+  };
+  if (!snapshot) return { bytes: used, codeBytes: code, usage };
   try {
-    return { bytes: used, usage, summary: summarize(JSON.parse(readFileSync(snapshot, 'utf8')) as Snapshot) };
+    return { bytes: used, codeBytes: code, usage, summary: summarize(JSON.parse(readFileSync(snapshot, 'utf8')) as Snapshot) };
   } finally {
     if (!keep) rmSync(snapshot, { force: true });
   }
@@ -128,6 +145,12 @@ export function residentOf(pid: number): { rssMiB: number; peakMiB: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
+}
+
+/** CPU time (user + system) a process has used so far, ms (/proc/<pid>/stat, in clock ticks of 10 ms). */
+export function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Starts a process's peak RSS (VmHWM) over from its current RSS. */
