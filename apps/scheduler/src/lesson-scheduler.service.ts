@@ -16,6 +16,7 @@ import { StatusReporter } from './lesson/status-reporter.js';
 import { SchedulerMetrics } from './scheduler.metrics.js';
 import { ClaimKeeper, replicaNameOf } from './work/claim-keeper.js';
 import { LessonWorkQueue, type EnqueueResult, type OperationKind } from './work/lesson-work-queue.js';
+import { linkedSignal } from './work/linked-signal.js';
 
 /** Listeners an operation's AbortSignal may have before node warns of a leak (each write waiting for a slot is one). */
 const WAITERS_PER_OPERATION = 1_000;
@@ -112,7 +113,9 @@ export class LessonScheduler implements OnApplicationShutdown {
       return;
     }
     if (redrive) this.logger.log(`re-drive of live lesson ${id}: ${kind} (${redrive}), now owned by ${this.owner}`);
-    const signal = AbortSignal.any([queueSignal, this.claims.hold(id, kind)]);
+    // Stops with the queue (a delete, the shutdown) or the claim (lost); let go of both when the work ends.
+    const linked = linkedSignal([queueSignal, this.claims.hold(id, kind)]);
+    const signal = linked.signal;
     // The create's READY write releases the claim with it: nothing then to release after.
     let released = false;
     const claim: CreateClaim = {
@@ -138,6 +141,7 @@ export class LessonScheduler implements OnApplicationShutdown {
       interrupted = true;
       this.logger.warn(`${kind} of ${id} interrupted, the database away (${reasonOf(error)}); handed back to be driven again`);
     } finally {
+      linked.dispose();
       this.claims.drop(id);
       // Work stopped by a shutdown or a database hiccup is handed back (lapsed now: the next sweep takes it
       // over); finished work is released. A claim neither reached (the database away) lapses after

@@ -1,76 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { LiveLessonStatus, RequestSubjects } from '@antidote/contracts';
 import { healthcheckerService } from '@antidote/healthchecker';
 import { startKubeSim, type KubeSim } from '@antidote/kube-sim';
 import { DATABASE_KINDS, INSTANCE, startTestPlatform, type TestPlatform } from '@antidote/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SchedulerProcesses } from '../test/scheduler-processes.js';
 
-const MAIN = join(import.meta.dirname, '..', 'dist', 'main.js');
 const CLAIM_LEASE_SECONDS = 3;
 const ORDER = [LiveLessonStatus.BOOTING, LiveLessonStatus.CONFIGURATION, LiveLessonStatus.READY];
-
-interface SchedulerProcess {
-  child: ChildProcess;
-  exited: Promise<unknown>;
-  output: string;
-}
-
-/**
- * The built scheduler (apps/scheduler/dist/main.js) as a process of its own — the way it is deployed —
- * on the platform's nats-server, kube-sim and database. Its output is kept for the failure message.
- */
-class SchedulerProcesses {
-  private readonly all: SchedulerProcess[] = [];
-  private output = '';
-
-  constructor(private readonly config: Record<string, unknown>) {}
-
-  /** Starts one; `scheduler` settings on top of the platform's (a replica name, a lease). */
-  async start(scheduler: Record<string, unknown> = {}): Promise<SchedulerProcess> {
-    const configFile = join(mkdtempSync(join(tmpdir(), 'scheduler-process-')), 'antidote-config.json');
-    writeFileSync(
-      configFile,
-      JSON.stringify({ ...this.config, scheduler: { ...(this.config.scheduler as object), ...scheduler }, logging: { level: 'info' } }),
-    );
-    const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ANTIDOTE_CONFIG: configFile }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const started: SchedulerProcess = { child, exited: new Promise((resolve) => child.once('exit', resolve)), output: '' };
-    this.all.push(started);
-    for (const stream of [child.stdout, child.stderr]) {
-      stream?.on('data', (chunk: Buffer) => {
-        started.output += chunk.toString();
-        this.output += `[pid ${child.pid}] ${chunk.toString()}`;
-      });
-    }
-    // "ready" is logged once the bus consumer is subscribed, when /readyz turns 200.
-    await expect
-      .poll(
-        () => {
-          if (child.exitCode !== null) throw new Error(`the scheduler exited (${child.exitCode}):\n${started.output}`);
-          return /scheduler ready/.test(started.output);
-        },
-        { timeout: 60_000, interval: 100 },
-      )
-      .toBe(true);
-    return started;
-  }
-
-  async kill(running: SchedulerProcess, signal: NodeJS.Signals): Promise<void> {
-    if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill(signal);
-    await running.exited;
-  }
-
-  /** Every process still alive is killed, whatever happened in the test. */
-  async killAll(): Promise<void> {
-    for (const running of this.all) await this.kill(running, 'SIGKILL');
-  }
-
-  get log(): string {
-    return this.output;
-  }
-}
 
 /**
  * A hard kill (SIGKILL: no shutdown hook, the claim is never released) of a scheduler process in the
@@ -83,7 +19,6 @@ describe.each(DATABASE_KINDS)('scheduler processes on kube-sim, nats-server and 
   let schedulers: SchedulerProcesses;
 
   beforeAll(async () => {
-    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npx tsc -b tsconfig.build.json)`);
     p = await startTestPlatform(kind, {
       cluster: startKubeSim,
       services: { healthchecker: healthcheckerService },

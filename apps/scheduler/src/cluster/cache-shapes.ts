@@ -1,82 +1,118 @@
 import { LABEL } from '@antidote/lesson-objects';
-import type { V1ContainerState, V1ContainerStatus, V1Job, V1JobCondition, V1ObjectMeta, V1Pod } from '@kubernetes/client-node';
+import type {
+  V1ContainerState,
+  V1ContainerStatus,
+  V1Job,
+  V1JobCondition,
+  V1JobStatus,
+  V1Namespace,
+  V1ObjectMeta,
+  V1Pod,
+  V1PodStatus,
+  V1ServiceAccount,
+} from '@kubernetes/client-node';
+import { SharedCopies } from './shared-copies.js';
 
 /**
- * What the scheduler's caches keep of each pod and job: what its waits read (`podState` of endpoint pods,
- * `jobState`, the presence and stage of configuration jobs and their pods), nothing else. The caches hold
- * every lesson's objects for as long as it lives — 6 pods and 3 jobs per lesson of network-automation,
- * 90,000 objects with 10,000 lessons held — so a field kept here is a field kept 90,000 times: of the
- * metadata the name, namespace, resource version, deletion time and the three labels the waits select
- * on; of the status no conditions, addresses, images, container ids or times, and none at all of a
- * configuration pod (its Job's conditions tell how it went).
+ * What the scheduler's caches keep of each object: what its waits read (`podState` of endpoint pods,
+ * `jobState`, the presence and stage of configuration jobs and their pods, a namespace's lesson and
+ * phase, a ServiceAccount's presence), nothing else. The caches hold every lesson's objects for as long
+ * as it lives — 6 pods, 3 jobs, a namespace and a ServiceAccount per lesson of network-automation,
+ * 110,000 objects with 10,000 lessons held — so a byte kept here is a byte kept 110,000 times:
+ * - of the metadata the name, namespace, resource version, deletion time and the labels the waits select
+ *   on; of an endpoint pod's status its phase, reason, message and each container's state; of a
+ *   configuration pod no status (its Job's conditions tell how it went); of a job its conditions and
+ *   failed count;
+ * - every object built with all its fields, in one order (an object spread that leaves fields out gave
+ *   V8 a hidden class per object: ~200 bytes each);
+ * - what objects have alike — names, namespaces, label sets, a Running pod's status, a Complete job's —
+ *   held once (`SharedCopies`, read-only: the caches' objects are never written to).
  */
+const shared = new SharedCopies();
+
+/** The labels the waits select on (stage and kind of a configuration job and its pods). */
 const READ_LABELS: readonly string[] = [LABEL.jobType, LABEL.stageId, LABEL.configPod];
 
-function metadataAsWaited({ name, namespace, resourceVersion, deletionTimestamp, labels }: V1ObjectMeta): V1ObjectMeta {
+const NO_LABELS: readonly string[] = [];
+
+/** A namespace's labels read from the cache: the live lesson it holds (`listManagedNamespaces`, the watchdog). */
+const NAMESPACE_LABELS: readonly string[] = [LABEL.liveLesson];
+
+/** The labels read, shared when `alike` (a set many objects have: not a namespace's own lesson). */
+function labelsOf(labels: Record<string, string> | undefined, read: readonly string[], alike: boolean): Record<string, string> {
   const kept: Record<string, string> = {};
-  for (const key of READ_LABELS) if (labels?.[key] !== undefined) kept[key] = labels[key];
-  return { name, namespace, resourceVersion, ...(deletionTimestamp ? { deletionTimestamp } : {}), labels: kept };
+  for (const key of read) if (labels?.[key] !== undefined) kept[key] = labels[key];
+  return alike ? shared.part(kept) : kept;
 }
 
-const stateAsWaited = (state: V1ContainerState): V1ContainerState => {
-  if (state.running) return { running: {} };
-  if (state.terminated) return { terminated: { exitCode: state.terminated.exitCode, ...(state.terminated.reason ? { reason: state.terminated.reason } : {}) } };
-  if (state.waiting)
-    return {
-      waiting: { ...(state.waiting.reason ? { reason: state.waiting.reason } : {}), ...(state.waiting.message ? { message: state.waiting.message } : {}) },
-    };
-  return {};
+/** Identity, the labels read, deletion (and for a namespace creation) time; times travel as strings (the client's models type them as Date). */
+function metadataAsWaited(metadata: V1ObjectMeta | undefined, read: readonly string[], namespace = false): V1ObjectMeta {
+  return {
+    name: shared.string(metadata?.name),
+    namespace: shared.string(metadata?.namespace),
+    resourceVersion: metadata?.resourceVersion,
+    creationTimestamp: namespace ? metadata?.creationTimestamp : undefined,
+    deletionTimestamp: metadata?.deletionTimestamp,
+    labels: labelsOf(metadata?.labels, read, !namespace),
+  };
+}
+
+const stateAsWaited = (state: V1ContainerState | undefined): V1ContainerState | undefined => {
+  if (!state) return undefined;
+  if (state.running) return { running: {}, terminated: undefined, waiting: undefined };
+  if (state.terminated) return { running: undefined, terminated: { exitCode: state.terminated.exitCode, reason: state.terminated.reason }, waiting: undefined };
+  if (state.waiting) return { running: undefined, terminated: undefined, waiting: { reason: state.waiting.reason, message: state.waiting.message } };
+  return { running: undefined, terminated: undefined, waiting: undefined };
 };
 
 const containerAsWaited = ({ name, state, lastState }: V1ContainerStatus): V1ContainerStatus =>
   ({
     name,
-    ...(state ? { state: stateAsWaited(state) } : {}),
-    ...(lastState?.terminated ? { lastState: stateAsWaited({ terminated: lastState.terminated }) } : {}),
+    state: stateAsWaited(state),
+    lastState: lastState?.terminated ? stateAsWaited({ terminated: lastState.terminated }) : undefined,
   }) as V1ContainerStatus;
+
+const podStatusAsWaited = (status: V1PodStatus): V1PodStatus =>
+  shared.part({
+    phase: status.phase,
+    reason: status.reason,
+    message: status.message,
+    initContainerStatuses: status.initContainerStatuses?.map(containerAsWaited),
+    containerStatuses: status.containerStatuses?.map(containerAsWaited),
+  });
 
 /** A pod as the caches keep it: identity, the labels read, and for an endpoint pod its phase, reason, message and each container's state. */
 export function podAsWaited(pod: V1Pod): V1Pod {
-  const metadata = metadataAsWaited(pod.metadata ?? {});
-  const status = metadata.labels?.[LABEL.configPod] === undefined ? pod.status : undefined;
-  return {
-    ...(pod.apiVersion ? { apiVersion: pod.apiVersion } : {}),
-    ...(pod.kind ? { kind: pod.kind } : {}),
-    metadata,
-    ...(status
-      ? {
-          status: {
-            ...(status.phase ? { phase: status.phase } : {}),
-            ...(status.reason ? { reason: status.reason } : {}),
-            ...(status.message ? { message: status.message } : {}),
-            ...(status.initContainerStatuses ? { initContainerStatuses: status.initContainerStatuses.map(containerAsWaited) } : {}),
-            ...(status.containerStatuses ? { containerStatuses: status.containerStatuses.map(containerAsWaited) } : {}),
-          },
-        }
-      : {}),
-  };
+  const metadata = metadataAsWaited(pod.metadata, READ_LABELS);
+  const status = metadata.labels?.[LABEL.configPod] === undefined && pod.status ? podStatusAsWaited(pod.status) : undefined;
+  return { apiVersion: shared.string(pod.apiVersion), kind: shared.string(pod.kind), metadata, status };
 }
+
+const conditionAsWaited = ({ type, status, reason, message }: V1JobCondition): V1JobCondition => ({ type, status, reason, message });
+
+const jobStatusAsWaited = ({ conditions, failed }: V1JobStatus): V1JobStatus => shared.part({ conditions: conditions?.map(conditionAsWaited), failed });
 
 /** A job as the caches keep it: identity, the labels read, its conditions (type, status, reason, message) and failed pods. */
 export function jobAsWaited(job: V1Job): V1Job {
-  const status = job.status;
-  const condition = ({ type, status: value, reason, message }: V1JobCondition): V1JobCondition => ({
-    type,
-    status: value,
-    ...(reason ? { reason } : {}),
-    ...(message ? { message } : {}),
-  });
   return {
-    ...(job.apiVersion ? { apiVersion: job.apiVersion } : {}),
-    ...(job.kind ? { kind: job.kind } : {}),
-    metadata: metadataAsWaited(job.metadata ?? {}),
-    ...(status
-      ? {
-          status: {
-            ...(status.conditions ? { conditions: status.conditions.map(condition) } : {}),
-            ...(status.failed !== undefined ? { failed: status.failed } : {}),
-          },
-        }
-      : {}),
+    apiVersion: shared.string(job.apiVersion),
+    kind: shared.string(job.kind),
+    metadata: metadataAsWaited(job.metadata, READ_LABELS),
+    status: job.status ? jobStatusAsWaited(job.status) : undefined,
   };
+}
+
+/** A namespace as the caches keep it: its name, resource version, creation and deletion times, the live lesson it holds, its phase. */
+export function namespaceAsWaited(namespace: V1Namespace): V1Namespace {
+  return {
+    apiVersion: shared.string(namespace.apiVersion),
+    kind: shared.string(namespace.kind),
+    metadata: metadataAsWaited(namespace.metadata, NAMESPACE_LABELS, true),
+    status: namespace.status ? shared.part({ phase: namespace.status.phase, conditions: undefined }) : undefined,
+  };
+}
+
+/** A ServiceAccount as the caches keep it: its identity (the wait asks whether it exists). */
+export function serviceAccountAsWaited(account: V1ServiceAccount): V1ServiceAccount {
+  return { apiVersion: shared.string(account.apiVersion), kind: shared.string(account.kind), metadata: metadataAsWaited(account.metadata, NO_LABELS) };
 }

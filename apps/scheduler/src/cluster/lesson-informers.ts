@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
-import { KubeClient, metadataAndStatus, type SharedInformer } from '@antidote/kube';
+import { KubeClient, type SharedInformer } from '@antidote/kube';
 import { instanceObjectSelector } from '@antidote/lesson-objects';
 import { ReadinessRegistry } from '@antidote/runtime';
 import type { V1Job, V1Namespace, V1Pod, V1ServiceAccount } from '@kubernetes/client-node';
-import { jobAsWaited, podAsWaited } from './cache-shapes.js';
+import { jobAsWaited, namespaceAsWaited, podAsWaited, serviceAccountAsWaited } from './cache-shapes.js';
 
 /** The ServiceAccount a lesson's pods run as: the namespace's own, made by a controller just after the namespace. */
 export const POD_SERVICE_ACCOUNT = 'default';
@@ -39,12 +39,11 @@ export class LessonInformers implements OnModuleInit, OnApplicationShutdown {
     @InjectConfig() config: AntidoteConfig,
   ) {
     const selector = instanceObjectSelector(config.instanceId);
-    // The waits read metadata and status only: the caches keep nothing else (most of a pod is its spec),
-    // and of pods and jobs, the most numerous, only what the waits read (cache-shapes.ts).
-    this.namespaces = kube.informer('Namespace', selector, metadataAndStatus);
+    // Of every object, only what the waits read (cache-shapes.ts): most of a pod is its spec.
+    this.namespaces = kube.informer('Namespace', selector, namespaceAsWaited);
     this.pods = kube.informer('Pod', selector, podAsWaited);
     this.jobs = kube.informer('Job', selector, jobAsWaited);
-    this.serviceAccounts = kube.informer('ServiceAccount', { fieldSelector: `metadata.name=${POD_SERVICE_ACCOUNT}` }, metadataAndStatus);
+    this.serviceAccounts = kube.informer('ServiceAccount', { fieldSelector: `metadata.name=${POD_SERVICE_ACCOUNT}` }, serviceAccountAsWaited);
     this.namespaces.onChange((type, namespace, name) => {
       if (type !== 'DELETED' && !namespace.metadata?.deletionTimestamp) {
         this.gone.delete(name);

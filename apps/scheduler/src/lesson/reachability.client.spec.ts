@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCodes, RequestSubjects, type WaitReachableReply } from '@antidote/contracts';
 import { BusRequestError } from '@antidote/messaging';
@@ -42,6 +43,13 @@ describe('ReachabilityClient', () => {
     expect(asked[0]).toEqual({ deadlineMs: 200, timeoutMs: 300 });
     // Far below the 60 s deadline it would otherwise wait out.
     expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  it('leaves no listener on the signal once answered (it would hold the reply for as long as the signal lives)', async () => {
+    const { bus } = fakeBus([() => Promise.resolve(reply(false)), () => Promise.resolve(reply(true))]);
+    const signal = new AbortController().signal;
+    await new ReachabilityClient(bus, timing).waitReachable('lesson1', 60_000, signal);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
   it('re-asks while the endpoints are unreachable and returns the last verdict at the deadline', async () => {

@@ -52,6 +52,7 @@ export class ReachabilityClient {
         throw new BusRequestError(ErrorCodes.timeout, 'no healthchecker answered before the reachability deadline', RequestSubjects.healthWaitReachable);
       }
       const attemptMs = Math.min(remaining, this.timing.attemptMs);
+      const aborted = abortion(signal);
       try {
         last = await Promise.race([
           this.bus.request(
@@ -59,20 +60,29 @@ export class ReachabilityClient {
             { liveLessonId, deadlineMs: attemptMs },
             { timeoutMs: attemptMs + this.timing.replyMarginMs, correlationId: liveLessonId },
           ),
-          abortion(signal),
+          aborted.promise,
         ]);
         if (allUp(last)) return last;
       } catch (error) {
         if (!(error instanceof BusRequestError) || (error.code !== ErrorCodes.unavailable && error.code !== ErrorCodes.timeout)) throw error;
         await sleep(Math.min(this.timing.retryMs, Math.max(0, deadline - Date.now())), undefined, { signal });
+      } finally {
+        aborted.dispose();
       }
     }
   }
 }
 
-function abortion(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) reject(signal.reason as Error);
-    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+/**
+ * A promise rejected when `signal` aborts, and how to stop listening: a listener left on the operation's
+ * signal would keep its reply (every endpoint's probes) for as long as the signal lives.
+ */
+function abortion(signal: AbortSignal): { promise: Promise<never>; dispose: () => void } {
+  let onAbort = (): void => undefined;
+  const promise = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason as Error);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
   });
+  return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
 }
