@@ -388,8 +388,8 @@ export class KubeSim {
     if (resourceRequest.subresource === 'log') return this.servePodLog(resourceRequest, response);
     if (resourceRequest.subresource === 'exec') throw badRequest('Upgrade request required');
     const raw = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method ?? '') ? await readBody(request) : '';
-    const { body, contentType, warnings } = validateFields(resourceRequest, raw, request.headers['content-type'] ?? 'application/json', this.store);
-    const result = this.handler.handle(resourceRequest, body, contentType);
+    const { body, contentType, warnings, decoded } = validateFields(resourceRequest, raw, request.headers['content-type'] ?? 'application/json', this.store);
+    const result = this.handler.handle(resourceRequest, body, contentType, decoded);
     send(
       response,
       result.code,
@@ -416,9 +416,16 @@ export class KubeSim {
 }
 
 function send(response: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
-  // As the API server's WithCacheControl filter: no cache keeps an answer meant for one user.
-  response.writeHead(code, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', ...headers });
-  response.end(JSON.stringify(body));
+  const text = JSON.stringify(body);
+  // As the API server's WithCacheControl filter: no cache keeps an answer meant for one user. With its
+  // length the answer goes out whole, in one write with its headers (chunked, it took four).
+  response.writeHead(code, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache, private',
+    'Content-Length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
+  response.end(text);
 }
 
 export const startKubeSim = (options?: KubeSimOptions): Promise<KubeSim> => KubeSim.start(options);

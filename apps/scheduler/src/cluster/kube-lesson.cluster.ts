@@ -44,14 +44,14 @@ export class KubeLessonCluster implements LessonCluster {
   async provision(plan: LessonPlan, signal: AbortSignal): Promise<Map<string, string>> {
     const objects = this.objectsOf(plan);
     const ns = plan.namespace;
-    await this.kube.create('Namespace', '', objects.namespace, signal);
+    await this.kube.ensure('Namespace', '', objects.namespace, signal);
     const secrets = await Promise.all(objects.secretsToCopy.map((name) => this.sourceSecret(name, signal)));
     await Promise.all([
-      ...objects.networkPolicies.map((policy) => this.kube.create('NetworkPolicy', ns, policy, signal)),
-      ...(objects.resourceQuota ? [this.kube.create('ResourceQuota', ns, objects.resourceQuota, signal)] : []),
-      ...(objects.limitRange ? [this.kube.create('LimitRange', ns, objects.limitRange, signal)] : []),
-      ...secrets.map((secret) => this.kube.create('Secret', ns, copySecret(secret, ns), signal)),
-      ...objects.networkAttachments.map((nad) => this.kube.create('NetworkAttachmentDefinition', ns, nad, signal)),
+      ...objects.networkPolicies.map((policy) => this.kube.ensure('NetworkPolicy', ns, policy, signal)),
+      ...(objects.resourceQuota ? [this.kube.ensure('ResourceQuota', ns, objects.resourceQuota, signal)] : []),
+      ...(objects.limitRange ? [this.kube.ensure('LimitRange', ns, objects.limitRange, signal)] : []),
+      ...secrets.map((secret) => this.kube.ensure('Secret', ns, copySecret(secret, ns), signal)),
+      ...objects.networkAttachments.map((nad) => this.kube.ensure('NetworkAttachmentDefinition', ns, nad, signal)),
     ]);
     // Admission refuses a pod until its namespace's ServiceAccount exists: wait for it in the cache (no call).
     // The one guard against that race: the client does not retry a create refused for it.
@@ -64,14 +64,14 @@ export class KubeLessonCluster implements LessonCluster {
     await waitForServiceAccount(this.kube, ns, POD_SERVICE_ACCOUNT, accountWait).catch((error: unknown) => {
       throw new LessonFailure(`The namespace's ServiceAccount never appeared, so no pod can start: ${(error as Error).message}`);
     });
-    for (const { pod } of objects.endpoints) await this.kube.create('Pod', ns, pod, signal);
+    for (const { pod } of objects.endpoints) await this.kube.ensure('Pod', ns, pod, signal);
     const hosts = new Map<string, string>();
     await Promise.all(
       objects.endpoints.map(async ({ endpoint, service, ingresses }) => {
         const created = await this.kube.create('Service', ns, service, signal);
         const host = created.spec?.clusterIP;
         if (host && host !== 'None') hosts.set(endpoint.name, host);
-        await Promise.all(ingresses.map((ingress) => this.kube.create('Ingress', ns, ingress, signal)));
+        await Promise.all(ingresses.map((ingress) => this.kube.ensure('Ingress', ns, ingress, signal)));
       }),
     );
     return hosts;
@@ -104,8 +104,8 @@ export class KubeLessonCluster implements LessonCluster {
     }
     const { credentials, jobs } = this.configObjectsOf(plan, stage);
     if (jobs.length === 0) return;
-    await this.kube.create('Secret', ns, credentials, signal);
-    await Promise.all(jobs.map((job) => this.kube.create('Job', ns, job, signal)));
+    await this.kube.ensure('Secret', ns, credentials, signal);
+    await Promise.all(jobs.map((job) => this.kube.ensure('Job', ns, job, signal)));
     const options = { timeoutMs: timeouts.jobsMs, signal, informer: this.informers.jobs, guard: this.namespaceGuard(ns) };
     await waitForJobsComplete(
       this.kube,

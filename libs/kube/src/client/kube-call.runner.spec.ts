@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KubeApiError, toKubeApiError } from './kube-api.error.js';
-import { KubeCallRunner, type KubeCallEvent } from './kube-call.runner.js';
+import { KubeCallRunner, type AttemptLimits, type KubeCallEvent } from './kube-call.runner.js';
 import { HttpStatusError } from './kube-http.js';
 import { fullJitterDelay, isRetryable, retryDelay } from './retry.js';
 
@@ -172,10 +172,19 @@ describe('KubeCallRunner', () => {
     expect(op.attempts()).toBe(0);
   });
 
-  it('times out a call that does not answer, through the request signal', async () => {
-    const run = new KubeCallRunner({ timeoutMs: 30, retries: 0 });
-    // What the HTTP layer does with the attempt's signal: reject with its reason when it fires.
-    const hanging = (signal: AbortSignal) => new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error)));
-    await expect(run.run(get, hanging)).rejects.toMatchObject({ code: 0, reason: 'Timeout' });
+  it('gives every attempt the caller signal and its time limit; a TimeoutError from the HTTP layer is a Timeout', async () => {
+    const run = new KubeCallRunner({ timeoutMs: 30, retries: 1, backoff: { baseMs: 1, maxMs: 1 } });
+    const controller = new AbortController();
+    const attempts: AttemptLimits[] = [];
+    // What the HTTP layer does with the attempt's limit: destroy the request and reject with a TimeoutError.
+    const hanging = (attempt: AttemptLimits) => {
+      attempts.push(attempt);
+      return new Promise<never>((_resolve, reject) => setTimeout(() => reject(new DOMException('timed out', 'TimeoutError')), attempt.timeoutMs));
+    };
+    await expect(run.run(get, hanging, { signal: controller.signal })).rejects.toMatchObject({ code: 0, reason: 'Timeout' });
+    expect(attempts).toEqual([
+      { signal: controller.signal, timeoutMs: 30 },
+      { signal: controller.signal, timeoutMs: 30 },
+    ]);
   });
 });

@@ -1,4 +1,3 @@
-import { deadline } from '@antidote/concurrency';
 import { KubeApiError, NO_RESPONSE, toKubeApiError, type KubeCallTarget, type KubeVerb } from './kube-api.error.js';
 import { silentLogger, type KubeLogger } from './kube-logger.js';
 import type { KubeReply } from './kube-http.js';
@@ -29,6 +28,15 @@ export interface KubeCallRunnerOptions {
   random?: () => number;
 }
 
+/**
+ * What one attempt is given: the caller's signal and the attempt's time limit, for the HTTP layer to
+ * apply (`KubeRequest.signal`, `KubeRequest.timeoutMs`: one timer, no AbortController per attempt).
+ */
+export interface AttemptLimits {
+  signal?: AbortSignal;
+  timeoutMs: number;
+}
+
 export interface CallOptions {
   signal?: AbortSignal;
   /** A create with a deterministic name whose 409 the caller adopts: safe to repeat after an ambiguous failure. */
@@ -54,17 +62,20 @@ export class KubeCallRunner {
     this.random = options.random ?? Math.random;
   }
 
-  /** Runs `operation` (one HTTP attempt, given the attempt's abort signal) until it answers 2xx or may not be retried. */
-  async run(target: KubeCallTarget, operation: (signal: AbortSignal) => Promise<KubeReply>, callOptions: CallOptions = {}): Promise<KubeReply> {
+  /**
+   * Runs `operation` (one HTTP attempt, given the caller's signal and the attempt's timeout) until it
+   * answers 2xx or may not be retried.
+   */
+  async run(target: KubeCallTarget, operation: (attempt: AttemptLimits) => Promise<KubeReply>, callOptions: CallOptions = {}): Promise<KubeReply> {
     const { signal } = callOptions;
+    const limits: AttemptLimits = signal ? { signal, timeoutMs: this.options.timeoutMs } : { timeoutMs: this.options.timeoutMs };
     const firstAttempt = performance.now();
     const exhausted = (attempt: number) => attempt >= this.options.retries && performance.now() - firstAttempt >= (this.options.retryForMs ?? 0);
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
       try {
         signal?.throwIfAborted();
-        const attemptDeadline = deadline(this.options.timeoutMs, signal);
-        const reply = await operation(attemptDeadline.signal).finally(attemptDeadline.dispose);
+        const reply = await operation(limits);
         this.observe(target, reply.status, started, attempt);
         return reply;
       } catch (thrown) {

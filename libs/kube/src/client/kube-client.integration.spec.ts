@@ -37,6 +37,17 @@ describe('KubeClient against kube-sim', () => {
     expect(await kube.read('Service', ns, 'svc')).toBeUndefined();
   });
 
+  it('ensures an object as create does without reading the answer: made, adopted when ours, refused when not', async () => {
+    await kube.ensure('Secret', ns, { metadata: { name: 'ours', labels: managed }, stringData: { a: 'b' } });
+    const made = await kube.read('Secret', ns, 'ours');
+    expect(made?.data).toEqual({ a: Buffer.from('b').toString('base64') });
+    await kube.ensure('Secret', ns, { metadata: { name: 'ours', labels: managed }, stringData: { a: 'c' } });
+    expect((await kube.read('Secret', ns, 'ours'))?.metadata?.uid).toBe(made?.metadata?.uid);
+    await kube.create('Secret', ns, { metadata: { name: 'foreign' }, stringData: { a: 'b' } });
+    const refused = await kube.ensure('Secret', ns, { metadata: { name: 'foreign', labels: managed } }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 409, reason: 'AlreadyExists' });
+  });
+
   it('lists every page with continue tokens', async () => {
     for (let i = 0; i < 7; i++) await kube.create('Secret', ns, { metadata: { name: `s${i}`, labels: managed } });
     const before = kube.callCount();

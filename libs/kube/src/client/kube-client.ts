@@ -86,16 +86,37 @@ export class KubeClient {
     try {
       return await this.createNew(kind, namespace, body, signal);
     } catch (error) {
-      if (!isAlreadyExists(error)) throw error;
-      const existing = await this.read(kind, namespace, nameOf(body), signal);
-      if (existing && (this.owns(existing) || !this.owns(body))) return existing;
-      throw error;
+      return this.adopt(kind, namespace, body, error, signal);
+    }
+  }
+
+  /**
+   * `create` for a caller that reads nothing of the answer: the object the server sends back (the whole
+   * object, defaults and status filled in) is not parsed.
+   */
+  async ensure<K extends KubeKind>(kind: K, namespace: string, body: KindTypes[K], signal?: AbortSignal): Promise<void> {
+    try {
+      await this.post(kind, namespace, body, signal);
+    } catch (error) {
+      await this.adopt(kind, namespace, body, error, signal);
     }
   }
 
   /** Creates the object; one that exists already fails the call (409), nothing is adopted. */
-  createNew<K extends KubeKind>(kind: K, namespace: string, body: KindTypes[K], signal?: AbortSignal): Promise<KindTypes[K]> {
-    return this.json('create', kind, namespace, nameOf(body), { method: 'POST', path: KIND_PATHS[kind].collectionPath(namespace), body }, signal, true);
+  async createNew<K extends KubeKind>(kind: K, namespace: string, body: KindTypes[K], signal?: AbortSignal): Promise<KindTypes[K]> {
+    return JSON.parse((await this.post(kind, namespace, body, signal)).text) as KindTypes[K];
+  }
+
+  private post<K extends KubeKind>(kind: K, namespace: string, body: KindTypes[K], signal?: AbortSignal): Promise<KubeReply> {
+    return this.call('create', kind, namespace, nameOf(body), { method: 'POST', path: KIND_PATHS[kind].collectionPath(namespace), body }, signal, true);
+  }
+
+  /** After a create failed with `error`: the object there when it is a 409 and the object is ours to adopt; else `error` again. */
+  private async adopt<K extends KubeKind>(kind: K, namespace: string, body: KindTypes[K], error: unknown, signal?: AbortSignal): Promise<KindTypes[K]> {
+    if (!isAlreadyExists(error)) throw error;
+    const existing = await this.read(kind, namespace, nameOf(body), signal);
+    if (existing && (this.owns(existing) || !this.owns(body))) return existing;
+    throw error;
   }
 
   async read<K extends KubeKind>(kind: K, namespace: string, name: string, signal?: AbortSignal): Promise<KindTypes[K] | undefined> {
@@ -175,8 +196,8 @@ export class KubeClient {
   async podLogs(namespace: string, pod: string, container?: string, tailLines = 40): Promise<string> {
     try {
       const path = `${KIND_PATHS.Pod.objectPath(namespace, pod)}/log${queryString({ tailLines, container })}`;
-      const reply = await this.runner.run({ verb: 'get', resource: 'pods/log', namespace, name: pod }, (signal) =>
-        this.http.send({ method: 'GET', path, signal }),
+      const reply = await this.runner.run({ verb: 'get', resource: 'pods/log', namespace, name: pod }, (attempt) =>
+        this.http.send({ method: 'GET', path, ...attempt }),
       );
       return reply.text.trimEnd();
     } catch (error) {
@@ -219,7 +240,7 @@ export class KubeClient {
     if (!namespace) return;
     const path = `${KIND_PATHS.Namespace.objectPath('', name)}/finalize`;
     const body = { ...namespace, spec: { ...namespace.spec, finalizers: [] } };
-    await this.runner.run({ verb: 'update', resource: 'namespaces/finalize', name }, (signal) => this.http.send({ method: 'PUT', path, body, signal }));
+    await this.runner.run({ verb: 'update', resource: 'namespaces/finalize', name }, (attempt) => this.http.send({ method: 'PUT', path, body, ...attempt }));
   }
 
   private owns(object: { metadata?: { labels?: Record<string, string> } }): boolean {
@@ -240,7 +261,7 @@ export class KubeClient {
     const paths = KIND_PATHS[kind];
     const target: KubeCallTarget = { verb, resource: paths.resource, ...(paths.namespaced && namespace ? { namespace } : {}), ...(name ? { name } : {}) };
     const run = (): Promise<KubeReply> =>
-      this.runner.run(target, (attemptSignal) => this.http.send({ ...request, signal: attemptSignal }), { ...(signal ? { signal } : {}), createIsSafe });
+      this.runner.run(target, (attempt) => this.http.send({ ...request, ...attempt }), { ...(signal ? { signal } : {}), createIsSafe });
     return this.writes && WRITES.has(verb) ? this.writes.run(run, signal, writeRank()) : run();
   }
 

@@ -75,8 +75,20 @@ function connection(
 ): KubeConnection {
   const url = new URL(server);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`server ${server} is neither http nor https`);
-  const agent = url.protocol === 'https:' ? new https.Agent({ keepAlive: true, ...tls }) : new http.Agent({ keepAlive: true });
+  const agent = oneServer(url.protocol === 'https:' ? new https.Agent({ keepAlive: true, ...tls }) : new http.Agent({ keepAlive: true }));
   return { source, server: server.replace(/\/+$/, ''), agent, ...(userAgent ? { userAgent } : {}), authorization };
+}
+
+/**
+ * The Agent of one server with one set of TLS settings. Node names an Agent's pool of connections from
+ * some twenty request options — the CA certificate's whole text among them — several times per request;
+ * every request of this Agent goes to the same server with the same settings, so the name is made once.
+ */
+function oneServer<A extends http.Agent>(agent: A): A {
+  const nameOf = agent.getName.bind(agent);
+  let name: string | undefined;
+  agent.getName = (options) => (name ??= nameOf(options));
+  return agent;
 }
 
 function authorizationOf(credentials: KubeconfigCredentials, kubeconfigPath: string): KubeConnection['authorization'] {

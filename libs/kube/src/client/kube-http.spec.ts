@@ -46,6 +46,7 @@ const kubeconfig = (server: string, user: Record<string, unknown>, cluster: Reco
 describe('KubeHttp over a real socket', () => {
   const api = fakeApiServer((request, response) => {
     if (request.url.startsWith('/hang')) return;
+    if (request.url.startsWith('/half')) return void response.writeHead(200, { 'content-type': 'application/json' }).write('{"items":');
     if (request.url.startsWith('/missing')) {
       response
         .writeHead(404, { 'content-type': 'application/json', 'retry-after': '3' })
@@ -103,6 +104,33 @@ describe('KubeHttp over a real socket', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(http.send({ method: 'GET', path: '/hang', signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('bounds the whole exchange by timeoutMs, a body that never ends too, and frees the connection', async () => {
+    const http = new KubeHttp(kubeConnectionFrom({ server: api.url(), insecureSkipTlsVerify: false } as never));
+    await expect(http.send({ method: 'GET', path: '/hang', timeoutMs: 50 })).rejects.toMatchObject({ name: 'TimeoutError' });
+    await expect(http.send({ method: 'GET', path: '/half', timeoutMs: 50 })).rejects.toMatchObject({ name: 'TimeoutError' });
+    // The abandoned requests' sockets are destroyed, not left to the agent: a later call is answered.
+    await expect(http.send({ method: 'GET', path: '/api', timeoutMs: 5000 })).resolves.toMatchObject({ status: 200 });
+  });
+
+  it('sends one call after another over one kept-alive connection', async () => {
+    let connections = 0;
+    const count = (): void => void connections++;
+    api.server.on('connection', count);
+    try {
+      const http = new KubeHttp(kubeConnectionFrom({ server: api.url(), insecureSkipTlsVerify: false } as never));
+      for (let i = 0; i < 3; i++) await http.send({ method: 'GET', path: '/api' });
+      expect(connections).toBe(1);
+    } finally {
+      api.server.off('connection', count);
+    }
+  });
+
+  it('keeps the path prefix of the server URL', async () => {
+    const http = new KubeHttp(kubeConnectionFrom({ server: `${api.url()}/prefix/`, insecureSkipTlsVerify: false } as never));
+    await http.send({ method: 'GET', path: '/api/v1/pods?limit=1' });
+    expect(api.seen.at(-1)!.url).toBe('/prefix/api/v1/pods?limit=1');
   });
 
   it('sends the credentials of a kubeconfig user: a token file, basic auth', async () => {

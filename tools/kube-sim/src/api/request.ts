@@ -67,13 +67,18 @@ export function route(method: string, url: URL, registry: ResourceRegistry): Rou
 
 const MAX_BODY = 8 * 1024 * 1024;
 
-export async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw badRequest('request body too large');
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** The request's body as text (events, not an async iterator: this runs for every write). Past MAX_BODY the request is destroyed and this rejects with a 400. */
+export function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY) return void chunks.push(chunk);
+      reject(badRequest('request body too large'));
+      request.destroy();
+    });
+    request.once('end', () => resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    request.once('error', reject);
+  });
 }

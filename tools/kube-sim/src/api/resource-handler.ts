@@ -34,7 +34,8 @@ export class ResourceHandler {
     return { apiVersion: apiVersionOf(type), kind: type.kind, ...object, metadata: object.metadata };
   }
 
-  handle(request: ResourceRequest, rawBody: string, contentType: string): HandlerResult {
+  /** `decoded`: the JSON body already parsed (by field validation), for a create or update not to parse it again. */
+  handle(request: ResourceRequest, rawBody: string, contentType: string, decoded?: Record<string, unknown>): HandlerResult {
     const { type, namespace, name } = request;
     switch (request.verb) {
       case 'get':
@@ -42,9 +43,9 @@ export class ResourceHandler {
       case 'list':
         return { code: 200, body: this.list(request) };
       case 'create':
-        return this.create(type, namespace, requestBody(request, rawBody, contentType), { dryRun: dryRunOf(request) });
+        return this.create(type, namespace, requestBody(request, rawBody, contentType, decoded), { dryRun: dryRunOf(request) });
       case 'update':
-        return { code: 200, body: this.update(request, requestBody(request, rawBody, contentType)) };
+        return { code: 200, body: this.update(request, requestBody(request, rawBody, contentType, decoded)) };
       case 'patch':
         return this.patch(request, rawBody, contentType);
       case 'delete':
@@ -237,10 +238,10 @@ function withFinalizers(spec: KubeObject['spec'], finalizers: unknown): KubeObje
   return Array.isArray(finalizers) && finalizers.length > 0 ? { ...rest, finalizers } : rest;
 }
 
-function parseBody(raw: string, contentType: string): KubeObject {
-  let value: unknown;
+function parseBody(raw: string, contentType: string, decoded?: unknown): KubeObject {
+  let value: unknown = decoded;
   try {
-    value = contentType.includes('yaml') ? parseYaml(raw, { maxAliasCount: 50 }) : JSON.parse(raw);
+    value ??= contentType.includes('yaml') ? parseYaml(raw, { maxAliasCount: 50 }) : JSON.parse(raw);
   } catch (error) {
     throw badRequest(`the request body is not valid ${contentType.includes('yaml') ? 'YAML' : 'JSON'}: ${(error as Error).message}`);
   }
@@ -260,8 +261,8 @@ function dryRunOf(request: ResourceRequest): boolean {
 }
 
 /** A create/update body: decoded, and of the path's kind and version. */
-function requestBody(request: ResourceRequest, raw: string, contentType: string): KubeObject {
-  const object = parseBody(raw, contentType);
+function requestBody(request: ResourceRequest, raw: string, contentType: string, decoded?: Record<string, unknown>): KubeObject {
+  const object = parseBody(raw, contentType, decoded);
   if (!request.subresource) checkBodyKind(request.type, request.version, object);
   return object;
 }

@@ -99,10 +99,13 @@ export class ObjectStore extends EventEmitter<{ event: [StoreEvent] }> {
    * `filter`, only those it keeps (chosen before copying: a selective list copies only what it returns).
    */
   list(resource: string, namespace?: string, filter?: (object: Readonly<KubeObject>) => boolean): KubeObject[] {
+    return this.peekSorted(resource, namespace, filter).map((object) => clone(object));
+  }
+
+  /** What `list` returns, uncopied — the stored objects themselves, for reading only, as `peek`. */
+  peekSorted(resource: string, namespace?: string, filter?: (object: Readonly<KubeObject>) => boolean): Readonly<KubeObject>[] {
     const all = filter ? [...this.peek(resource, namespace)].filter(filter) : [...this.peek(resource, namespace)];
-    return all
-      .sort((a, b) => `${a.metadata.namespace ?? ''}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace ?? ''}/${b.metadata.name}`))
-      .map((object) => clone(object));
+    return all.sort((a, b) => `${a.metadata.namespace ?? ''}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace ?? ''}/${b.metadata.name}`));
   }
 
   /** Every namespaced object in a namespace, of every kind. */

@@ -46,7 +46,7 @@ function fill(resources: NonNullable<Container['resources']>, kind: 'requests' |
 /** API defaulting then the LimitRanger plugin: requests default to limits, then the namespace's LimitRange fills what is missing. */
 export function admitLimitRanges(store: ObjectStore, pod: KubeObject): void {
   const items = store
-    .list('/limitranges', pod.metadata.namespace)
+    .peekSorted('/limitranges', pod.metadata.namespace)
     .flatMap((range) => ((range.spec?.limits as LimitItem[] | undefined) ?? []).filter((item) => item.type === 'Container'));
   const notes: string[] = [];
   for (const { container, label } of containersOf(pod)) {
@@ -101,7 +101,7 @@ const listed = (entries: [string, number][]): string => entries.map(([resource, 
 
 /** ResourceQuota admission: once a quota's status.hard is known, a pod over it (or lacking a limited field) is refused. */
 export function admitQuotas(store: ObjectStore, pod: KubeObject): void {
-  for (const quota of store.list('/resourcequotas', pod.metadata.namespace)) {
+  for (const quota of store.peekSorted('/resourcequotas', pod.metadata.namespace)) {
     const hard = (quota.status?.hard as ResourceList | undefined) ?? {};
     const resources = Object.keys(hard).sort();
     if (resources.length === 0) continue;

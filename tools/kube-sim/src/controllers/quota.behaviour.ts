@@ -14,10 +14,14 @@ export function quotaBehaviour(sim: SimContext): KindBehaviour {
 
   const sync = (namespace: string): void => {
     pending.delete(namespace);
-    for (const quota of sim.store.list('/resourcequotas', namespace)) {
+    // Read in place (no copy per pod event); `mutate` writes a copy of the one that changed.
+    for (const quota of sim.store.peekSorted('/resourcequotas', namespace)) {
       const hard = (quota.spec?.hard as Record<string, string> | undefined) ?? {};
       const used = namespaceUsage(sim.store, namespace, Object.keys(hard));
-      const status = { hard, used: Object.fromEntries(Object.entries(used).map(([resource, value]) => [resource, formatQuantity(value, resource)])) };
+      const status = {
+        hard: { ...hard },
+        used: Object.fromEntries(Object.entries(used).map(([resource, value]) => [resource, formatQuantity(value, resource)])),
+      };
       if (JSON.stringify(status) === JSON.stringify(quota.status)) continue;
       sim.mutate(type(), namespace, quota.metadata.name!, (object) => {
         object.status = status;

@@ -35,7 +35,8 @@ export const simNodeObject = (name: string): KubeObject => ({
 
 /** The node for a new pod (kube-sim's scheduler): the one running the fewest pods, the first of them on a tie. */
 export function pickNode(store: ObjectStore): string {
-  const nodes = store.list('/nodes').map((node) => node.metadata.name!);
+  // The node objects are not copied per pod created.
+  const nodes = store.peekSorted('/nodes').map((node) => node.metadata.name!);
   if (nodes.length === 0) return 'kube-sim-node';
   // One node: no pod to count (a count per pod created costs O(pods) at 30,000 pods).
   if (nodes.length === 1) return nodes[0];

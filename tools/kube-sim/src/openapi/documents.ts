@@ -14,11 +14,15 @@ export function schemaSetOf(
 ): SchemaSet & { componentOf(type: ResourceType): string } {
   const builtin = builtinSchemas();
   const custom = types.filter((t) => !isBuiltin(t));
-  // Built-in kinds alone (every write of one is validated against them) share the built-in set, uncopied.
+  // Every write is validated against this set: the built-in schemas are shared, never copied; custom kinds'
+  // schemas are layered over them (looked up first, the built-in ones through the prototype).
   const schemas: Record<string, Schema> =
     custom.length === 0
       ? builtin.schemas
-      : { ...builtin.schemas, ...Object.fromEntries(custom.map((type) => [crdComponentName(type), crdSchema(type, crdOf(type))])) };
+      : Object.assign(
+          Object.create(builtin.schemas) as Record<string, Schema>,
+          Object.fromEntries(custom.map((type) => [crdComponentName(type), crdSchema(type, crdOf(type))])),
+        );
   return { schemas, componentOf: (type) => (isBuiltin(type) ? builtin.componentOf(type) : crdComponentName(type)) };
 }
 
@@ -99,5 +103,5 @@ export function openApiV2(types: ResourceType[], crdOf: (type: ResourceType) => 
       };
     }
   }
-  return v2({ swagger: '2.0', info: { title: 'Kubernetes', version: 'v1.30.0' }, paths, definitions: set.schemas });
+  return v2({ swagger: '2.0', info: { title: 'Kubernetes', version: 'v1.30.0' }, paths, definitions: { ...builtinSchemas().schemas, ...set.schemas } });
 }

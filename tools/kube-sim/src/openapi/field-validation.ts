@@ -34,6 +34,8 @@ export interface CheckedBody {
   contentType: string;
   /** `Warning` header values for unknown fields (fieldValidation Warn, the default). */
   warnings: string[];
+  /** A JSON body's object as parsed here (unknown fields dropped): what `body` decodes to, not parsed again. */
+  decoded?: Record<string, unknown>;
 }
 
 /**
@@ -60,11 +62,12 @@ export function validateFields(request: ResourceRequest, raw: string, contentTyp
     throw new ApiError(400, 'BadRequest', request.verb === 'patch' ? decoding : `${kind} in version "${version}" cannot be handled as a ${kind}: ${decoding}`);
   }
   // Nothing pruned from a JSON body: the body as it came (no second serialisation).
-  if (unknown.length === 0 && !contentType.includes('yaml')) return unchanged;
+  if (unknown.length === 0 && !contentType.includes('yaml')) return { ...unchanged, decoded: parsed as Record<string, unknown> };
   const warnings = directive === 'Ignore' ? [] : unknown.map((field) => `299 - "unknown field \\"${field}\\""`);
   return {
     body: JSON.stringify(parsed),
     contentType: contentType.includes('yaml') && !contentType.startsWith('application/apply-patch') ? 'application/json' : contentType,
     warnings,
+    ...(contentType.includes('yaml') ? {} : { decoded: parsed as Record<string, unknown> }),
   };
 }
