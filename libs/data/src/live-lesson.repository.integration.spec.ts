@@ -60,7 +60,7 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
     expect(await db.data.liveLessons.find('dup-2')).toBeUndefined();
   });
 
-  it('keeps endpoints in lesson order, with hosts written and the guide endpoint added last', async () => {
+  it('keeps endpoints in lesson order, with hosts written with BOOTING and the guide endpoint added last', async () => {
     const lessons = db.data.liveLessons;
     await lessons.create(
       makeNewLiveLesson({
@@ -69,14 +69,17 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
         endpoints: [makeLiveEndpoint({ name: 'zeta', position: 0 }), makeLiveEndpoint({ name: 'alpha', position: 1 })],
       }),
     );
-    await lessons.updateEndpointHosts(
-      'order',
-      new Map([
+    const booting = await lessons.updateStatus('order', 'BOOTING', {
+      hosts: new Map([
         ['alpha', '10.0.0.2'],
         ['no-such-endpoint', '10.0.0.9'],
       ]),
-    );
-    await expect(lessons.updateEndpointHosts('no-such-lesson', new Map([['alpha', '10.0.0.3']]))).rejects.toThrow(/doesn't exist/);
+    });
+    expect(booting.status).toBe('BOOTING');
+    // Written again (a resumed create), merged into those recorded.
+    await lessons.updateStatus('order', 'BOOTING', { hosts: new Map([['zeta', '10.0.0.1']]) });
+    await lessons.updateStatus('order', 'BOOTING', { hosts: new Map([['zeta', '10.0.0.3']]) });
+    await expect(lessons.updateStatus('no-such-lesson', 'BOOTING', { hosts: new Map([['alpha', '10.0.0.3']]) })).rejects.toThrow(/doesn't exist/);
     await lessons.addEndpoint(
       'order',
       makeLiveEndpoint({ name: 'jupyterlabguide', position: 2, image: 'antidotelabs/jupyter:latest', ports: [8888], presentations: [] }),
@@ -84,7 +87,7 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
     await lessons.addEndpoint('order', makeLiveEndpoint({ name: 'jupyterlabguide', position: 2 }));
     const lesson = await lessons.get('order');
     expect(lesson.endpoints.map((e) => [e.name, e.host])).toEqual([
-      ['zeta', undefined],
+      ['zeta', '10.0.0.3'],
       ['alpha', '10.0.0.2'],
       ['jupyterlabguide', undefined],
     ]);
@@ -115,7 +118,8 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
     expect(await lessons.findStateWithEndpoint('no-such-lesson', endpointName)).toBeUndefined();
     clock = new Date('2026-01-01T00:00:05Z');
     // What updateStatus returns is the row's state as a fresh read finds it (no second read needed).
-    const written = await lessons.updateStatus('phases', 'BOOTING');
+    const { endpointUpAt, ...written } = await lessons.updateStatus('phases', 'BOOTING');
+    expect(endpointUpAt).toEqual(new Map());
     const {
       endpoints: _endpoints,
       guideType: _t,

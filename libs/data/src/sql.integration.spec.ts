@@ -1,6 +1,6 @@
 import { DATABASE_KINDS, makeImage, makeLesson, makeLiveEndpoint, makeNewLiveLesson, testDatabase, type TestDatabase } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ImageEntity, LessonEntity, LiveEndpointEntity, LiveLessonEntity, LiveSessionEntity } from './entities/index.js';
+import { ImageEntity, LessonEntity, LiveLessonEntity, LiveSessionEntity } from './entities/index.js';
 import { fromRow, selectEntities, sqlRows, toColumns } from './sql.js';
 
 describe.each(DATABASE_KINDS)('statements through DataSource.query on %s', (kind) => {
@@ -23,14 +23,14 @@ describe.each(DATABASE_KINDS)('statements through DataSource.query on %s', (kind
         ],
       }),
     );
-    await db.data.liveLessons.updateEndpointHosts('ll-1', new Map([['linux1', '10.0.0.7']]));
+    await db.data.liveLessons.updateStatus('ll-1', 'BOOTING', { hosts: new Map([['linux1', '10.0.0.7']]) });
+    await db.data.liveLessons.recordEndpointUp('ll-1', 'linux1');
     await db.data.liveLessons.markFailed('ll-1', 'a reason');
   });
   afterAll(() => db?.close());
 
   it.each([
     ['live lessons', LiveLessonEntity, 'id = :id', { id: 'll-1' }],
-    ['live endpoints', LiveEndpointEntity, 'live_lesson_id IN (:...ids)', { ids: ['ll-1', 'none'] }],
     ['live sessions', LiveSessionEntity, 'id = :id', { id: 'sess-1' }],
     ['images', ImageEntity, 'slug IN (:...slugs)', { slugs: ['vqfx', 'utility'] }],
     ['lessons', LessonEntity, 'slug = :slug', { slug: 'one' }],
