@@ -1,7 +1,7 @@
 import { DataErrorCodes } from '@antidote/contracts';
 import { DATABASE_KINDS, makeLiveEndpoint, makeNewLiveLesson, testDatabase, type TestDatabase } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotFoundError } from './index.js';
+import { logStatements, NotFoundError } from './index.js';
 
 describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
   let db: TestDatabase;
@@ -50,6 +50,32 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
     const lessons = await Promise.all(ids.map((id) => db.data.liveLessons.get(id)));
     expect(lessons.map((l) => [l.error, l.failureReason ?? null])).toEqual(ids.map((_, i) => (i % 2 ? [true, `reason ${i}`] : [false, null])));
     expect(lessons.filter((l) => !l.error).every((l) => l.status === 'CONFIGURATION' && l.phaseTimes.configurationAt)).toBe(true);
+  });
+
+  it('touches a session and answers its live lessons with their endpoints in one statement', async () => {
+    const lessons = db.data.liveLessons;
+    await db.data.liveSessions.create({ id: 'touched', sourceIp: '127.0.0.1', createdAt: new Date('2026-01-01T00:00:00Z') });
+    expect(await lessons.touchSession('touched', new Date('2026-01-01T00:00:01Z'))).toEqual([]);
+    await lessons.create(makeNewLiveLesson({ id: 'touched-b', sessionId: 'touched', lessonSlug: 'b', createdAt: new Date('2026-01-01T00:00:03Z') }));
+    await lessons.create(
+      makeNewLiveLesson({
+        id: 'touched-a',
+        sessionId: 'touched',
+        lessonSlug: 'a',
+        createdAt: new Date('2026-01-01T00:00:02Z'),
+        endpoints: [makeLiveEndpoint()],
+      }),
+    );
+    await lessons.updateStatus('touched-a', 'BOOTING', { hosts: new Map([[makeLiveEndpoint().name, '10.0.0.1']]) });
+    const log = logStatements(db.data.dataSource);
+    const labs = await lessons.touchSession('touched', new Date('2026-01-01T00:00:09Z'));
+    log.stop();
+    expect(log.statements).toHaveLength(1);
+    expect(labs).toEqual(await lessons.listForSession('touched'));
+    expect(labs?.map((lab) => lab.id)).toEqual(['touched-a', 'touched-b']);
+    expect(labs?.[0].endpoints[0].host).toBe('10.0.0.1');
+    expect((await db.data.liveSessions.get('touched')).lastActiveAt).toEqual(new Date('2026-01-01T00:00:09Z'));
+    expect(await lessons.touchSession('no-such-session')).toBeUndefined();
   });
 
   it('refuses a second live lesson of the same lesson in one session', async () => {

@@ -1,7 +1,7 @@
 import { DATABASE_KINDS, makeImage, makeLesson, makeLiveEndpoint, makeNewLiveLesson, testDatabase, type TestDatabase } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageEntity, LessonEntity, LiveLessonEntity, LiveSessionEntity } from './entities/index.js';
-import { fromRow, selectEntities, sqlRows, toColumns } from './sql.js';
+import { fromJsonRows, fromRow, jsonRows, selectEntities, sqlRows, toColumns } from './sql.js';
 
 describe.each(DATABASE_KINDS)('statements through DataSource.query on %s', (kind) => {
   let db: TestDatabase;
@@ -40,6 +40,22 @@ describe.each(DATABASE_KINDS)('statements through DataSource.query on %s', (kind
     expect(selected.length).toBeGreaterThan(0);
     const byKey = (rows: object[]) => rows.map((row) => ({ ...row })).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
     expect(byKey(selected)).toEqual(byKey(builder));
+  });
+
+  it.each([
+    ['live lessons', LiveLessonEntity, 'id'],
+    ['live sessions', LiveSessionEntity, 'id'],
+    ['images', ImageEntity, 'slug'],
+    ['lessons', LessonEntity, 'slug'],
+  ] as const)('answers %s as JSON rows (another statement’s answer) exactly as the query builder reads them, in order', async (_name, entity, key) => {
+    const { dataSource } = db.data;
+    const builder: object[] = await dataSource.manager.find(entity, { order: { [key]: 'DESC' } });
+    const [row] = await sqlRows<{ rows: string }>(dataSource, `SELECT ${jsonRows(dataSource, entity, '1 = 1', `${key} DESC`)} AS rows`, {});
+    const answered: object[] = fromJsonRows<object>(dataSource, entity, row.rows);
+    expect(answered.length).toBeGreaterThan(0);
+    expect(answered.map((one) => ({ ...one }))).toEqual(builder.map((one) => ({ ...one })));
+    const [none] = await sqlRows<{ rows: string }>(dataSource, `SELECT ${jsonRows(dataSource, entity, `${key} = :key`, key)} AS rows`, { key: 'nope' });
+    expect(fromJsonRows(dataSource, entity, none.rows)).toEqual([]);
   });
 
   it('finds nothing for a WHERE that matches nothing', async () => {

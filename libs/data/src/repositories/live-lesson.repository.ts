@@ -1,9 +1,9 @@
-import { assignments, fromRow, selectEntities, sqlCount, sqlRows, toColumns } from '../sql.js';
+import { assignments, fromJsonRows, fromRow, jsonRows, selectEntities, sqlCount, sqlRows, toColumns } from '../sql.js';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DataErrorCodes, LiveLessonStatus, phaseTimeKeyOf, type PhaseTimeKey } from '@antidote/contracts';
 import type { GuideType } from '@antidote/curriculum';
 import { DuplicateError, isUniqueViolation, NotFoundError } from '../data.errors.js';
-import { LiveLessonEntity } from '../entities/index.js';
+import { LiveLessonEntity, LiveSessionEntity } from '../entities/index.js';
 import { storedEndpoint, toLiveLesson } from '../live-lesson.mapper.js';
 import type { LiveEndpoint, LiveLesson, LiveLessonFilter, NewLiveLesson, WrittenLiveLessonState } from '../live.types.js';
 import { jsonSqlOf, keyParameters } from './live-lesson.json-sql.js';
@@ -177,6 +177,21 @@ export class LiveLessonRepository {
     const lessons: LiveLesson[] = [];
     for (let i = 0; i < ids.length; i += ID_CHUNK) lessons.push(...(await this.where('id IN (:...ids)', { ids: ids.slice(i, i + ID_CHUNK) })));
     return lessons;
+  }
+
+  /**
+   * A learner's request: the session's activity written (its last active time) and its live lessons with
+   * their endpoints read, oldest first, in one statement (the UPDATE answers them). Undefined when the
+   * session does not exist.
+   */
+  async touchSession(sessionId: string, at: Date = this.now()): Promise<LiveLesson[] | undefined> {
+    const labs = jsonRows(this.dataSource, LiveLessonEntity, 'session_id = :sessionId', 'created_at, id');
+    const [row] = await sqlRows<{ labs: string }>(
+      this.dataSource,
+      `UPDATE live_sessions SET last_active_at = :last_active_at WHERE id = :sessionId RETURNING ${labs} AS labs`,
+      { sessionId, ...toColumns(this.dataSource, LiveSessionEntity, { lastActiveAt: at }) },
+    );
+    return row && fromJsonRows(this.dataSource, LiveLessonEntity, row.labs).map(toLiveLesson);
   }
 
   /** Ids of the session's live lessons (HEAD's GetLiveLessonsForSession). */
