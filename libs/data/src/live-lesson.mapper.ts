@@ -4,11 +4,7 @@ import type { LiveLessonEntity, StoredEndpoint } from './entities/index.js';
 import type { LiveEndpoint, LiveLesson } from './live.types.js';
 
 /** The endpoints as the row keeps them, with their addresses and up times (the row's own columns). */
-export function toLiveEndpoints(
-  stored: readonly StoredEndpoint[],
-  hosts: Readonly<Record<string, string>>,
-  upAt: Readonly<Record<string, number>>,
-): LiveEndpoint[] {
+function toLiveEndpoints(stored: readonly StoredEndpoint[], hosts: Readonly<Record<string, string>>, upAt: Readonly<Record<string, number>>): LiveEndpoint[] {
   return [...stored]
     .sort((a, b) => a.position - b.position)
     .map((endpoint) => {
@@ -35,10 +31,20 @@ export function toLiveLesson(entity: LiveLessonEntity): LiveLesson {
   };
 }
 
-/** An endpoint as the row keeps it (its address and up time aside). */
+/** An endpoint as the row keeps it (its address and up time aside; nothing else a caller's object carries). */
 export function storedEndpoint(endpoint: LiveEndpoint): StoredEndpoint {
-  const { host: _host, upAt: _upAt, ...stored } = endpoint;
-  return stored;
+  return {
+    name: endpoint.name,
+    position: endpoint.position,
+    image: endpoint.image,
+    ports: endpoint.ports,
+    presentations: endpoint.presentations,
+    configurationType: endpoint.configurationType,
+    configurationFile: endpoint.configurationFile,
+    sshUser: endpoint.sshUser,
+    sshPassword: endpoint.sshPassword,
+    ...(endpoint.readiness ? { readiness: endpoint.readiness } : {}),
+  };
 }
 
 /** The live lesson with its endpoints' addresses and up times (endpoint name → value) as a write recorded them; an endpoint absent from both is as it was. */

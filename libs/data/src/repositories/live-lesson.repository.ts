@@ -57,7 +57,7 @@ export interface StatusWrite {
 /** A status write's answer: the state as written, and the endpoints' up times (endpoint name → when first found up). */
 export type WrittenStatus = WrittenLiveLessonState & { endpointUpAt: ReadonlyMap<string, Date> };
 
-/** Live lessons and their endpoints. Every update targets its columns only (no read-modify-write). */
+/** Live lessons and their endpoints (on the row). Every update targets its columns only (no read-modify-write; `addEndpoint`, the claim holder's, aside). */
 export class LiveLessonRepository {
   constructor(
     private readonly dataSource: DataSource,
@@ -65,8 +65,8 @@ export class LiveLessonRepository {
   ) {}
 
   /**
-   * Inserts the row and its endpoints in one transaction (`manager`'s when given: written with what else
-   * it writes); a duplicate id or (session, lesson) is a DuplicateError.
+   * Inserts the row, its endpoints on it, in one statement (in `manager`'s transaction when given: written
+   * with what else it writes); a duplicate id or (session, lesson) is a DuplicateError.
    */
   async create(lesson: NewLiveLesson, manager?: EntityManager): Promise<LiveLesson> {
     const at = lesson.createdAt ?? this.now();
