@@ -48,7 +48,7 @@ export function jsonRows<T extends ObjectLiteral>(dataSource: DataSource, target
   if (dataSource.options.type === 'postgres') return `(SELECT COALESCE(json_agg(r ORDER BY ${orderBy}), '[]')::text FROM ${table} r WHERE ${where})`;
   const columns = shapeOf(metadata).byColumn.keys();
   const object = `json_object(${[...columns].map((name) => `'${name}', "${name}"`).join(', ')})`;
-  return `(SELECT json_group_array(${object}) FROM (SELECT * FROM ${table} WHERE ${where} ORDER BY ${orderBy}))`;
+  return `(SELECT json_group_array(${object} ORDER BY ${orderBy}) FROM ${table} WHERE ${where})`;
 }
 
 /** The entities of a `jsonRows` answer, each value through its column's transformer (as `selectEntities` reads them). */
