@@ -91,9 +91,9 @@ describe.each(DATABASE_KINDS)('migrations on %s', (kind) => {
       const { dataSource } = db.data;
       // Back to the table of endpoints: one row each, with what the lesson's row held.
       await dataSource.undoLastMigration({ transaction: 'each' });
-      const rows = (await dataSource.query(
+      const rows = await dataSource.query<Record<string, unknown>[]>(
         'SELECT live_lesson_id, name, position, host, up_at, ports, readiness FROM live_endpoints ORDER BY position',
-      )) as Record<string, unknown>[];
+      );
       expect(rows.map((row) => ({ ...row, position: Number(row.position), up_at: row.up_at === null ? null : Number(row.up_at) }))).toEqual([
         {
           live_lesson_id: 'moved',
