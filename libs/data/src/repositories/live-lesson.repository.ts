@@ -234,18 +234,17 @@ export class LiveLessonRepository {
 
   /**
    * Sets the status and records when the phase began, in one statement (the phase time is merged into the
-   * JSON by the database: no read-modify-write, no transaction); returns the row's state as written.
-   * `estimatedReadyAt` and `configuredStage` (the stage whose configuration ran), when given, are written
-   * in the same statement; so is the release of the claim of `releasedBy` (the work ends with this write),
-   * when that replica still holds it.
+   * JSON by the database: no read-modify-write, no transaction), with what `also` gives (StatusWrite);
+   * returns the row's state as written and the endpoints' up times (what a start's record is drawn from).
    */
-  async updateStatus(id: string, status: LiveLessonStatus, { estimatedReadyAt, configuredStage, releasedBy, hosts }: StatusWrite = {}): Promise<WrittenStatus> {
+  async updateStatus(id: string, status: LiveLessonStatus, also: StatusWrite = {}): Promise<WrittenStatus> {
+    const { estimatedReadyAt, configuredStage, releasedBy, hosts } = also;
     const at = this.now();
-    const also = [
+    const assigned = [
       ...(releasedBy ? ['claimed_by', 'claimed_until'].map((column) => `${column} = CASE WHEN claimed_by = :releasedBy THEN NULL ELSE ${column} END`) : []),
       ...(hosts ? [`endpoint_hosts = ${jsonSqlOf(this.dataSource).patched('endpoint_hosts')}`] : []),
     ];
-    return this.writeState(id, { status, updatedAt: at, estimatedReadyAt, configuredStage }, phaseTimeKeyOf[status], at, also, {
+    return this.writeState(id, { status, updatedAt: at, estimatedReadyAt, configuredStage }, phaseTimeKeyOf[status], at, assigned, {
       ...(releasedBy ? { releasedBy } : {}),
       ...(hosts ? { patch: JSON.stringify(Object.fromEntries(hosts)) } : {}),
     });
