@@ -67,7 +67,7 @@ describe.each(DATABASE_KINDS)('api on %s', (kind) => {
     };
     expect((await api.call('GET', `/exp/livelesson/${id}`)).body).toMatchObject({ EstimatedReadyAt: '', EstimatedSecondsLeft: 0 });
     const expected = new Date(Date.now() + 120_000);
-    await api.data.liveLessons.updateStatus(id, 'BOOTING', expected);
+    await api.data.liveLessons.updateStatus(id, 'BOOTING', { estimatedReadyAt: expected });
     const booting = (await api.call('GET', `/exp/livelesson/${id}`)).body as { EstimatedReadyAt: string; EstimatedSecondsLeft: number };
     expect(booting.EstimatedReadyAt).toBe(expected.toISOString());
     expect(booting.EstimatedSecondsLeft).toBeGreaterThan(0);

@@ -16,6 +16,7 @@ import { LessonController } from './lessons/lesson.controller.js';
 import { LiveLessonEventHub } from './live-lessons/live-lesson-events.hub.js';
 import { LiveLessonRequestService } from './live-lessons/live-lesson-request.service.js';
 import { PoolClaimService } from './live-lessons/pool-claim.service.js';
+import { PoolOverrides } from './live-lessons/pool-overrides.js';
 import { SchedulerHandoff } from './live-lessons/scheduler-handoff.service.js';
 import { LiveLessonController } from './live-lessons/live-lesson.controller.js';
 import { OpenApiController } from './openapi/openapi.controller.js';
@@ -45,6 +46,7 @@ export class ApiModule {
         AdminGuard,
         LiveLessonRequestService,
         PoolClaimService,
+        PoolOverrides,
         SchedulerHandoff,
         LiveLessonEventHub,
         CurriculumStartup,

@@ -14,17 +14,17 @@ type App = 'api' | 'scheduler' | 'healthchecker';
 /**
  * The written budget of database statements (a transaction's BEGIN and COMMIT counted) for one live
  * lesson of three endpoints, from the learner's POST to READY, per app and in all. The curriculum (the
- * lesson, its images) is held in memory by the api and the scheduler, read once per import. Where they go:
- * - api: the session's activity (its existence with it), the session's labs (with endpoints), the
- *   address's new-lab token, the lesson's pool override; then one transaction: the queue's lock, its
- *   standing, the row, its endpoints, its ticket.
- * - scheduler: the row with its endpoints (checked, and worked from), the claim (telling whether the row
- *   changed since and its admission ticket), the endpoints' addresses, BOOTING, CONFIGURATION, READY with
- *   the configured stage and the claim released, the start's record (reading the endpoints' up times).
- * - healthchecker: the row with its endpoints, then per endpoint its up time and the healthy count (as each
+ * lesson, its images) and the operators' pool sizes are held in memory by the apps that need them; a live
+ * lesson's endpoints (their addresses and up times too) are on its row. Where they go:
+ * - api: the session's activity with its labs (its existence with them), the address's new-lab token; then
+ *   one transaction: the queue's lock, its standing, the row (its endpoints on it), its ticket.
+ * - scheduler: the row (checked, and worked from), the claim (telling whether the row changed since and
+ *   its admission ticket), BOOTING with the endpoints' addresses, CONFIGURATION, READY with the configured
+ *   stage and the claim released (answering the endpoints' up times), the start's record.
+ * - healthchecker: the row, then per endpoint its up time with the healthy count, one statement (as each
  *   is found up: a healthchecker killed mid-boot is succeeded by one that resumes from the row).
  */
-const BUDGET: Record<App | 'total', number> = { api: 11, scheduler: 7, healthchecker: 7, total: 25 };
+const BUDGET: Record<App | 'total', number> = { api: 8, scheduler: 6, healthchecker: 4, total: 18 };
 
 const traceIdOfContext = () => trace.getActiveSpan()?.spanContext().traceId;
 /** The process's one span exporter serves both databases' runs: each run's traces have ids of their own. */

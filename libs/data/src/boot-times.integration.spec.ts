@@ -33,13 +33,26 @@ describe.each(DATABASE_KINDS)('boot times on %s', (kind) => {
     await lessons.updateTests('bt-health', 3, 3);
     expect(await lessons.recordEndpointUp('bt-health', 'vqfx2', at(31))).toEqual({ healthy: 3, total: 3 });
     await expect(lessons.recordEndpointUp('nope', 'vqfx1')).rejects.toThrow("Livelesson nope doesn't exist; cannot update");
+    // An endpoint the lesson does not have changes nothing.
+    expect(await lessons.recordEndpointUp('bt-health', 'no-such-endpoint', at(40))).toEqual({ healthy: 3, total: 3 });
+    expect((await lessons.get('bt-health')).endpoints.map((endpoint) => endpoint.name)).toEqual(['vqfx1', 'vqfx2', 'linux1']);
+  });
+
+  it('loses no up time to concurrent records of one lesson (each merged into the row by the database)', async () => {
+    const lessons = db.data.liveLessons;
+    await lessons.create(makeNewLiveLesson({ id: 'bt-race', sessionId: 'bt-race', endpoints }));
+    const counts = await Promise.all(endpoints.map((endpoint, i) => lessons.recordEndpointUp('bt-race', endpoint.name, at(10 + i))));
+    expect(counts.map((count) => count.healthy).sort()).toEqual([1, 2, 3]);
+    const read = await lessons.get('bt-race');
+    expect(read.healthyTests).toBe(3);
+    expect(read.endpoints.map((endpoint) => endpoint.upAt)).toEqual([at(10), at(11), at(12)]);
   });
 
   it('writes the expected READY time with a status, and status events carry it', async () => {
     const lessons = db.data.liveLessons;
     await lessons.create(makeNewLiveLesson({ id: 'bt-estimate', sessionId: 'bt-estimate', endpoints }));
     expect((await lessons.findState('bt-estimate'))?.estimatedReadyAt).toBeUndefined();
-    const written = await lessons.updateStatus('bt-estimate', 'BOOTING', at(95));
+    const written = await lessons.updateStatus('bt-estimate', 'BOOTING', { estimatedReadyAt: at(95) });
     expect(written.estimatedReadyAt).toEqual(at(95));
     expect(liveLessonStatusOf(written)).toMatchObject({ status: 'BOOTING', estimatedReadyAt: at(95).toISOString() });
     // A status written without one keeps it.
@@ -62,9 +75,18 @@ describe.each(DATABASE_KINDS)('boot times on %s', (kind) => {
     await lessons.updateStatus('bt-start', 'CONFIGURATION');
     clock = at(40);
     const ready = await lessons.updateStatus('bt-start', 'READY');
-    expect(await db.data.starts.record('bt-start', 'network-automation', ready.phaseTimes)).toMatchObject({ liveLessonId: 'bt-start' });
+    // The READY write answers the up times the healthchecker recorded: the start is recorded from them.
+    expect(ready.endpointUpAt).toEqual(
+      new Map([
+        ['linux1', at(4)],
+        ['vqfx1', at(30)],
+        ['vqfx2', at(33)],
+      ]),
+    );
+    const upTimes = endpoints.map(({ name, image }) => ({ image, upAt: ready.endpointUpAt.get(name) }));
+    expect(await db.data.starts.record('bt-start', 'network-automation', ready.phaseTimes, upTimes)).toMatchObject({ liveLessonId: 'bt-start' });
     // Recorded once: the same start again changes nothing.
-    expect(await db.data.starts.record('bt-start', 'network-automation', ready.phaseTimes)).toBeUndefined();
+    expect(await db.data.starts.record('bt-start', 'network-automation', ready.phaseTimes, upTimes)).toBeUndefined();
     const [start, ...rest] = await db.data.starts.recent(10);
     expect(rest).toEqual([]);
     expect(start).toEqual({
@@ -78,10 +100,12 @@ describe.each(DATABASE_KINDS)('boot times on %s', (kind) => {
   });
 
   it('records nothing of a start it did not see whole, and keeps only the most recent starts', async () => {
-    expect(await db.data.starts.record('bt-health', 'x', { initializedAt: at(0).toISOString(), readyAt: at(9).toISOString() })).toBeUndefined();
+    expect(await db.data.starts.record('bt-health', 'x', { initializedAt: at(0).toISOString(), readyAt: at(9).toISOString() }, [])).toBeUndefined();
     // Every phase seen, but an endpoint never recorded up (vqfx2 of bt-estimate).
     const phases = { initializedAt: at(0).toISOString(), bootingAt: at(1).toISOString(), configurationAt: at(5).toISOString(), readyAt: at(9).toISOString() };
-    expect(await db.data.starts.record('bt-estimate', 'x', phases)).toBeUndefined();
+    const upTimes = (await db.data.liveLessons.get('bt-estimate')).endpoints;
+    expect(upTimes.filter((endpoint) => !endpoint.upAt).map((endpoint) => endpoint.name)).toEqual(['vqfx1', 'vqfx2', 'linux1']);
+    expect(await db.data.starts.record('bt-estimate', 'x', phases, upTimes)).toBeUndefined();
     expect(await db.data.starts.prune(KEPT_STARTS)).toBe(0);
     expect(await db.data.starts.prune(1)).toBe(0);
     expect(await db.data.starts.prune(0)).toBe(1);

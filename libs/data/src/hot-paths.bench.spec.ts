@@ -67,6 +67,7 @@ describe.each(DATABASE_KINDS)('hot paths of the live lesson rows on %s', (kind) 
     const next = () => statuses[status++ % statuses.length];
     const paths: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
       ['state read (findState)', () => data.liveLessons.findState('ll-b'), () => manager.findOne(LiveLessonEntity, { select: STATE, where: { id: 'll-b' } })],
+      ['live lesson read (find)', () => data.liveLessons.find('ll-b'), () => manager.findOneBy(LiveLessonEntity, { id: 'll-b' })],
       ['lesson read (findLesson)', () => data.curriculum.findLesson('bench-lesson'), () => manager.findOneBy(LessonEntity, { slug: 'bench-lesson' })],
       [
         'status write (updateStatus)',

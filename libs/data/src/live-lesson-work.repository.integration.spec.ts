@@ -45,9 +45,9 @@ describe.each(DATABASE_KINDS)('claims, re-drive and expiry queries on %s', (kind
     await lessons.requestDeletion('looked');
     expect(await db.data.work.claimAndLook('looked', 'a', 30_000)).toMatchObject({ deleteRequestedAt: clock, ticket: 'admitted' });
     // Another replica's READY never releases a's claim; a's own does.
-    await lessons.updateStatus('looked', 'READY', undefined, 0, 'b');
+    await lessons.updateStatus('looked', 'READY', { configuredStage: 0, releasedBy: 'b' });
     expect((await lessons.get('looked')).claimedBy).toBe('a');
-    const written = await lessons.updateStatus('looked', 'READY', undefined, 0, 'a');
+    const written = await lessons.updateStatus('looked', 'READY', { configuredStage: 0, releasedBy: 'a' });
     expect(written.status).toBe('READY');
     expect((await lessons.get('looked')).claimedBy).toBeUndefined();
   });

@@ -1,27 +1,22 @@
 import type { LiveLessonStatus } from '@antidote/contracts';
-import type { ConfigurationType, GuideType } from '@antidote/curriculum';
-import { type LiveEndpointEntity, type LiveLessonEntity } from './entities/index.js';
+import type { GuideType } from '@antidote/curriculum';
+import type { LiveLessonEntity, StoredEndpoint } from './entities/index.js';
 import type { LiveEndpoint, LiveLesson } from './live.types.js';
 
-export function toLiveEndpoint(entity: LiveEndpointEntity): LiveEndpoint {
-  return {
-    name: entity.name,
-    position: entity.position,
-    image: entity.image,
-    ports: entity.ports,
-    presentations: entity.presentations,
-    configurationType: entity.configurationType as ConfigurationType,
-    configurationFile: entity.configurationFile,
-    sshUser: entity.sshUser,
-    sshPassword: entity.sshPassword,
-    ...(entity.host ? { host: entity.host } : {}),
-    ...(entity.readiness ? { readiness: entity.readiness } : {}),
-    ...(entity.upAt ? { upAt: entity.upAt } : {}),
-  };
+/** The endpoints as the row keeps them, with their addresses and up times (the row's own columns). */
+function toLiveEndpoints(stored: readonly StoredEndpoint[], hosts: Readonly<Record<string, string>>, upAt: Readonly<Record<string, number>>): LiveEndpoint[] {
+  return [...stored]
+    .sort((a, b) => a.position - b.position)
+    .map((endpoint) => {
+      const host = hosts[endpoint.name];
+      const up = upAt[endpoint.name];
+      return { ...endpoint, ...(host ? { host } : {}), ...(up !== undefined ? { upAt: new Date(up) } : {}) };
+    });
 }
 
-export function toLiveLesson(entity: LiveLessonEntity, endpoints: readonly LiveEndpointEntity[]): LiveLesson {
-  const { failureReason, configuredStage, deleteRequestedAt, claimedBy, claimedUntil, estimatedReadyAt, endpoints: _loaded, ...rest } = entity;
+export function toLiveLesson(entity: LiveLessonEntity): LiveLesson {
+  const { failureReason, configuredStage, deleteRequestedAt, claimedBy, claimedUntil, estimatedReadyAt, endpoints, endpointHosts, endpointUpAt, ...rest } =
+    entity;
   return {
     ...rest,
     guideType: entity.guideType as GuideType,
@@ -32,13 +27,13 @@ export function toLiveLesson(entity: LiveLessonEntity, endpoints: readonly LiveE
     ...(claimedBy !== null ? { claimedBy } : {}),
     ...(claimedUntil !== null ? { claimedUntil } : {}),
     ...(estimatedReadyAt ? { estimatedReadyAt } : {}),
-    endpoints: [...endpoints].sort((a, b) => a.position - b.position).map(toLiveEndpoint),
+    endpoints: toLiveEndpoints(endpoints, endpointHosts, endpointUpAt),
   };
 }
 
-export function endpointEntity(liveLessonId: string, endpoint: LiveEndpoint): Omit<LiveEndpointEntity, 'liveLesson'> {
+/** An endpoint as the row keeps it (its address and up time aside; nothing else a caller's object carries). */
+export function storedEndpoint(endpoint: LiveEndpoint): StoredEndpoint {
   return {
-    liveLessonId,
     name: endpoint.name,
     position: endpoint.position,
     image: endpoint.image,
@@ -48,17 +43,21 @@ export function endpointEntity(liveLessonId: string, endpoint: LiveEndpoint): Om
     configurationFile: endpoint.configurationFile,
     sshUser: endpoint.sshUser,
     sshPassword: endpoint.sshPassword,
-    host: endpoint.host ?? null,
-    readiness: endpoint.readiness ?? null,
-    upAt: endpoint.upAt ?? null,
+    ...(endpoint.readiness ? { readiness: endpoint.readiness } : {}),
   };
 }
 
-/** The live lesson with its endpoints' Service addresses (endpoint name → host) as `updateEndpointHosts` writes them. */
-export const withEndpointHosts = (lesson: LiveLesson, hosts: ReadonlyMap<string, string>): LiveLesson => ({
+/** The live lesson with its endpoints' addresses and up times (endpoint name → value) as a write recorded them; an endpoint absent from both is as it was. */
+export const withEndpointState = (
+  lesson: LiveLesson,
+  { hosts, upAt }: { hosts?: ReadonlyMap<string, string> | undefined; upAt?: ReadonlyMap<string, Date> | undefined },
+): LiveLesson => ({
   ...lesson,
   endpoints: lesson.endpoints.map((endpoint) => {
-    const host = hosts.get(endpoint.name);
-    return host === undefined ? endpoint : { ...endpoint, host };
+    const host = hosts?.get(endpoint.name);
+    const up = upAt?.get(endpoint.name);
+    return host === undefined && up === undefined
+      ? endpoint
+      : { ...endpoint, ...(host === undefined ? {} : { host }), ...(up === undefined ? {} : { upAt: up }) };
   }),
 });

@@ -1,7 +1,7 @@
 import { DataErrorCodes } from '@antidote/contracts';
 import { DATABASE_KINDS, makeLiveEndpoint, makeNewLiveLesson, testDatabase, type TestDatabase } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotFoundError } from './index.js';
+import { logStatements, NotFoundError } from './index.js';
 
 describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
   let db: TestDatabase;
@@ -52,6 +52,32 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
     expect(lessons.filter((l) => !l.error).every((l) => l.status === 'CONFIGURATION' && l.phaseTimes.configurationAt)).toBe(true);
   });
 
+  it('touches a session and answers its live lessons with their endpoints in one statement', async () => {
+    const lessons = db.data.liveLessons;
+    await db.data.liveSessions.create({ id: 'touched', sourceIp: '127.0.0.1', createdAt: new Date('2026-01-01T00:00:00Z') });
+    expect(await lessons.touchSession('touched', new Date('2026-01-01T00:00:01Z'))).toEqual([]);
+    await lessons.create(makeNewLiveLesson({ id: 'touched-b', sessionId: 'touched', lessonSlug: 'b', createdAt: new Date('2026-01-01T00:00:03Z') }));
+    await lessons.create(
+      makeNewLiveLesson({
+        id: 'touched-a',
+        sessionId: 'touched',
+        lessonSlug: 'a',
+        createdAt: new Date('2026-01-01T00:00:02Z'),
+        endpoints: [makeLiveEndpoint()],
+      }),
+    );
+    await lessons.updateStatus('touched-a', 'BOOTING', { hosts: new Map([[makeLiveEndpoint().name, '10.0.0.1']]) });
+    const log = logStatements(db.data.dataSource);
+    const labs = await lessons.touchSession('touched', new Date('2026-01-01T00:00:09Z'));
+    log.stop();
+    expect(log.statements).toHaveLength(1);
+    expect(labs).toEqual(await lessons.listForSession('touched'));
+    expect(labs?.map((lab) => lab.id)).toEqual(['touched-a', 'touched-b']);
+    expect(labs?.[0].endpoints[0].host).toBe('10.0.0.1');
+    expect((await db.data.liveSessions.get('touched')).lastActiveAt).toEqual(new Date('2026-01-01T00:00:09Z'));
+    expect(await lessons.touchSession('no-such-session')).toBeUndefined();
+  });
+
   it('refuses a second live lesson of the same lesson in one session', async () => {
     await db.data.liveLessons.create(makeNewLiveLesson({ id: 'dup-1', sessionId: 'dupsession', lessonSlug: 'x' }));
     await expect(db.data.liveLessons.create(makeNewLiveLesson({ id: 'dup-2', sessionId: 'dupsession', lessonSlug: 'x' }))).rejects.toMatchObject({
@@ -60,7 +86,7 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
     expect(await db.data.liveLessons.find('dup-2')).toBeUndefined();
   });
 
-  it('keeps endpoints in lesson order, with hosts written and the guide endpoint added last', async () => {
+  it('keeps endpoints in lesson order, with hosts written with BOOTING and the guide endpoint added last', async () => {
     const lessons = db.data.liveLessons;
     await lessons.create(
       makeNewLiveLesson({
@@ -69,14 +95,17 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
         endpoints: [makeLiveEndpoint({ name: 'zeta', position: 0 }), makeLiveEndpoint({ name: 'alpha', position: 1 })],
       }),
     );
-    await lessons.updateEndpointHosts(
-      'order',
-      new Map([
+    const booting = await lessons.updateStatus('order', 'BOOTING', {
+      hosts: new Map([
         ['alpha', '10.0.0.2'],
         ['no-such-endpoint', '10.0.0.9'],
       ]),
-    );
-    await expect(lessons.updateEndpointHosts('no-such-lesson', new Map([['alpha', '10.0.0.3']]))).rejects.toThrow(/doesn't exist/);
+    });
+    expect(booting.status).toBe('BOOTING');
+    // Written again (a resumed create), merged into those recorded.
+    await lessons.updateStatus('order', 'BOOTING', { hosts: new Map([['zeta', '10.0.0.1']]) });
+    await lessons.updateStatus('order', 'BOOTING', { hosts: new Map([['zeta', '10.0.0.3']]) });
+    await expect(lessons.updateStatus('no-such-lesson', 'BOOTING', { hosts: new Map([['alpha', '10.0.0.3']]) })).rejects.toThrow(/doesn't exist/);
     await lessons.addEndpoint(
       'order',
       makeLiveEndpoint({ name: 'jupyterlabguide', position: 2, image: 'antidotelabs/jupyter:latest', ports: [8888], presentations: [] }),
@@ -84,7 +113,7 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
     await lessons.addEndpoint('order', makeLiveEndpoint({ name: 'jupyterlabguide', position: 2 }));
     const lesson = await lessons.get('order');
     expect(lesson.endpoints.map((e) => [e.name, e.host])).toEqual([
-      ['zeta', undefined],
+      ['zeta', '10.0.0.3'],
       ['alpha', '10.0.0.2'],
       ['jupyterlabguide', undefined],
     ]);
@@ -115,7 +144,8 @@ describe.each(DATABASE_KINDS)('live lessons on %s', (kind) => {
     expect(await lessons.findStateWithEndpoint('no-such-lesson', endpointName)).toBeUndefined();
     clock = new Date('2026-01-01T00:00:05Z');
     // What updateStatus returns is the row's state as a fresh read finds it (no second read needed).
-    const written = await lessons.updateStatus('phases', 'BOOTING');
+    const { endpointUpAt, ...written } = await lessons.updateStatus('phases', 'BOOTING');
+    expect(endpointUpAt).toEqual(new Map());
     const {
       endpoints: _endpoints,
       guideType: _t,

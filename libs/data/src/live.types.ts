@@ -90,4 +90,6 @@ export interface LiveLessonFilter {
   sessionId?: string;
   status?: LiveLessonStatus;
   error?: boolean;
+  /** Unclaimed warm-pool members (true) or not. */
+  pool?: boolean;
 }

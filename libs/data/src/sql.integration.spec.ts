@@ -1,7 +1,7 @@
 import { DATABASE_KINDS, makeImage, makeLesson, makeLiveEndpoint, makeNewLiveLesson, testDatabase, type TestDatabase } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ImageEntity, LessonEntity, LiveEndpointEntity, LiveLessonEntity, LiveSessionEntity } from './entities/index.js';
-import { fromRow, selectEntities, sqlRows, toColumns } from './sql.js';
+import { ImageEntity, LessonEntity, LiveLessonEntity, LiveSessionEntity } from './entities/index.js';
+import { fromJsonRows, fromRow, jsonRows, selectEntities, sqlRows, toColumns } from './sql.js';
 
 describe.each(DATABASE_KINDS)('statements through DataSource.query on %s', (kind) => {
   let db: TestDatabase;
@@ -23,14 +23,14 @@ describe.each(DATABASE_KINDS)('statements through DataSource.query on %s', (kind
         ],
       }),
     );
-    await db.data.liveLessons.updateEndpointHosts('ll-1', new Map([['linux1', '10.0.0.7']]));
+    await db.data.liveLessons.updateStatus('ll-1', 'BOOTING', { hosts: new Map([['linux1', '10.0.0.7']]) });
+    await db.data.liveLessons.recordEndpointUp('ll-1', 'linux1');
     await db.data.liveLessons.markFailed('ll-1', 'a reason');
   });
   afterAll(() => db?.close());
 
   it.each([
     ['live lessons', LiveLessonEntity, 'id = :id', { id: 'll-1' }],
-    ['live endpoints', LiveEndpointEntity, 'live_lesson_id IN (:...ids)', { ids: ['ll-1', 'none'] }],
     ['live sessions', LiveSessionEntity, 'id = :id', { id: 'sess-1' }],
     ['images', ImageEntity, 'slug IN (:...slugs)', { slugs: ['vqfx', 'utility'] }],
     ['lessons', LessonEntity, 'slug = :slug', { slug: 'one' }],
@@ -40,6 +40,22 @@ describe.each(DATABASE_KINDS)('statements through DataSource.query on %s', (kind
     expect(selected.length).toBeGreaterThan(0);
     const byKey = (rows: object[]) => rows.map((row) => ({ ...row })).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
     expect(byKey(selected)).toEqual(byKey(builder));
+  });
+
+  it.each([
+    ['live lessons', LiveLessonEntity, 'id'],
+    ['live sessions', LiveSessionEntity, 'id'],
+    ['images', ImageEntity, 'slug'],
+    ['lessons', LessonEntity, 'slug'],
+  ] as const)('answers %s as JSON rows (another statement’s answer) exactly as the query builder reads them, in order', async (_name, entity, key) => {
+    const { dataSource } = db.data;
+    const builder: object[] = await dataSource.manager.find(entity, { order: { [key]: 'DESC' } });
+    const [row] = await sqlRows<{ rows: string }>(dataSource, `SELECT ${jsonRows(dataSource, entity, '1 = 1', `${key} DESC`)} AS rows`, {});
+    const answered: object[] = fromJsonRows<object>(dataSource, entity, row.rows);
+    expect(answered.length).toBeGreaterThan(0);
+    expect(answered.map((one) => ({ ...one }))).toEqual(builder.map((one) => ({ ...one })));
+    const [none] = await sqlRows<{ rows: string }>(dataSource, `SELECT ${jsonRows(dataSource, entity, `${key} = :key`, key)} AS rows`, { key: 'nope' });
+    expect(fromJsonRows(dataSource, entity, none.rows)).toEqual([]);
   });
 
   it('finds nothing for a WHERE that matches nothing', async () => {

@@ -37,6 +37,26 @@ export async function selectEntities<T extends ObjectLiteral>(
   return rows.map((row) => entityOf<T>(shape, row));
 }
 
+/**
+ * A scalar subquery giving an entity's rows `WHERE where` (the table's column names, `:named` parameters),
+ * ordered by `orderBy`, as one JSON array (text) of objects keyed by column name: rows answered with another
+ * statement (in its `RETURNING`), on SQLite and PostgreSQL alike. `fromJsonRows` reads them back.
+ */
+export function jsonRows<T extends ObjectLiteral>(dataSource: DataSource, target: EntityTarget<T>, where: string, orderBy: string): string {
+  const metadata = dataSource.getMetadata(target);
+  const table = `"${metadata.tableName}"`;
+  if (dataSource.options.type === 'postgres') return `(SELECT COALESCE(json_agg(r ORDER BY ${orderBy}), '[]')::text FROM ${table} r WHERE ${where})`;
+  const columns = shapeOf(metadata).byColumn.keys();
+  const object = `json_object(${[...columns].map((name) => `'${name}', "${name}"`).join(', ')})`;
+  return `(SELECT json_group_array(${object} ORDER BY ${orderBy}) FROM ${table} WHERE ${where})`;
+}
+
+/** The entities of a `jsonRows` answer, each value through its column's transformer (as `selectEntities` reads them). */
+export function fromJsonRows<T extends ObjectLiteral>(dataSource: DataSource, target: EntityTarget<T>, text: string): T[] {
+  const shape = shapeOf(dataSource.getMetadata(target));
+  return (JSON.parse(text) as Record<string, unknown>[]).map((row) => entityOf<T>(shape, row));
+}
+
 /** `SELECT COUNT(*) …` (`text` from FROM on): the count, a number on both databases (PostgreSQL answers a string). */
 export async function sqlCount(dataSource: DataSource, text: string, parameters: ObjectLiteral, manager?: EntityManager): Promise<number> {
   const [row] = await sqlRows<{ n: number | string }>(dataSource, `SELECT COUNT(*) AS n ${text}`, parameters, manager);

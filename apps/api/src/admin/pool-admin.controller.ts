@@ -5,6 +5,7 @@ import { DataManager } from '@antidote/data';
 import { notFound } from '../http/gateway.error.js';
 import { AdminGuard } from '../http/http.guards.js';
 import { validate } from '../http/validation.js';
+import { PoolOverrides } from '../live-lessons/pool-overrides.js';
 import { slugParamSchema } from '../live-lessons/live-lesson.dto.js';
 import { poolResizeSchema } from './pool-resize.dto.js';
 import { summarizePools } from './pool-summary.js';
@@ -20,6 +21,7 @@ export class PoolAdminController {
   constructor(
     @Inject(DataManager) private readonly data: DataManager,
     @InjectConfig() private readonly config: AntidoteConfig,
+    @Inject(PoolOverrides) private readonly overrides: PoolOverrides,
   ) {}
 
   /** Every pool (configured or set by an operator) and its unclaimed members by state. */
@@ -34,6 +36,7 @@ export class PoolAdminController {
     const { size, maxAge } = validate(poolResizeSchema, body, 'body');
     if (!(await this.data.curriculum.findLesson(slug))) throw notFound(`Couldn't find lesson slug '${slug}': a pool needs a lesson of the curriculum`);
     await this.data.poolSizing.setOverride(slug, size, maxAge);
+    await this.overrides.reload();
     return (await this.summaries()).find((pool) => pool.lesson === slug)!;
   }
 
@@ -42,6 +45,7 @@ export class PoolAdminController {
   async reset(@Param() params: unknown): Promise<{ success: boolean }> {
     const { slug } = validate(slugParamSchema, params, 'path');
     if (!(await this.data.poolSizing.clearOverride(slug))) throw notFound(`No operator's size for the pool of '${slug}' to reset`);
+    await this.overrides.reload();
     return { success: true };
   }
 

@@ -42,15 +42,14 @@ export class LiveLessonRequestService {
   async request(body: LiveLessonRequest, client: string): Promise<string> {
     if (!body.sessionId) throw invalidArgument('Session ID cannot be nil', 'sessionId');
     if (!body.lessonSlug) throw invalidArgument('Lesson Slug cannot be nil', 'lessonSlug');
-    // The session's activity and its existence, in one write.
+    // The session's activity, its existence and its labs (this lesson's, and those that take its places), in one statement.
     const sessionId = body.sessionId;
-    if (!(await this.data.liveSessions.touchIfExists(sessionId))) throw invalidArgument(`Invalid session ID ${body.sessionId}`, 'sessionId');
+    const labs = await this.data.liveLessons.touchSession(sessionId);
+    if (!labs) throw invalidArgument(`Invalid session ID ${body.sessionId}`, 'sessionId');
     // The lesson and its images from the curriculum held in memory (read once per import).
     const lesson = await this.curriculum.lesson(body.lessonSlug);
     if (!lesson) throw notFound(`Couldn't find lesson slug '${body.lessonSlug}'`);
     if (body.lessonStage >= lesson.stages.length) throw invalidArgument('Invalid stage ID for this lesson', 'lessonStage');
-    // The session's labs, read once: this lesson's, and those that take its places.
-    const labs = await this.data.liveLessons.listForSession(sessionId);
     const existing = labs.find((lab) => lab.lessonSlug === lesson.slug);
     if (existing && !(existing.error && !this.config.scheduler.keepFailedLessons)) return this.reuse(existing, lesson, body.lessonStage);
     if (existing) await this.data.liveLessons.delete(existing.id);

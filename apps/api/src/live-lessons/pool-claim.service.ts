@@ -4,6 +4,7 @@ import { RequestSubjects } from '@antidote/contracts';
 import { DataManager, DuplicateError, type LiveLesson } from '@antidote/data';
 import { BusClient } from '@antidote/messaging';
 import { MetricsService } from '@antidote/runtime';
+import { PoolOverrides } from './pool-overrides.js';
 
 /** How long the api waits for the scheduler to label a claimed member's namespace. */
 const BIND_TIMEOUT_MS = 5000;
@@ -28,6 +29,7 @@ export class PoolClaimService {
     @Inject(BusClient) private readonly bus: BusClient,
     @Inject(MetricsService) metrics: MetricsService,
     @InjectConfig() private readonly config: AntidoteConfig,
+    @Inject(PoolOverrides) private readonly overrides: PoolOverrides,
   ) {
     this.claims = metrics.counter({
       name: 'antidote_pool_claims_total',
@@ -44,10 +46,11 @@ export class PoolClaimService {
 
   /**
    * A lesson with a pool: configured (adaptive ones even while empty: their misses are their demand) or
-   * set by an operator (even to 0: drained, its requests miss and are counted until `antictl pool reset`).
+   * set by an operator (even to 0: drained, its requests miss and are counted until `antictl pool reset`;
+   * the operators' sizes are held in memory, PoolOverrides).
    */
   async pooled(lessonSlug: string): Promise<boolean> {
-    if (await this.data.poolSizing.override(lessonSlug)) return true;
+    if (await this.overrides.has(lessonSlug)) return true;
     const pool = this.config.warmPools[lessonSlug];
     return pool !== undefined && (isAdaptivePool(pool) || pool.size > 0);
   }

@@ -42,6 +42,9 @@ describe('CreateLessonOperation', () => {
     await run(lesson.id);
     expect(statuses(lesson.id)).toEqual(events);
     expect(h.cluster.namespaces.size).toBe(1);
+    // The endpoints' addresses are on the row whichever step it resumed from (with BOOTING, or alone past it).
+    const ns = h.namespaceOf(lesson.id);
+    expect((await h.data.liveLessons.get(lesson.id)).endpoints.map((endpoint) => endpoint.host)).toEqual([`linux1.${ns}.svc`, `linux2.${ns}.svc`]);
     await run(lesson.id);
     expect(statuses(lesson.id)).toEqual(events);
     expect((await h.data.liveLessons.get(lesson.id)).status).toBe(READY);

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { endpointUp, LiveLessonStatus } from '@antidote/contracts';
-import { DataManager, withEndpointHosts, type LiveLesson, type TicketState } from '@antidote/data';
+import { DataManager, withEndpointState, type LiveLesson, type TicketState } from '@antidote/data';
 import { Admission } from '../admission/admission.service.js';
 import { LESSON_CLUSTER, type LessonCluster, type LessonPlan } from '../cluster/lesson-cluster.port.js';
 import { LessonFailure, reasonOf } from './lesson-failure.error.js';
@@ -53,13 +53,15 @@ export class CreateLessonOperation {
     const built = await this.plans.build(initial);
     onPlan(built);
     const hosts = await this.cluster.provision(built, signal);
-    await this.data.liveLessons.updateEndpointHosts(initial.id, hosts);
     const shape: StartShape = {
       lessonSlug: initial.lessonSlug,
       images: built.liveLesson.endpoints.map((endpoint) => endpoint.image),
       readyDelayMs: built.lesson.readyDelay * 1000,
     };
-    let lesson = await this.status.advance(withEndpointHosts(built.liveLesson, hosts), LiveLessonStatus.BOOTING, await this.estimates.whenBooting(shape));
+    // The endpoints' addresses with BOOTING, one write; a create resumed past BOOTING writes them alone, if they changed.
+    let lesson = this.status.moves(built.liveLesson, LiveLessonStatus.BOOTING)
+      ? await this.status.advance(built.liveLesson, LiveLessonStatus.BOOTING, { estimatedReadyAt: await this.estimates.whenBooting(shape), hosts })
+      : await this.recordHosts(built.liveLesson, hosts);
     // The endpoints now carry their Service addresses: the configuration jobs connect to them.
     const plan: LessonPlan = { ...built, liveLesson: lesson };
     const timeouts = this.config.timeouts;
@@ -67,7 +69,7 @@ export class CreateLessonOperation {
     await this.waitReachable(plan, signal);
     // This operation holds the claim and is the only writer of the status and endpoints until READY: the
     // lesson in hand (as read, plus what it wrote) is current, so no read before each step.
-    lesson = await this.status.advance(lesson, LiveLessonStatus.CONFIGURATION, await this.estimates.whenConfiguring(shape));
+    lesson = await this.status.advance(lesson, LiveLessonStatus.CONFIGURATION, { estimatedReadyAt: await this.estimates.whenConfiguring(shape) });
     await this.cluster.configure(
       plan,
       lesson.currentStage,
@@ -77,10 +79,19 @@ export class CreateLessonOperation {
     if (plan.lesson.readyDelay > 0) await sleep(plan.lesson.readyDelay * 1000, undefined, { signal });
     // READY, the stage now configured and the claim released (the work ends here): one write.
     const writes = lesson.status !== LiveLessonStatus.READY;
-    const ready = await this.status.advance(lesson, LiveLessonStatus.READY, undefined, lesson.currentStage, claim?.owner);
+    const ready = await this.status.advance(lesson, LiveLessonStatus.READY, { configuredStage: lesson.currentStage, releasedBy: claim?.owner });
     if (writes) claim?.released();
     this.logger.log(`live lesson ${initial.id} (${initial.lessonSlug}) is READY`);
-    await this.estimates.record(initial.id, initial.lessonSlug, ready.phaseTimes);
+    // The READY write answered the endpoints' up times: the start is recorded from them.
+    await this.estimates.record(ready);
+  }
+
+  /** The endpoints' addresses written, when they are not those the row records. */
+  private async recordHosts(lesson: LiveLesson, hosts: ReadonlyMap<string, string>): Promise<LiveLesson> {
+    const recorded = new Map(lesson.endpoints.flatMap((endpoint) => (endpoint.host ? [[endpoint.name, endpoint.host] as const] : [])));
+    if ([...hosts].every(([name, host]) => recorded.get(name) === host)) return lesson;
+    await this.data.liveLessons.updateEndpointHosts(lesson.id, hosts);
+    return withEndpointState(lesson, { hosts });
   }
 
   private async waitReachable(plan: LessonPlan, signal: AbortSignal): Promise<void> {

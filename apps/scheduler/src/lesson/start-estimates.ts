@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { PhaseTimes } from '@antidote/contracts';
-import { DataManager, type LessonStart } from '@antidote/data';
+import { DataManager, type LessonStart, type LiveLesson } from '@antidote/data';
 import { reasonOf } from './lesson-failure.error.js';
 
 /** How many recent starts the estimates are drawn from (newest first). */
@@ -73,13 +72,13 @@ export class StartEstimates {
     return new Date(now + expectedConfigureMs(await this.recent(), lesson));
   }
 
-  /** Keeps the start of a live lesson that just became READY (for the next estimates, here at once). */
-  async record(liveLessonId: string, lessonSlug: string, phaseTimes: PhaseTimes): Promise<void> {
+  /** Keeps the start of a live lesson that just became READY, as its READY write found it (its phase times, its endpoints' up times), for the next estimates (here at once). */
+  async record(ready: Pick<LiveLesson, 'id' | 'lessonSlug' | 'phaseTimes' | 'endpoints'>): Promise<void> {
     try {
-      const start = await this.data.starts.record(liveLessonId, lessonSlug, phaseTimes);
+      const start = await this.data.starts.record(ready.id, ready.lessonSlug, ready.phaseTimes, ready.endpoints);
       if (start) this.starts = [start, ...this.starts].slice(0, WINDOW);
     } catch (error) {
-      this.logger.warn(`could not record the start of ${liveLessonId}: ${reasonOf(error)}`);
+      this.logger.warn(`could not record the start of ${ready.id}: ${reasonOf(error)}`);
     }
   }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { EventSubjects, LiveLessonStatus, type LiveLessonStatusChangedEvent } from '@antidote/contracts';
-import { DataManager, liveLessonStatusOf, type LiveLesson, type LiveLessonState } from '@antidote/data';
+import { DataManager, liveLessonStatusOf, withEndpointState, type LiveLesson, type LiveLessonState, type StatusWrite } from '@antidote/data';
 import { BusClient } from '@antidote/messaging';
 import { SchedulerMetrics } from '../scheduler.metrics.js';
 
@@ -40,18 +40,24 @@ export class StatusReporter implements OnApplicationShutdown {
   }
 
   /**
-   * Moves the live lesson forward to `status` (no-op when it is already there or beyond), with when it is
-   * expected READY if known, the stage whose configuration has run if given, and the release of the claim
-   * of `releasedBy` if given (the work ends with this write) — one statement.
+   * Moves the live lesson forward to `status` (no-op when it is already there or beyond), with what `also`
+   * gives — when it is expected READY, the stage whose configuration has run, the release of the claim of
+   * `releasedBy` (the work ends with this write), the endpoints' addresses — in one statement.
    */
-  async advance(lesson: LiveLesson, status: LiveLessonStatus, estimatedReadyAt?: Date, configuredStage?: number, releasedBy?: string): Promise<LiveLesson> {
-    if (lesson.status === status || isAfter(lesson.status, status)) return lesson;
-    const written = await this.data.liveLessons.updateStatus(lesson.id, status, estimatedReadyAt, configuredStage, releasedBy);
+  async advance(lesson: LiveLesson, status: LiveLessonStatus, also: StatusWrite = {}): Promise<LiveLesson> {
+    if (!this.moves(lesson, status)) return lesson;
+    const { endpointUpAt, ...written } = await this.data.liveLessons.updateStatus(lesson.id, status, also);
     if (status === LiveLessonStatus.READY && written.pool) this.metrics.observeRefill(written.lessonSlug, written.phaseTimes);
     else if (status === LiveLessonStatus.READY) this.metrics.observeReady(written.lessonSlug, written.phaseTimes);
     this.publish(written);
-    // The status write returns the state columns; the rest (endpoints, guide) is the caller's, unchanged by it.
-    return { ...lesson, ...written, ...(configuredStage !== undefined ? { configuredStage } : {}) };
+    // The status write returns the state columns and the endpoints' up times; the rest (endpoints, guide) is the caller's, unchanged by it.
+    const configured = also.configuredStage !== undefined ? { configuredStage: also.configuredStage } : {};
+    return withEndpointState({ ...lesson, ...written, ...configured }, { hosts: also.hosts, upAt: endpointUpAt });
+  }
+
+  /** Whether `advance` to `status` writes (the live lesson is not there or beyond yet). */
+  moves(lesson: LiveLesson, status: LiveLessonStatus): boolean {
+    return lesson.status !== status && !isAfter(lesson.status, status);
   }
 
   /** READY again after a stage change (the api had set CONFIGURATION). */

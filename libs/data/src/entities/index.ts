@@ -4,12 +4,12 @@ import { CurriculumEntity } from './curriculum.entity.js';
 import { ImageEntity } from './image.entity.js';
 import { LessonEntity } from './lesson.entity.js';
 import { LessonStartEntity } from './lesson-start.entity.js';
-import { LiveEndpointEntity } from './live-endpoint.entity.js';
-import { LiveLessonEntity } from './live-lesson.entity.js';
+import { LiveLessonEntity, type StoredEndpoint } from './live-lesson.entity.js';
 import { LiveSessionEntity } from './live-session.entity.js';
 import { WarmPoolDemandEntity } from './warm-pool-demand.entity.js';
 import { WarmPoolOverrideEntity } from './warm-pool-override.entity.js';
 
+export type { StoredEndpoint };
 export {
   AdmissionTicketEntity,
   CollectionEntity,
@@ -17,7 +17,6 @@ export {
   ImageEntity,
   LessonEntity,
   LessonStartEntity,
-  LiveEndpointEntity,
   LiveLessonEntity,
   LiveSessionEntity,
   WarmPoolDemandEntity,
@@ -31,7 +30,6 @@ export const entities = [
   LessonEntity,
   LiveSessionEntity,
   LiveLessonEntity,
-  LiveEndpointEntity,
   WarmPoolOverrideEntity,
   WarmPoolDemandEntity,
   LessonStartEntity,

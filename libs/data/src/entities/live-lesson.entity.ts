@@ -1,7 +1,10 @@
-import { Column, Entity, Index, OneToMany, PrimaryColumn, Unique } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
 import type { PhaseTimes } from '@antidote/contracts';
+import type { LiveEndpoint } from '../live.types.js';
 import { epochMs, flag, json } from '../transformers.js';
-import { LiveEndpointEntity } from './live-endpoint.entity.js';
+
+/** An endpoint as the row keeps it: what the lesson's curriculum made of it (its address and up time are columns of their own). */
+export type StoredEndpoint = Omit<LiveEndpoint, 'host' | 'upAt'>;
 
 @Entity({ name: 'live_lessons' })
 @Unique('uq_live_lessons_session_lesson', ['sessionId', 'lessonSlug'])
@@ -33,5 +36,10 @@ export class LiveLessonEntity {
   @Column({ type: 'integer', transformer: flag, default: 0 }) pool!: boolean;
   /** When its start is expected to reach READY (from recent starts of its images); null: no estimate. */
   @Column({ type: 'bigint', name: 'estimated_ready_at', nullable: true, transformer: epochMs }) estimatedReadyAt!: Date | null;
-  @OneToMany(() => LiveEndpointEntity, (endpoint) => endpoint.liveLesson) endpoints?: LiveEndpointEntity[];
+  /** JSON: the endpoints, in position order (the jupyter guide's added last). */
+  @Column({ type: 'text', transformer: json }) endpoints!: StoredEndpoint[];
+  /** JSON: endpoint name → its Service address, written with BOOTING. */
+  @Column({ type: 'text', name: 'endpoint_hosts', transformer: json }) endpointHosts!: Record<string, string>;
+  /** JSON: endpoint name → when the healthchecker first found it up during the start (epoch ms); what a restarted healthchecker resumes from. */
+  @Column({ type: 'text', name: 'endpoint_up_at', transformer: json }) endpointUpAt!: Record<string, number>;
 }

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { PhaseTimes } from '@antidote/contracts';
 import { LessonStartEntity } from '../entities/index.js';
-import { fromRow, selectEntities, sqlRows, toColumns } from '../sql.js';
+import { selectEntities, sqlRows, toColumns } from '../sql.js';
 
 /** One start of a live lesson that reached READY: how long each part took. */
 export interface LessonStart {
@@ -31,7 +31,7 @@ export function startOf(
   liveLessonId: string,
   lessonSlug: string,
   phaseTimes: PhaseTimes,
-  endpoints: readonly { image: string; upAt?: Date }[],
+  endpoints: readonly { image: string; upAt?: Date | undefined }[],
 ): LessonStart | undefined {
   const provisionMs = ms(phaseTimes.initializedAt, phaseTimes.bootingAt);
   const configureMs = ms(phaseTimes.configurationAt, phaseTimes.readyAt);
@@ -55,32 +55,29 @@ export class LessonStartRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Records the start of a live lesson that just became READY, in one statement: the INSERT reads its
-   * endpoints' up times itself (each image's boot is its slowest endpoint's up time after BOOTING).
-   * Undefined when a part of it was not seen (a phase, an endpoint's up time) or it was recorded before.
+   * Records the start of a live lesson that just became READY, from its phase times and its endpoints' up
+   * times (as the READY write returned them), in one statement. Undefined when a part of it was not seen
+   * (a phase, an endpoint's up time) or it was recorded before.
    */
-  async record(liveLessonId: string, lessonSlug: string, phaseTimes: PhaseTimes): Promise<LessonStart | undefined> {
-    // The phases alone (no endpoint yet): the parts the row's phase times give.
-    const phases = startOf(liveLessonId, lessonSlug, phaseTimes, []);
-    if (!phases || !phaseTimes.bootingAt) return undefined;
-    const { boot_ms: _boot, ...columns } = toColumns(this.dataSource, LessonStartEntity, phases);
-    const byImage =
-      'SELECT image, MAX(up_at) - CAST(:bootingAt AS bigint) AS ms FROM live_endpoints WHERE live_lesson_id = CAST(:live_lesson_id AS varchar) GROUP BY image';
-    const bootMs =
-      this.dataSource.options.type === 'postgres'
-        ? `(SELECT COALESCE(json_object_agg(image, ms)::text, '{}') FROM (${byImage}) boots)`
-        : `(SELECT COALESCE(json_group_object(image, ms), '{}') FROM (${byImage}) boots)`;
-    const [row] = await sqlRows<Record<string, unknown>>(
+  async record(
+    liveLessonId: string,
+    lessonSlug: string,
+    phaseTimes: PhaseTimes,
+    endpoints: readonly { image: string; upAt?: Date | undefined }[],
+  ): Promise<LessonStart | undefined> {
+    const start = startOf(liveLessonId, lessonSlug, phaseTimes, endpoints);
+    if (!start) return undefined;
+    const columns = toColumns(this.dataSource, LessonStartEntity, start);
+    const [row] = await sqlRows(
       this.dataSource,
-      `INSERT INTO lesson_starts (live_lesson_id, lesson_slug, ready_at, provision_ms, configure_ms, boot_ms)
-       SELECT CAST(:live_lesson_id AS varchar), CAST(:lesson_slug AS varchar), CAST(:ready_at AS bigint), CAST(:provision_ms AS integer), CAST(:configure_ms AS integer), ${bootMs}
-       WHERE NOT EXISTS (SELECT 1 FROM live_endpoints WHERE live_lesson_id = CAST(:live_lesson_id AS varchar) AND up_at IS NULL)
-       ON CONFLICT (live_lesson_id) DO NOTHING RETURNING boot_ms`,
-      { ...columns, bootingAt: Date.parse(phaseTimes.bootingAt) },
+      `INSERT INTO lesson_starts (${Object.keys(columns).join(', ')}) VALUES (${Object.keys(columns)
+        .map((column) => `:${column}`)
+        .join(', ')}) ON CONFLICT (live_lesson_id) DO NOTHING RETURNING live_lesson_id`,
+      columns,
     );
     if (!row) return undefined;
     if (++this.recorded % PRUNE_EVERY === 0) await this.prune(KEPT_STARTS);
-    return { ...phases, bootMs: fromRow(this.dataSource, LessonStartEntity, row).bootMs ?? {} };
+    return start;
   }
 
   /** The `limit` most recent starts, newest first. */

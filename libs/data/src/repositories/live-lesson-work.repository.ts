@@ -1,4 +1,4 @@
-import { In, type DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { LiveLessonStatus } from '@antidote/contracts';
 import { LiveLessonEntity } from '../entities/index.js';
 import type { LiveLesson } from '../live.types.js';
@@ -116,7 +116,7 @@ export class LiveLessonWorkRepository {
       .orderBy('ll.updated_at', 'ASC')
       .limit(options.limit)
       .getRawMany<{ id: string }>();
-    return this.byIds(rows.map((row) => row.id));
+    return this.liveLessons.byIds(rows.map((row) => row.id));
   }
 
   /** Not failed, idle since before `cutoff`, not an unclaimed pool member, and not in a persistent session (a missing session is not persistent). */
@@ -130,18 +130,12 @@ export class LiveLessonWorkRepository {
       .andWhere('ll.last_active_at < :cutoff', { cutoff: cutoff.getTime() })
       .andWhere('(ls.persistent IS NULL OR ls.persistent = 0)')
       .getRawMany<{ id: string }>();
-    return this.byIds(rows.map((row) => row.id));
+    return this.liveLessons.byIds(rows.map((row) => row.id));
   }
 
   /** Failed live lessons whose failure is older than `cutoff`. */
   async findFailed(cutoff: Date): Promise<LiveLesson[]> {
     const failed = await this.liveLessons.list({ error: true });
     return failed.filter((lesson) => new Date(lesson.phaseTimes.failedAt ?? lesson.updatedAt).getTime() < cutoff.getTime());
-  }
-
-  private async byIds(ids: string[]): Promise<LiveLesson[]> {
-    const lessons: LiveLesson[] = [];
-    for (let i = 0; i < ids.length; i += 500) lessons.push(...(await this.liveLessons.load({ id: In(ids.slice(i, i + 500)) })));
-    return lessons;
   }
 }

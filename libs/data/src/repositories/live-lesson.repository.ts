@@ -1,12 +1,12 @@
-import { assignments, fromRow, sqlCount, sqlRows, toColumns } from '../sql.js';
-import { inTransaction } from '../transaction.js';
-import { In, type DataSource, type EntityManager, type FindOptionsWhere } from 'typeorm';
+import { assignments, fromJsonRows, fromRow, jsonRows, selectEntities, sqlCount, sqlRows, toColumns } from '../sql.js';
+import type { DataSource, EntityManager } from 'typeorm';
 import { DataErrorCodes, LiveLessonStatus, phaseTimeKeyOf, type PhaseTimeKey } from '@antidote/contracts';
 import type { GuideType } from '@antidote/curriculum';
 import { DuplicateError, isUniqueViolation, NotFoundError } from '../data.errors.js';
-import { LiveEndpointEntity, LiveLessonEntity } from '../entities/index.js';
-import { endpointEntity, toLiveLesson } from '../live-lesson.mapper.js';
+import { LiveLessonEntity, LiveSessionEntity } from '../entities/index.js';
+import { storedEndpoint, toLiveLesson } from '../live-lesson.mapper.js';
 import type { LiveEndpoint, LiveLesson, LiveLessonFilter, NewLiveLesson, WrittenLiveLessonState } from '../live.types.js';
+import { jsonSqlOf, keyParameters } from './live-lesson.json-sql.js';
 
 /** Ids per IN (…) list: well under both databases' parameter limits. */
 const ID_CHUNK = 500;
@@ -42,7 +42,22 @@ const writtenState = (dataSource: DataSource, row: Record<string, unknown>): Wri
 
 const missing = (id: string): NotFoundError => new NotFoundError(`Livelesson ${id} doesn't exist; cannot update`);
 
-/** Live lessons and their endpoints. Every update targets its columns only (no read-modify-write). */
+/** What a status write writes besides the status (each when given), in the same statement. */
+export interface StatusWrite {
+  /** When the start is expected READY. */
+  estimatedReadyAt?: Date | undefined;
+  /** The stage whose configuration ran. */
+  configuredStage?: number | undefined;
+  /** The claim of this replica, released (the work ends with this write) if it still holds it. */
+  releasedBy?: string | undefined;
+  /** Endpoints' Service addresses (endpoint name → host), merged into those recorded. */
+  hosts?: ReadonlyMap<string, string> | undefined;
+}
+
+/** A status write's answer: the state as written, and the endpoints' up times (endpoint name → when first found up). */
+export type WrittenStatus = WrittenLiveLessonState & { endpointUpAt: ReadonlyMap<string, Date> };
+
+/** Live lessons and their endpoints (on the row). Every update targets its columns only (no read-modify-write; `addEndpoint`, the claim holder's, aside). */
 export class LiveLessonRepository {
   constructor(
     private readonly dataSource: DataSource,
@@ -50,13 +65,13 @@ export class LiveLessonRepository {
   ) {}
 
   /**
-   * Inserts the row and its endpoints in one transaction (`manager`'s when given: written with what else
-   * it writes); a duplicate id or (session, lesson) is a DuplicateError.
+   * Inserts the row, its endpoints on it, in one statement (in `manager`'s transaction when given: written
+   * with what else it writes); a duplicate id or (session, lesson) is a DuplicateError.
    */
   async create(lesson: NewLiveLesson, manager?: EntityManager): Promise<LiveLesson> {
     const at = lesson.createdAt ?? this.now();
     const { endpoints, ...fields } = lesson;
-    const entity: Omit<LiveLessonEntity, 'endpoints'> = {
+    const entity: LiveLessonEntity = {
       ...fields,
       status: LiveLessonStatus.INITIALIZED,
       error: false,
@@ -73,28 +88,19 @@ export class LiveLessonRepository {
       claimedUntil: null,
       pool: fields.pool ?? false,
       estimatedReadyAt: null,
+      endpoints: endpoints.map(storedEndpoint),
+      endpointHosts: Object.fromEntries(endpoints.flatMap((endpoint) => (endpoint.host ? [[endpoint.name, endpoint.host]] : []))),
+      endpointUpAt: Object.fromEntries(endpoints.flatMap((endpoint) => (endpoint.upAt ? [[endpoint.name, endpoint.upAt.getTime()]] : []))),
     };
-    const endpointRows = endpoints.map((endpoint) => endpointEntity(lesson.id, endpoint));
     try {
-      const write = async (manager: EntityManager): Promise<void> => {
-        // Every column is given, so nothing is read back after the insert (TypeORM's default re-reads columns with defaults).
-        await manager
-          .createQueryBuilder()
-          .insert()
-          .into(LiveLessonEntity)
-          .values({ ...entity })
-          .updateEntity(false)
-          .execute();
-        if (endpointRows.length > 0)
-          await manager
-            .createQueryBuilder()
-            .insert()
-            .into(LiveEndpointEntity)
-            .values(endpointRows.map((row) => ({ ...row })))
-            .updateEntity(false)
-            .execute();
-      };
-      await (manager ? write(manager) : inTransaction(this.dataSource, write));
+      // One row, its endpoints on it; every column is given, so nothing is read back after the insert (TypeORM's default re-reads columns with defaults).
+      await (manager ?? this.dataSource.manager)
+        .createQueryBuilder()
+        .insert()
+        .into(LiveLessonEntity)
+        .values({ ...entity })
+        .updateEntity(false)
+        .execute();
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       const existing = await this.find(lesson.id);
@@ -103,7 +109,7 @@ export class LiveLessonRepository {
         : new DuplicateError(`Session ${lesson.sessionId} already has a live lesson of ${lesson.lessonSlug}`, DataErrorCodes.duplicate);
     }
     // The row as written (what a read would return: nothing else writes it before this returns).
-    return toLiveLesson(entity, endpointRows);
+    return toLiveLesson(entity);
   }
 
   async get(id: string): Promise<LiveLesson> {
@@ -113,7 +119,7 @@ export class LiveLessonRepository {
   }
 
   async find(id: string): Promise<LiveLesson | undefined> {
-    const [lesson] = await this.joined({ id });
+    const [lesson] = await this.where('id = :id', { id });
     return lesson;
   }
 
@@ -139,28 +145,53 @@ export class LiveLessonRepository {
   async findStateWithEndpoint(id: string, endpoint: string): Promise<(WrittenLiveLessonState & { hasEndpoint: boolean }) | undefined> {
     const [row] = await sqlRows<Record<string, unknown> & { has_endpoint: number | boolean }>(
       this.dataSource,
-      `SELECT ${STATE_RETURNING}, EXISTS (SELECT 1 FROM live_endpoints WHERE live_lesson_id = :id AND name = :endpoint) AS has_endpoint FROM live_lessons WHERE id = :id`,
-      { id, endpoint },
+      `SELECT ${STATE_RETURNING}, CASE WHEN ${jsonSqlOf(this.dataSource).hasNamed('endpoints')} THEN 1 ELSE 0 END AS has_endpoint FROM live_lessons WHERE id = :id`,
+      { id, ...keyParameters(endpoint) },
     );
     return row && { ...writtenState(this.dataSource, row), hasEndpoint: Number(row.has_endpoint) === 1 };
   }
 
   async findForSession(sessionId: string, lessonSlug: string): Promise<LiveLesson | undefined> {
-    const [lesson] = await this.joined({ sessionId, lessonSlug });
+    const [lesson] = await this.where('session_id = :sessionId AND lesson_slug = :lessonSlug', { sessionId, lessonSlug });
     return lesson;
   }
 
   /** A session's live lessons with their endpoints, oldest first, in one statement. */
   async listForSession(sessionId: string): Promise<LiveLesson[]> {
-    return this.joined({ sessionId });
+    return this.where('session_id = :sessionId', { sessionId });
   }
 
   async list(filter: LiveLessonFilter = {}): Promise<LiveLesson[]> {
-    const where: FindOptionsWhere<LiveLessonEntity> = {};
-    if (filter.sessionId !== undefined) where.sessionId = filter.sessionId;
-    if (filter.status !== undefined) where.status = filter.status;
-    if (filter.error !== undefined) where.error = filter.error;
-    return this.load(where);
+    const columns = toColumns(this.dataSource, LiveLessonEntity, {
+      sessionId: filter.sessionId,
+      status: filter.status,
+      error: filter.error,
+      pool: filter.pool,
+    });
+    const where = Object.keys(columns).map((column) => `${column} = :${column}`);
+    return this.where(where.length > 0 ? where.join(' AND ') : '1 = 1', columns);
+  }
+
+  /** The live lessons among `ids` that exist (statements of up to 500 ids each), oldest first within each. */
+  async byIds(ids: readonly string[]): Promise<LiveLesson[]> {
+    const lessons: LiveLesson[] = [];
+    for (let i = 0; i < ids.length; i += ID_CHUNK) lessons.push(...(await this.where('id IN (:...ids)', { ids: ids.slice(i, i + ID_CHUNK) })));
+    return lessons;
+  }
+
+  /**
+   * A learner's request: the session's activity written (its last active time) and its live lessons with
+   * their endpoints read, oldest first, in one statement (the UPDATE answers them). Undefined when the
+   * session does not exist.
+   */
+  async touchSession(sessionId: string, at: Date = this.now()): Promise<LiveLesson[] | undefined> {
+    const labs = jsonRows(this.dataSource, LiveLessonEntity, 'session_id = :sessionId', 'created_at, id');
+    const [row] = await sqlRows<{ labs: string }>(
+      this.dataSource,
+      `UPDATE live_sessions SET last_active_at = :last_active_at WHERE id = :sessionId RETURNING ${labs} AS labs`,
+      { sessionId, ...toColumns(this.dataSource, LiveSessionEntity, { lastActiveAt: at }) },
+    );
+    return row && fromJsonRows(this.dataSource, LiveLessonEntity, row.labs).map(toLiveLesson);
   }
 
   /** Ids of the session's live lessons (HEAD's GetLiveLessonsForSession). */
@@ -203,73 +234,42 @@ export class LiveLessonRepository {
 
   /**
    * Sets the status and records when the phase began, in one statement (the phase time is merged into the
-   * JSON by the database: no read-modify-write, no transaction); returns the row's state as written.
-   * `estimatedReadyAt` and `configuredStage` (the stage whose configuration ran), when given, are written
-   * in the same statement; so is the release of the claim of `releasedBy` (the work ends with this write),
-   * when that replica still holds it.
+   * JSON by the database: no read-modify-write, no transaction), with what `also` gives (StatusWrite);
+   * returns the row's state as written and the endpoints' up times (what a start's record is drawn from).
    */
-  async updateStatus(
-    id: string,
-    status: LiveLessonStatus,
-    estimatedReadyAt?: Date,
-    configuredStage?: number,
-    releasedBy?: string,
-  ): Promise<WrittenLiveLessonState> {
+  async updateStatus(id: string, status: LiveLessonStatus, also: StatusWrite = {}): Promise<WrittenStatus> {
+    const { estimatedReadyAt, configuredStage, releasedBy, hosts } = also;
     const at = this.now();
-    const release = releasedBy
-      ? ['claimed_by', 'claimed_until'].map((column) => `${column} = CASE WHEN claimed_by = :releasedBy THEN NULL ELSE ${column} END`)
-      : [];
-    return this.writeState(
-      id,
-      { status, updatedAt: at, estimatedReadyAt, configuredStage },
-      phaseTimeKeyOf[status],
-      at,
-      release,
-      releasedBy ? { releasedBy } : {},
-    );
+    const assigned = [
+      ...(releasedBy ? ['claimed_by', 'claimed_until'].map((column) => `${column} = CASE WHEN claimed_by = :releasedBy THEN NULL ELSE ${column} END`) : []),
+      ...(hosts ? [`endpoint_hosts = ${jsonSqlOf(this.dataSource).patched('endpoint_hosts')}`] : []),
+    ];
+    return this.writeState(id, { status, updatedAt: at, estimatedReadyAt, configuredStage }, phaseTimeKeyOf[status], at, assigned, {
+      ...(releasedBy ? { releasedBy } : {}),
+      ...(hosts ? { patch: JSON.stringify(Object.fromEntries(hosts)) } : {}),
+    });
   }
 
   /** Error flag, a human-readable reason, and when it failed; returns the row's state as written. */
-  async markFailed(id: string, reason: string): Promise<WrittenLiveLessonState> {
+  async markFailed(id: string, reason: string): Promise<WrittenStatus> {
     const at = this.now();
     return this.writeState(id, { error: true, failureReason: reason, updatedAt: at }, 'failedAt', at);
   }
 
-  /** Writes endpoints' Service addresses (endpoint name → host); an unknown endpoint name changes nothing (original behaviour). */
+  /** Writes endpoints' Service addresses (endpoint name → host), merged into those recorded (a resumed create whose Services changed; a new one writes them with BOOTING). */
   async updateEndpointHosts(id: string, hosts: ReadonlyMap<string, string>): Promise<void> {
-    const entries = [...hosts];
-    const parameters = Object.fromEntries(
-      entries.flatMap(([name, host], i) => [
-        [`name${i}`, name],
-        [`host${i}`, host],
-      ]),
-    );
-    const cases = entries.map((_, i) => `WHEN :name${i} THEN :host${i}`).join(' ');
-    const written =
-      entries.length > 0 &&
-      (
-        await sqlRows(
-          this.dataSource,
-          `UPDATE live_endpoints SET host = CASE name ${cases} ELSE host END WHERE live_lesson_id = :id AND name IN (:...names) RETURNING name`,
-          {
-            ...parameters,
-            names: entries.map(([name]) => name),
-            id,
-          },
-        )
-      ).length > 0;
-    if (!written && !(await this.exists(id))) throw missing(id);
+    const sql = `UPDATE live_lessons SET endpoint_hosts = ${jsonSqlOf(this.dataSource).patched('endpoint_hosts')} WHERE id = :id RETURNING id`;
+    const rows = await sqlRows(this.dataSource, sql, { id, patch: JSON.stringify(Object.fromEntries(hosts)) });
+    if (rows.length === 0) throw missing(id);
   }
 
-  /** Adds an endpoint (the jupyter guide); idempotent for an endpoint of the same name. */
+  /** Adds an endpoint (the jupyter guide); idempotent for an endpoint of the same name. The claim holder's write: nothing else changes the list. */
   async addEndpoint(id: string, endpoint: LiveEndpoint): Promise<void> {
-    if (!(await this.exists(id))) throw missing(id);
-    await inTransaction(this.dataSource, async (manager) => {
-      const existing = await manager.findOneBy(LiveEndpointEntity, { liveLessonId: id, name: endpoint.name });
-      if (!existing) await manager.insert(LiveEndpointEntity, endpointEntity(id, endpoint));
-      const total = await manager.countBy(LiveEndpointEntity, { liveLessonId: id });
-      await manager.update(LiveLessonEntity, { id }, { totalTests: total, updatedAt: this.now() });
-    });
+    const lesson = await this.find(id);
+    if (!lesson) throw missing(id);
+    if (lesson.endpoints.some((existing) => existing.name === endpoint.name)) return;
+    const endpoints = [...lesson.endpoints, endpoint];
+    await this.update(id, { endpoints: endpoints.map(storedEndpoint), totalTests: endpoints.length });
   }
 
   async updateTests(id: string, healthy: number, total: number): Promise<void> {
@@ -282,16 +282,15 @@ export class LiveLessonRepository {
    * Returns the row's counts after the write.
    */
   async recordEndpointUp(id: string, endpoint: string, at: Date = this.now()): Promise<{ healthy: number; total: number }> {
-    await sqlRows(this.dataSource, 'UPDATE live_endpoints SET up_at = :up_at WHERE live_lesson_id = :id AND name = :endpoint AND up_at IS NULL', {
-      ...toColumns(this.dataSource, LiveEndpointEntity, { upAt: at }),
-      id,
-      endpoint,
-    });
-    const up = '(SELECT COUNT(*) FROM live_endpoints WHERE live_lesson_id = :id AND up_at IS NOT NULL)';
+    // One statement: the up time merged into the row's (an unknown endpoint, or one up already, changes nothing), the count from it.
+    const json = jsonSqlOf(this.dataSource);
+    const fresh = `(${json.hasNamed('endpoints')} AND NOT ${json.hasKey('endpoint_up_at')})`;
     const [row] = await sqlRows<Record<string, unknown>>(
       this.dataSource,
-      `UPDATE live_lessons SET healthy_tests = CASE WHEN ${up} > healthy_tests THEN ${up} ELSE healthy_tests END, updated_at = :updated_at WHERE id = :id RETURNING healthy_tests, total_tests`,
-      { id, ...toColumns(this.dataSource, LiveLessonEntity, { updatedAt: this.now() }) },
+      `UPDATE live_lessons SET endpoint_up_at = CASE WHEN ${fresh} THEN ${json.withKey('endpoint_up_at', 'CAST(:at AS bigint)')} ELSE endpoint_up_at END,
+        healthy_tests = ${json.greatest('healthy_tests', `${json.keyCount('endpoint_up_at')} + CASE WHEN ${fresh} THEN 1 ELSE 0 END`)},
+        updated_at = :updated_at WHERE id = :id RETURNING healthy_tests, total_tests`,
+      { id, at: at.getTime(), ...keyParameters(endpoint), ...toColumns(this.dataSource, LiveLessonEntity, { updatedAt: this.now() }) },
     );
     if (!row) throw missing(id);
     const { healthyTests, totalTests } = fromRow(this.dataSource, LiveLessonEntity, row);
@@ -344,7 +343,7 @@ export class LiveLessonRepository {
     at: Date,
     also: string[] = [],
     alsoParameters: Record<string, string> = {},
-  ): Promise<WrittenLiveLessonState> {
+  ): Promise<WrittenStatus> {
     const columns = toColumns(this.dataSource, LiveLessonEntity, values);
     const merged =
       this.dataSource.options.type === 'postgres'
@@ -352,36 +351,20 @@ export class LiveLessonRepository {
         : "json_set(phase_times, '$.' || :phase, :time)";
     const [row] = await sqlRows<Record<string, unknown>>(
       this.dataSource,
-      `UPDATE live_lessons SET ${[...assignments(columns), ...also, `phase_times = ${merged}`].join(', ')} WHERE id = :id RETURNING ${STATE_RETURNING}`,
+      `UPDATE live_lessons SET ${[...assignments(columns), ...also, `phase_times = ${merged}`].join(', ')} WHERE id = :id RETURNING ${STATE_RETURNING}, endpoint_up_at`,
       { ...columns, ...alsoParameters, phase, time: at.toISOString(), id },
     );
     if (!row) throw missing(id);
-    return writtenState(this.dataSource, row);
+    const { endpoint_up_at: upAt, ...state } = row;
+    const { endpointUpAt } = fromRow(this.dataSource, LiveLessonEntity, { endpoint_up_at: upAt });
+    return {
+      ...writtenState(this.dataSource, state),
+      endpointUpAt: new Map(Object.entries(endpointUpAt ?? {}).map(([name, ms]) => [name, new Date(ms)])),
+    };
   }
 
-  /** Rows plus their endpoints in two queries (never one query per live lesson). */
-  async load(where: FindOptionsWhere<LiveLessonEntity>): Promise<LiveLesson[]> {
-    return this.withEndpoints(await this.dataSource.manager.find(LiveLessonEntity, { where, order: { createdAt: 'ASC', id: 'ASC' } }));
-  }
-
-  /**
-   * `load` for the few rows of one lesson or session (the hot reads): rows and endpoints in one statement
-   * (a join; each row's columns come once per endpoint, which is cheaper than a second round trip).
-   */
-  private async joined(where: FindOptionsWhere<LiveLessonEntity>): Promise<LiveLesson[]> {
-    const rows = await this.dataSource.manager.find(LiveLessonEntity, { where, relations: { endpoints: true }, order: { createdAt: 'ASC', id: 'ASC' } });
-    return rows.map((row) => toLiveLesson(row, row.endpoints ?? []));
-  }
-
-  private async withEndpoints(rows: LiveLessonEntity[]): Promise<LiveLesson[]> {
-    if (rows.length === 0) return [];
-    const endpoints: LiveEndpointEntity[] = [];
-    for (let i = 0; i < rows.length; i += ID_CHUNK) {
-      const ids = rows.slice(i, i + ID_CHUNK).map((row) => row.id);
-      endpoints.push(...(await this.dataSource.manager.find(LiveEndpointEntity, { where: { liveLessonId: In(ids) } })));
-    }
-    const byLesson = new Map<string, LiveEndpointEntity[]>();
-    for (const endpoint of endpoints) byLesson.set(endpoint.liveLessonId, [...(byLesson.get(endpoint.liveLessonId) ?? []), endpoint]);
-    return rows.map((row) => toLiveLesson(row, byLesson.get(row.id) ?? []));
+  /** The live lessons `WHERE where` (the table's column names), oldest first: one statement, the endpoints on each row. */
+  private async where(where: string, parameters: Record<string, unknown>): Promise<LiveLesson[]> {
+    return (await selectEntities(this.dataSource, LiveLessonEntity, where, parameters, 'created_at ASC, id ASC')).map(toLiveLesson);
   }
 }

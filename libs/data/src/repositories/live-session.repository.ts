@@ -57,17 +57,6 @@ export class LiveSessionRepository {
     await this.update(id, { lastActiveAt: at });
   }
 
-  /** `touch` that answers whether the session exists instead of throwing (one statement). */
-  async touchIfExists(id: string, at: Date = this.now()): Promise<boolean> {
-    return this.touch(id, at).then(
-      () => true,
-      (error: unknown) => {
-        if (error instanceof NotFoundError) return false;
-        throw error;
-      },
-    );
-  }
-
   /** Idempotent. */
   async delete(id: string): Promise<void> {
     await this.dataSource.manager.delete(LiveSessionEntity, { id });

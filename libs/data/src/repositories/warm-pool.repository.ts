@@ -44,7 +44,7 @@ export class WarmPoolRepository {
 
   /** Every unclaimed member with its endpoints, oldest first (deleting ones included: they still hold capacity). */
   async members(): Promise<LiveLesson[]> {
-    return this.liveLessons.load({ pool: true });
+    return this.liveLessons.list({ pool: true });
   }
 
   /** Records the deletion of a member that is still unclaimed; false when a learner claimed it first. */
