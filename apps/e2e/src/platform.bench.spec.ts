@@ -148,5 +148,5 @@ it(`profiles a burst of ${PROFILED} learners: a flame graph per app`, { timeout:
   }
   if (process.env.BENCH_KEEP_PROFILES) lines.push(`  raw profiles kept in ${dir}`);
   else rmSync(dir, { recursive: true, force: true });
-  console.log([...lines, `  figures: ${writeBenchReport('platform-profile', { lessons: PROFILED, apps: figures })}`].join('\n'));
+  console.log([...lines, `  figures: ${writeBenchReport('platform-profile', { lessons: PROFILED, window, apps: figures })}`].join('\n'));
 });
