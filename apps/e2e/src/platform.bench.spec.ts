@@ -114,6 +114,7 @@ it.each(DATABASE_KINDS)(`takes ${BURST} learners at once to READY through every 
  * warm-up burst, then a burst of PROFILED learners; each process's samples of that burst become a flame
  * graph in reports/bench and its self time by package is printed. The profiler's sampling costs CPU of
  * its own, so these times are for shares, not for comparing with the figures of the run above.
+ * BENCH_KEEP_PROFILES keeps the raw `.cpuprofile` files (their directory is printed).
  */
 it(`profiles a burst of ${PROFILED} learners: a flame graph per app`, { timeout: 900_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'antidote-profiles-'));
@@ -145,6 +146,7 @@ it(`profiles a burst of ${PROFILED} learners: a flame graph per app`, { timeout:
       `  ${''.padEnd(14)} ${path}`,
     );
   }
-  rmSync(dir, { recursive: true, force: true });
-  console.log([...lines, `  figures: ${writeBenchReport('platform-profile', { lessons: PROFILED, apps: figures })}`].join('\n'));
+  if (process.env.BENCH_KEEP_PROFILES) lines.push(`  raw profiles kept in ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
+  console.log([...lines, `  figures: ${writeBenchReport('platform-profile', { lessons: PROFILED, window, apps: figures })}`].join('\n'));
 });

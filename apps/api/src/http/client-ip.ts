@@ -9,6 +9,9 @@ export function plainAddress(address: string): string {
   return mapped ? bytes.subarray(12).join('.') : address;
 }
 
+/** Verdicts kept at most (then forgotten at once): a bound whatever addresses a client writes in its headers. */
+const MAX_VERDICTS = 1024;
+
 /**
  * The learner's address: the TCP peer, unless that peer is a trusted proxy; then `x-forwarded-for` is
  * walked from the right (each proxy appends the address it saw), skipping trusted proxies, and the first
@@ -21,6 +24,8 @@ export function plainAddress(address: string): string {
  */
 export class ClientIpResolver {
   private readonly trusted = new BlockList();
+  /** Recent addresses' verdicts (a request asks of its peer twice, and a proxy is the peer of many). */
+  private readonly verdicts = new Map<string, boolean>();
   constructor(
     trustedProxies: readonly string[],
     private readonly ipv6Prefix = 128,
@@ -35,9 +40,16 @@ export class ClientIpResolver {
   }
 
   isTrusted(address: string | undefined): boolean {
-    const plain = plainAddress(address ?? '');
-    const family = isIP(plain);
-    return family !== 0 && this.trusted.check(plain, family === 6 ? 'ipv6' : 'ipv4');
+    const key = address ?? '';
+    let trusted = this.verdicts.get(key);
+    if (trusted === undefined) {
+      const plain = plainAddress(key);
+      const family = isIP(plain);
+      trusted = family !== 0 && this.trusted.check(plain, family === 6 ? 'ipv6' : 'ipv4');
+      if (this.verdicts.size >= MAX_VERDICTS) this.verdicts.clear();
+      this.verdicts.set(key, trusted);
+    }
+    return trusted;
   }
 
   resolve(peer: string | undefined, forwardedFor: string | string[] | undefined): string {

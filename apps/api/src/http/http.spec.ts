@@ -88,6 +88,15 @@ describe('ClientIpResolver', () => {
   it('refuses a bad trusted proxy entry at start', () => {
     expect(() => new ClientIpResolver(['not-a-cidr'])).toThrow('api.trustedProxies');
   });
+  it('gives each address the same verdict however many others were asked about in between', () => {
+    const asked = Array.from({ length: 3000 }, (_, i) => `198.51.${i >> 8}.${i & 255}`);
+    for (const round of [1, 2])
+      for (const [i, address] of asked.entries()) {
+        expect([round, address, resolver.isTrusted(address)]).toEqual([round, address, false]);
+        if (i % 100 === 0)
+          expect([resolver.isTrusted('10.200.0.1'), resolver.isTrusted('::ffff:10.0.0.9'), resolver.isTrusted('evil')]).toEqual([true, true, false]);
+      }
+  });
 });
 
 describe('RateLimiter', () => {

@@ -115,7 +115,8 @@ export class LiveLessonController {
     const early: LiveLessonEvent[] = [];
     let forward: (item: LiveLessonEvent) => void = (item) => void early.push(item);
     const stop = this.events.listen(id, (item) => forward(item));
-    const lesson = await this.data.liveLessons.find(id).catch((error: unknown) => {
+    // The row's state alone (no endpoints, no guide): all a stream sends.
+    const lesson = await this.data.liveLessons.findState(id).catch((error: unknown) => {
       stop();
       throw error;
     });

@@ -1,4 +1,4 @@
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, SocketAddress } from 'node:net';
 import { METADATA_SERVICES } from '@antidote/config';
 
 /**
@@ -39,10 +39,13 @@ function listOf(cidrs: readonly string[], key: string): BlockList {
  */
 export class AddressRanges {
   private readonly allowed: BlockList;
-  private readonly denied = NEVER_PROBED.map(({ cidr, what }) => ({
-    what,
-    list: listOf(isIP(cidr.split('/')[0]) === 4 ? [cidr, nat64(cidr)] : [cidr], 'built-in'),
-  }));
+  private readonly denied = NEVER_PROBED.map(({ cidr, what }) => ({ what, cidrs: isIP(cidr.split('/')[0]) === 4 ? [cidr, nat64(cidr)] : [cidr] }));
+  private readonly deniedLists = this.denied.map(({ what, cidrs }) => ({ what, list: listOf(cidrs, 'built-in') }));
+  /** Every never-probed range in one list: a single check for an address in none of them (nearly every one). */
+  private readonly anyDenied = listOf(
+    this.denied.flatMap(({ cidrs }) => cidrs),
+    'built-in',
+  );
 
   constructor(private readonly cidrs: readonly string[]) {
     this.allowed = listOf(cidrs, 'healthcheck.probeRanges');
@@ -52,10 +55,11 @@ export class AddressRanges {
   refusal(host: string): string | undefined {
     const plain = host.startsWith('::ffff:') && isIP(host.slice(7)) === 4 ? host.slice(7) : host;
     if (isIP(plain) === 0) return `${host} is not an IP address`;
-    const family = familyOf(plain);
-    const denied = this.denied.find(({ list }) => list.check(plain, family));
+    // One parsed address for every list (a string is parsed again by each check).
+    const address = new SocketAddress({ address: plain, family: familyOf(plain) });
+    const denied = this.anyDenied.check(address) ? this.deniedLists.find(({ list }) => list.check(address)) : undefined;
     if (denied) return `${host} is a link-local or metadata address (${denied.what}): never probed`;
-    if (!this.allowed.check(plain, family)) return `${host} is outside the probe ranges (healthcheck.probeRanges: ${this.cidrs.join(', ') || 'none'})`;
+    if (!this.allowed.check(address)) return `${host} is outside the probe ranges (healthcheck.probeRanges: ${this.cidrs.join(', ') || 'none'})`;
     return undefined;
   }
 }
