@@ -18,6 +18,11 @@ const SETTLE_SECONDS = Number(process.env.BENCH_MEMORY_SETTLE_SECONDS ?? 30);
 const NODE_OPTIONS = process.env.BENCH_MEMORY_NODE_OPTIONS ?? '--max-semi-space-size=2';
 /** V8 flags node refuses in `NODE_OPTIONS` (`--optimize-for-size`, `--heap-growing-percent`), on the command line, to measure them. */
 const NODE_FLAGS = (process.env.BENCH_MEMORY_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+/** glibc's malloc settings as the images set them (`MALLOC_ARENA_MAX=2`), and any `MALLOC_*` of the bench's environment, to measure them. */
+const MALLOC_ENV = {
+  MALLOC_ARENA_MAX: '2',
+  ...Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[0].startsWith('MALLOC_') && entry[1] !== undefined)),
+};
 /**
  * A heap snapshot with each heap figure, summed up by constructor (what grew per lesson held), and one in
  * the middle of each step of 100 or more (what the operations in flight hold). A snapshot leaves the
@@ -85,7 +90,7 @@ it(`holds ${LEVELS.join(' → ')} lessons and prints the scheduler's memory per 
   const probe = heapProbeOf(probes, SNAPSHOTS);
   const schedulers = new SchedulerProcesses(
     { ...p.config, ...p.nats.loginAs('scheduler') },
-    { execArgv: [...NODE_FLAGS, ...probe.execArgv], env: { ...probe.env, NODE_OPTIONS, MALLOC_ARENA_MAX: '2' } },
+    { execArgv: [...NODE_FLAGS, ...probe.execArgv], env: { ...probe.env, NODE_OPTIONS, ...MALLOC_ENV } },
   );
   const steps: Step[] = [];
   const heaps: HeapSummary[] = [];
@@ -133,7 +138,9 @@ it(`holds ${LEVELS.join(' → ')} lessons and prints the scheduler's memory per 
     const perLesson = (from: number, to: number) => (((to - from) * MiB) / lessons).toFixed(0);
     console.log(
       [
-        `bench scheduler memory (network-automation: 6 pods, 3 jobs a lesson; NODE_OPTIONS=${NODE_OPTIONS}${NODE_FLAGS.length ? `, flags ${NODE_FLAGS.join(' ')}` : ''}; settled = ${SETTLE_SECONDS} s after the step)`,
+        `bench scheduler memory (network-automation: 6 pods, 3 jobs a lesson; NODE_OPTIONS=${NODE_OPTIONS}, ${Object.entries(MALLOC_ENV)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ')}${NODE_FLAGS.length ? `, flags ${NODE_FLAGS.join(' ')}` : ''}; settled = ${SETTLE_SECONDS} s after the step)`,
         `  idle RSS ${idle.toFixed(0)} MiB`,
         `  ${'held'.padStart(6)} ${'added'.padStart(6)} ${'s'.padStart(6)} ${'failed'.padStart(6)} ${'cpu ms'.padStart(7)} ${'peak MiB'.padStart(9)} ${'end MiB'.padStart(8)} ${'settled'.padStart(8)} ${'heap MiB'.padStart(9)}`,
         ...steps.map(

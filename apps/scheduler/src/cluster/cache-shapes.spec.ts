@@ -105,8 +105,6 @@ describe('what the scheduler caches of a pod or a job', () => {
       metadata: { ...metadata, labels: { ...metadata.labels, configPod: 'yes', jobType: 'config' } },
     } as unknown as V1Pod);
     expect(configPod).toEqual({
-      apiVersion: 'v1',
-      kind: 'Pod',
       metadata: {
         name: metadata.name,
         namespace: metadata.namespace,

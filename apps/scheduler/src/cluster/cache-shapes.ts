@@ -19,14 +19,17 @@ import { SharedCopies } from './shared-copies.js';
  * phase, a ServiceAccount's presence), nothing else. The caches hold every lesson's objects for as long
  * as it lives — 6 pods, 3 jobs, a namespace and a ServiceAccount per lesson of network-automation,
  * 110,000 objects with 10,000 lessons held — so a byte kept here is a byte kept 110,000 times:
- * - of the metadata the name, namespace, resource version, deletion time and the labels the waits select
+ * - no `apiVersion` or `kind` (an informer holds one kind; a listed object has neither anyway); of
+ *   the metadata the name, namespace, resource version, deletion time and the labels the waits select
  *   on; of an endpoint pod's status its phase, reason, message and each container's state; of a
  *   configuration pod no status (its Job's conditions tell how it went); of a job its conditions and
  *   failed count;
  * - every object built with all its fields, in one order (an object spread that leaves fields out gave
  *   V8 a hidden class per object: ~200 bytes each);
- * - what objects have alike — names, namespaces, label sets, a Running pod's status, a Complete job's —
- *   held once (`SharedCopies`, read-only: the caches' objects are never written to).
+ * - what objects have alike — endpoint pods' and jobs' names, namespaces, label sets, a Running pod's
+ *   status, a Complete job's — held once (`SharedCopies`, read-only: the caches' objects are never
+ *   written to); not what is an object's own (a configuration pod's generated name), which a table of
+ *   shared copies would only keep alive longer.
  */
 const shared = new SharedCopies();
 
@@ -45,10 +48,13 @@ function labelsOf(labels: Record<string, string> | undefined, read: readonly str
   return alike ? shared.part(kept) : kept;
 }
 
-/** Identity, the labels read, deletion (and for a namespace creation) time; times travel as strings (the client's models type them as Date). */
-function metadataAsWaited(metadata: V1ObjectMeta | undefined, read: readonly string[], namespace = false): V1ObjectMeta {
+/**
+ * Identity, the labels read, deletion (and for a namespace creation) time; times travel as strings (the
+ * client's models type them as Date). `ownName`: a name no other object has (not held in the shared copies).
+ */
+function metadataAsWaited(metadata: V1ObjectMeta | undefined, read: readonly string[], { namespace = false, ownName = false } = {}): V1ObjectMeta {
   return {
-    name: shared.string(metadata?.name),
+    name: ownName ? metadata?.name : shared.string(metadata?.name),
     namespace: shared.string(metadata?.namespace),
     resourceVersion: metadata?.resourceVersion,
     creationTimestamp: namespace ? metadata?.creationTimestamp : undefined,
@@ -83,9 +89,9 @@ const podStatusAsWaited = (status: V1PodStatus): V1PodStatus =>
 
 /** A pod as the caches keep it: identity, the labels read, and for an endpoint pod its phase, reason, message and each container's state. */
 export function podAsWaited(pod: V1Pod): V1Pod {
-  const metadata = metadataAsWaited(pod.metadata, READ_LABELS);
-  const status = metadata.labels?.[LABEL.configPod] === undefined && pod.status ? podStatusAsWaited(pod.status) : undefined;
-  return { apiVersion: shared.string(pod.apiVersion), kind: shared.string(pod.kind), metadata, status };
+  const configPod = pod.metadata?.labels?.[LABEL.configPod] !== undefined;
+  const metadata = metadataAsWaited(pod.metadata, READ_LABELS, { ownName: configPod });
+  return { metadata, status: !configPod && pod.status ? podStatusAsWaited(pod.status) : undefined };
 }
 
 const conditionAsWaited = ({ type, status, reason, message }: V1JobCondition): V1JobCondition => ({ type, status, reason, message });
@@ -95,8 +101,6 @@ const jobStatusAsWaited = ({ conditions, failed }: V1JobStatus): V1JobStatus => 
 /** A job as the caches keep it: identity, the labels read, its conditions (type, status, reason, message) and failed pods. */
 export function jobAsWaited(job: V1Job): V1Job {
   return {
-    apiVersion: shared.string(job.apiVersion),
-    kind: shared.string(job.kind),
     metadata: metadataAsWaited(job.metadata, READ_LABELS),
     status: job.status ? jobStatusAsWaited(job.status) : undefined,
   };
@@ -105,14 +109,12 @@ export function jobAsWaited(job: V1Job): V1Job {
 /** A namespace as the caches keep it: its name, resource version, creation and deletion times, the live lesson it holds, its phase. */
 export function namespaceAsWaited(namespace: V1Namespace): V1Namespace {
   return {
-    apiVersion: shared.string(namespace.apiVersion),
-    kind: shared.string(namespace.kind),
-    metadata: metadataAsWaited(namespace.metadata, NAMESPACE_LABELS, true),
+    metadata: metadataAsWaited(namespace.metadata, NAMESPACE_LABELS, { namespace: true }),
     status: namespace.status ? shared.part({ phase: namespace.status.phase, conditions: undefined }) : undefined,
   };
 }
 
 /** A ServiceAccount as the caches keep it: its identity (the wait asks whether it exists). */
 export function serviceAccountAsWaited(account: V1ServiceAccount): V1ServiceAccount {
-  return { apiVersion: shared.string(account.apiVersion), kind: shared.string(account.kind), metadata: metadataAsWaited(account.metadata, NO_LABELS) };
+  return { metadata: metadataAsWaited(account.metadata, NO_LABELS) };
 }

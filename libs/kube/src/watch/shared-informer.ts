@@ -1,6 +1,7 @@
 import { silentLogger, type KubeLogger } from '../client/kube-logger.js';
 import { ResilientWatch } from './resilient-watch.js';
 import type { HasMetadata, WatchChangeType, WatchSource } from './watch-source.js';
+import { objectNamed, objectsByName, objectsOf, withObject, withoutObject, type ScopeObjects } from './scope-objects.js';
 import { WaitTimeoutError, type WaitVerdict } from './watch-until.js';
 
 export interface InformerWaitOptions {
@@ -17,16 +18,15 @@ interface Subscription {
   check(): void;
 }
 
-const EMPTY: ReadonlyMap<string, never> = new Map<string, never>();
-
 /**
  * One label-selected cache of a kind, filled by one `ResilientWatch` (list once, then watch; resumed
  * after a dropped stream, re-listed on 410 Gone) and shared by every wait of the process. Objects are
  * grouped by scope — their namespace, or their own name for cluster-scoped kinds — so a wait looks at
- * (and is re-evaluated for) its own scope only. A wait is a subscription: it costs no Kubernetes call.
+ * (and is re-evaluated for) its own scope only; a scope is held as compactly as its size allows
+ * (`ScopeObjects`). A wait is a subscription: it costs no Kubernetes call.
  */
 export class SharedInformer<T extends HasMetadata> {
-  private readonly scopes = new Map<string, Map<string, T>>();
+  private readonly scopes = new Map<string, ScopeObjects<T>>();
   private readonly waiters = new Map<string, Set<Subscription>>();
   private readonly listeners = new Set<InformerListener<T>>();
   private readonly logger: KubeLogger;
@@ -78,16 +78,16 @@ export class SharedInformer<T extends HasMetadata> {
 
   /** The cached objects of one scope, by name (empty until synced). */
   objectsIn(scope: string): ReadonlyMap<string, T> {
-    return this.scopes.get(scope) ?? EMPTY;
+    return objectsByName(this.scopes.get(scope));
   }
 
   /** Every cached object. */
   all(): T[] {
-    return [...this.scopes.values()].flatMap((objects) => [...objects.values()]);
+    return [...this.scopes.values()].flatMap((objects) => objectsOf(objects));
   }
 
   get(scope: string, name: string): T | undefined {
-    return this.scopes.get(scope)?.get(name);
+    return objectNamed(this.scopes.get(scope), name);
   }
 
   /** Re-evaluates the waits of one scope (something they depend on changed elsewhere). */
@@ -160,20 +160,18 @@ export class SharedInformer<T extends HasMetadata> {
 
   private replace(items: T[]): void {
     const before = this.scopes;
-    const after = new Map<string, Map<string, T>>();
+    const after = new Map<string, ScopeObjects<T>>();
     for (const item of items) {
       const scope = this.scopeOf(item);
-      const objects = after.get(scope) ?? new Map<string, T>();
-      after.set(scope, objects);
-      objects.set(item.metadata?.name ?? '', item);
+      after.set(scope, withObject(after.get(scope), item));
     }
     const changes: [WatchChangeType, T][] = [];
     for (const [scope, objects] of before) {
-      for (const [name, item] of objects) if (!after.get(scope)?.has(name)) changes.push(['DELETED', item]);
+      for (const item of objectsOf(objects)) if (!objectNamed(after.get(scope), item.metadata?.name ?? '')) changes.push(['DELETED', item]);
     }
     for (const [scope, objects] of after) {
-      for (const [name, item] of objects) {
-        const old = before.get(scope)?.get(name);
+      for (const item of objectsOf(objects)) {
+        const old = objectNamed(before.get(scope), item.metadata?.name ?? '');
         if (!old) changes.push(['ADDED', item]);
         else if (old.metadata?.resourceVersion !== item.metadata?.resourceVersion) changes.push(['MODIFIED', item]);
       }
@@ -189,15 +187,9 @@ export class SharedInformer<T extends HasMetadata> {
   private apply(type: WatchChangeType, item: T): void {
     const scope = this.scopeOf(item);
     const name = item.metadata?.name ?? '';
-    if (type === 'DELETED') {
-      const objects = this.scopes.get(scope);
-      objects?.delete(name);
-      if (objects?.size === 0) this.scopes.delete(scope);
-    } else {
-      const objects = this.scopes.get(scope) ?? new Map<string, T>();
-      this.scopes.set(scope, objects);
-      objects.set(name, item);
-    }
+    const objects = type === 'DELETED' ? withoutObject(this.scopes.get(scope), name) : withObject(this.scopes.get(scope), item);
+    if (objects === undefined) this.scopes.delete(scope);
+    else this.scopes.set(scope, objects);
     this.notify(type, item);
     this.recheck(scope);
   }
