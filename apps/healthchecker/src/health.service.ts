@@ -1,4 +1,6 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import { defaultMaxListeners, setMaxListeners } from 'node:events';
+import { linkedSignal } from '@antidote/concurrency';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import {
   ErrorCodes,
@@ -15,7 +17,7 @@ import { DataManager, NotFoundError, type LiveLesson } from '@antidote/data';
 import { BusClient } from '@antidote/messaging';
 import { HealthMetrics } from './health.metrics.js';
 import { AddressRanges } from './probes/address-ranges.js';
-import { ProbeRunner } from './probes/probe-runner.js';
+import { abortListenersOf, ProbeRunner } from './probes/probe-runner.js';
 
 import { LessonWait } from './reachability/lesson-wait.js';
 
@@ -78,13 +80,16 @@ export class HealthService implements BeforeApplicationShutdown {
 
   async check(request: HealthCheckRequest): Promise<HealthCheckReply> {
     const targets = targetsOf(await this.liveLesson(request.liveLessonId));
+    // The request's own signal: the shutdown's holds one listener for every request in flight, not one per probe.
+    const link = linkedSignal([this.shutdown.signal]);
+    setMaxListeners(Math.max(defaultMaxListeners, abortListenersOf(targets)), link.signal);
     const endpoints = await Promise.all(
       targets.map(async (target): Promise<EndpointHealth> => {
         if (!target.host) return unprobed(target, 'no address yet');
         const refusal = this.ranges.refusal(target.host);
-        return refusal ? unprobed(target, `not probed: ${refusal}`) : this.runner.check(target, { timeoutMs: request.timeoutMs, signal: this.shutdown.signal });
+        return refusal ? unprobed(target, `not probed: ${refusal}`) : this.runner.check(target, { timeoutMs: request.timeoutMs, signal: link.signal });
       }),
-    );
+    ).finally(link.dispose);
     for (const endpoint of endpoints) this.metrics.observe(endpoint);
     return { endpoints };
   }

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { setMaxListeners } from 'node:events';
+import { linkedSignal } from '@antidote/concurrency';
 import { InjectConfig, type AntidoteConfig } from '@antidote/config';
 import { LiveLessonStatus } from '@antidote/contracts';
 import { DataManager, isDatabaseUnavailable, type ClaimedRow, type LiveLesson } from '@antidote/data';
@@ -16,7 +17,6 @@ import { StatusReporter } from './lesson/status-reporter.js';
 import { SchedulerMetrics } from './scheduler.metrics.js';
 import { ClaimKeeper, replicaNameOf } from './work/claim-keeper.js';
 import { LessonWorkQueue, type EnqueueResult, type OperationKind } from './work/lesson-work-queue.js';
-import { linkedSignal } from './work/linked-signal.js';
 
 /** Listeners an operation's AbortSignal may have before node warns of a leak (each write waiting for a slot is one). */
 const WAITERS_PER_OPERATION = 1_000;

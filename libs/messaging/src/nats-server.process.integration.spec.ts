@@ -1,4 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 
@@ -26,5 +29,18 @@ describe('startNatsServer (real nats-server)', () => {
     expect(pid).toBeGreaterThan(0);
     for (let waited = 0; alive(pid) && waited < 30_000; waited += 50) await sleep(50);
     expect(alive(pid)).toBe(false);
+  });
+
+  it('a server whose starter is killed (SIGKILL, no exit hook runs) ends, and its folder is removed', async () => {
+    const script = `import { startNatsServer } from '@antidote/messaging/dev'; const s = await startNatsServer(); process.stdout.write(s.pid + '\\n'); setInterval(() => undefined, 1 << 30);`;
+    const starter = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: import.meta.dirname, stdio: ['ignore', 'pipe', 'inherit'] });
+    const [line] = (await Promise.race([once(createInterface({ input: starter.stdout }), 'line'), once(starter, 'exit')])) as [string];
+    const pid = Number(line);
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const dir = args[args.indexOf('--ports_file_dir') + 1];
+    expect(existsSync(dir), `the server's command line: ${args.join(' ')}`).toBe(true);
+    starter.kill('SIGKILL');
+    await expect.poll(() => alive(pid)).toBe(false);
+    await expect.poll(() => existsSync(dir)).toBe(false);
   });
 });

@@ -1,8 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { watchStarter } from './starter-watchdog.js';
 
 export interface NatsServerOptions {
   /** 0 or absent: a free port. */
@@ -98,6 +99,8 @@ async function terminate(child: ChildProcess): Promise<void> {
 /** Starts a real nats-server on loopback and reads back its port (about 60 ms). */
 export async function startNatsServer(options: NatsServerOptions = {}): Promise<NatsServerProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'antidote-nats-'));
+  // Killed, this process leaves neither the server nor its folder behind.
+  const watchdog = watchStarter(dir, 'SIGTERM', [basename(options.binary ?? 'nats-server')]);
   let child = launch(dir, options, options.port ?? 0);
   const port = await waitForPortsFile(dir, child, 60_000);
   const clearPorts = (): void => {
@@ -112,6 +115,7 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
     async stop() {
       await terminate(child);
       rmSync(dir, { recursive: true, force: true });
+      watchdog.release();
     },
     async restart(downFor = 0) {
       await terminate(child);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { watchStarter } from '@antidote/messaging/dev';
 
 export interface PostgresProcess {
   /** Admin URL (database `postgres`). */
@@ -77,6 +78,9 @@ export async function startPostgres(): Promise<PostgresProcess> {
   const bin = postgresBinDir();
   if (!bin) throw new Error('PostgreSQL server binaries not found (expected /usr/lib/postgresql/<version>/bin)');
   const dir = mkdtempSync(join(tmpdir(), 'antidote-pg-'));
+  // pg_ctl detaches the server: when this process is killed or ends past its exit hooks (a test runner's
+  // worker), the watchdog stops it (SIGQUIT: PostgreSQL's immediate shutdown) and removes its folder.
+  const watchdog = watchStarter(dir, 'SIGQUIT', ['postgres', 'pg_ctl', 'initdb']);
   const data = join(dir, 'data');
   mkdirSync(data);
   if (process.getuid?.() === 0) {
@@ -117,6 +121,7 @@ export async function startPostgres(): Promise<PostgresProcess> {
         stopServer();
       } finally {
         rmSync(dir, { recursive: true, force: true });
+        watchdog.release();
       }
       return Promise.resolve();
     },

@@ -15,7 +15,7 @@ function refuseInUnitTier(server: string): void {
 
 /**
  * The PostgreSQL for this test run: the shared one when `ANTIDOTE_TEST_PG_URL` is set, otherwise one
- * started for this test file (stopped when the process exits).
+ * started for this test file (stopped when the process exits; killed, by its watchdog: see `startPostgres`).
  */
 export function testPostgres(): Promise<PostgresProcess> {
   refuseInUnitTier('PostgreSQL');

@@ -29,6 +29,13 @@ export function plannedProbes(endpoint: HealthTarget): PlannedProbe[] {
   return first === undefined ? [] : [{ target: `port-${first}`, kind: 'tcp', port: first }];
 }
 
+/**
+ * The most abort listeners checking `endpoints` at once puts on the signal it is given: one per probe in
+ * flight (in line for a slot, then under its deadline), or one for the readiness check after them.
+ */
+export const abortListenersOf = (endpoints: readonly HealthTarget[]): number =>
+  endpoints.reduce((sum, endpoint) => sum + Math.max(1, plannedProbes(endpoint).length), 0);
+
 const credentials = (endpoint: HealthTarget): SshCredentials => ({ username: endpoint.sshUser, password: endpoint.sshPassword });
 
 /** The ssh probe whose logged-in connection can run the readiness command too: an ssh check on that probe's port. */

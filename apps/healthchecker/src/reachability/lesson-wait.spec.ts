@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import type { EndpointHealth, HealthTarget } from '@antidote/contracts';
 import { describe, expect, it } from 'vitest';
 import { LessonWait, type LessonWaitOptions } from './lesson-wait.js';
@@ -112,5 +113,37 @@ describe('LessonWait', () => {
     const probed = probesOf('vqfx1').length;
     expect((await wait.reply(HOUR)).reachable).toBe(false);
     expect(probesOf('vqfx1')).toHaveLength(probed);
+  });
+
+  it("many lessons' waits share the shutdown signal through one listener, leave none once they end, and set off no listener warning", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): number => warnings.push(warning);
+    process.on('warning', onWarning);
+    // Probes that answer once released, each listening meanwhile to the signal it is given (as a real one under its deadline does).
+    let release = (): void => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const probing: ReachabilityProbe = {
+      timeoutMs: 2000,
+      check: async (endpoint, options = {}) => {
+        const stop = (): void => undefined;
+        options.signal?.addEventListener('abort', stop);
+        await released;
+        options.signal?.removeEventListener('abort', stop);
+        return health(endpoint.name, true);
+      },
+    };
+    const shutdown = new AbortController();
+    const names = Array.from({ length: 12 }, (_, i) => `host${i}`);
+    const waits = Array.from({ length: 20 }, () => waitFor(probing, names, [], { signal: shutdown.signal }).wait);
+    const replies = waits.map((wait) => wait.reply(HOUR));
+    expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(1);
+    release();
+    expect((await Promise.all(replies)).map((reply) => reply.healthy)).toEqual(Array(20).fill(12));
+    await Promise.all(waits.map((wait) => wait.finished));
+    expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
+    // Node emits its warnings on the next tick: after those already queued, this one comes.
+    await new Promise((resolve) => process.nextTick(resolve));
+    process.off('warning', onWarning);
+    expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning').map(String)).toEqual([]);
   });
 });

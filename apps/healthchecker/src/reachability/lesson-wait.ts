@@ -1,5 +1,8 @@
+import { defaultMaxListeners, setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { linkedSignal, type LinkedSignal } from '@antidote/concurrency';
 import { endpointUp, type EndpointHealth, type HealthTarget, type WaitReachableReply } from '@antidote/contracts';
+import { abortListenersOf } from '../probes/probe-runner.js';
 import { describeCheck } from '../readiness/readiness-evaluator.js';
 import { nextProbePause, nextProbeTimeout, type ReachabilityProbe } from './probe-backoff.js';
 
@@ -8,7 +11,7 @@ export interface LessonWaitOptions {
   keepUntil: number;
   /** Longest pause between rounds of one endpoint. */
   intervalMs: number;
-  /** Ends every probe and pause (the healthchecker shutting down). */
+  /** Ends every probe and pause (the healthchecker shutting down): the wait links its own signal to it. */
   signal: AbortSignal;
   /** Each probe's result, as it comes (metrics). */
   onProbe?: (health: EndpointHealth) => void;
@@ -55,6 +58,11 @@ export class LessonWait {
   private readonly startedAt = Date.now();
   private keptUntil: number;
   private readonly changed = new EventTarget();
+  /**
+   * The wait's own signal, linked to `options.signal` (one listener there however many waits share it)
+   * until probing ends: every probe and pause of the wait listens to this one, and its abort wakes the replies.
+   */
+  private readonly link: LinkedSignal;
   /** Settles when every endpoint is up, or when probing stopped (nobody asking, shut down). */
   readonly finished: Promise<void>;
   /** Probing has ended: a later request needs a new wait (which resumes from the row). */
@@ -68,8 +76,15 @@ export class LessonWait {
   ) {
     this.keptUntil = options.keepUntil;
     this.endpoints = targets.map((target) => ({ target, up: alreadyUp.has(target.name), ...(alreadyUp.has(target.name) ? { last: recordedUp(target) } : {}) }));
-    this.finished = Promise.all(this.endpoints.filter((endpoint) => !endpoint.up).map((endpoint) => this.probeUntilUp(endpoint))).then(() => {
+    this.link = linkedSignal([options.signal]);
+    const probing = this.endpoints.filter((endpoint) => !endpoint.up);
+    // Bounded by the lesson's own endpoints: each one probed holds at most one listener per probe (see
+    // `abortListenersOf`) or one for its pause; and one more wakes the replies.
+    setMaxListeners(Math.max(defaultMaxListeners, abortListenersOf(probing.map((endpoint) => endpoint.target)) + 1), this.link.signal);
+    this.link.signal.addEventListener('abort', () => this.changed.dispatchEvent(new Event('changed')), { once: true });
+    this.finished = Promise.all(probing.map((endpoint) => this.probeUntilUp(endpoint))).then(() => {
       this.stopped = true;
+      this.link.dispose();
       this.changed.dispatchEvent(new Event('changed'));
     });
   }
@@ -87,16 +102,14 @@ export class LessonWait {
   async reply(ms: number): Promise<WaitReachableReply> {
     const waiting = new AbortController();
     const wake = (): void => {
-      if (this.allUp || this.stopped || this.options.signal.aborted) waiting.abort();
+      if (this.allUp || this.stopped || this.link.signal.aborted) waiting.abort();
     };
     this.changed.addEventListener('changed', wake);
-    this.options.signal.addEventListener('abort', wake);
     try {
       wake();
       await sleep(ms, undefined, { signal: waiting.signal }).catch(() => undefined);
     } finally {
       this.changed.removeEventListener('changed', wake);
-      this.options.signal.removeEventListener('abort', wake);
     }
     return this.snapshot();
   }
@@ -113,7 +126,7 @@ export class LessonWait {
   }
 
   private async probeUntilUp(endpoint: EndpointWait): Promise<void> {
-    const { signal } = this.options;
+    const { signal } = this.link;
     let probeMs = this.runner.timeoutMs;
     while (!signal.aborted && Date.now() <= this.keptUntil) {
       const health = await this.runner.check(endpoint.target, { signal, timeoutMs: probeMs });

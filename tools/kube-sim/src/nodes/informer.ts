@@ -69,10 +69,17 @@ export class Informer {
     }
   }
 
+  /** A second, or until stopped; its listener on the stop signal goes with it. */
   private backOff(): Promise<void> {
+    const { signal } = this.abort;
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, 1000);
-      this.abort.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      const done = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, 1000);
+      signal.addEventListener('abort', done, { once: true });
     });
   }
 

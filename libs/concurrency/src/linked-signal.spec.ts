@@ -32,4 +32,18 @@ describe('linkedSignal', () => {
     first.abort();
     expect(linked.signal.aborted).toBe(false);
   });
+
+  it('links any number of signals to one long-lived source through one abort listener on it, and none once they are disposed', () => {
+    const shutdown = new AbortController();
+    const operations = Array.from({ length: 50 }, () => linkedSignal([shutdown.signal]));
+    expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(1);
+    for (const operation of operations.slice(0, 25)) operation.dispose();
+    expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(1);
+    shutdown.abort(new Error('shutting down'));
+    expect(operations.map((operation) => operation.signal.aborted)).toEqual([...Array(25).fill(false), ...Array(25).fill(true)]);
+    expect((operations[49].signal.reason as Error).message).toBe('shutting down');
+    const again = new AbortController();
+    for (const operation of Array.from({ length: 50 }, () => linkedSignal([again.signal]))) operation.dispose();
+    expect(getEventListeners(again.signal, 'abort')).toHaveLength(0);
+  });
 });
