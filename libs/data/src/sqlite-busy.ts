@@ -10,9 +10,22 @@ function isSqliteBusy(error: unknown): boolean {
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
-/** Runs `attempt` again while it fails with SQLITE_BUSY, after short jittered pauses, for up to SQLITE_BUSY_WAIT_MS. */
-export async function retryWhileBusy<T>(attempt: () => Promise<T>, canRetry: () => boolean = () => true): Promise<T> {
-  const giveUpAt = Date.now() + SQLITE_BUSY_WAIT_MS;
+export interface BusyRetry {
+  /** Whether a refused attempt may be made again (not inside a transaction). */
+  canRetry?: () => boolean;
+  /**
+   * When to stop: SQLITE_BUSY_WAIT_MS after the work was first refused or queued, so time spent in line
+   * behind other waiters counts (a line of waiters each given its own 10 s made the last wait minutes,
+   * and a learner's request hang instead of being answered 503).
+   */
+  giveUpAt?: number;
+}
+
+/** Runs `attempt` again while it fails with SQLITE_BUSY, after short jittered pauses, until `giveUpAt`; past it, one attempt. */
+export async function retryWhileBusy<T>(
+  attempt: () => Promise<T>,
+  { canRetry = () => true, giveUpAt = Date.now() + SQLITE_BUSY_WAIT_MS }: BusyRetry = {},
+): Promise<T> {
   for (let tries = 1; ; tries++) {
     try {
       return await attempt();
@@ -56,7 +69,8 @@ export function waitForLocksOffTheLoop(dataSource: DataSource): void {
         return await query(...args);
       } catch (error) {
         if (!isSqliteBusy(error) || !outsideTransaction()) throw error;
-        return inLine(() => retryWhileBusy(() => query(...args), outsideTransaction));
+        const giveUpAt = Date.now() + SQLITE_BUSY_WAIT_MS;
+        return inLine(() => retryWhileBusy(() => query(...args), { canRetry: outsideTransaction, giveUpAt }));
       }
     }) as QueryRunner['query'];
     return runner;

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { retryWhileBusy } from './sqlite-busy.js';
+import { retryWhileBusy, SQLITE_BUSY_WAIT_MS } from './sqlite-busy.js';
 
 const queues = new WeakMap<DataSource, Promise<unknown>>();
 /**
@@ -10,12 +10,14 @@ const queues = new WeakMap<DataSource, Promise<unknown>>();
  * - another process on the same file (the apps under `npm start`) may write between this transaction's
  *   read and its write, or hold the write lock; SQLite then answers SQLITE_BUSY at once (no connection
  *   waits for a lock inside SQLite: waitForLocksOffTheLoop) and rolls back — the transaction is run
- *   again, after a short jittered pause.
+ *   again, after a short jittered pause, until SQLITE_BUSY_WAIT_MS after it was queued (then it fails
+ *   as the database being unavailable, and the api answers 503 with a retry hint).
  */
 export function inTransaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
   if (dataSource.options.type !== 'better-sqlite3') return dataSource.transaction(work);
   const previous = queues.get(dataSource) ?? Promise.resolve();
-  const next = previous.catch(() => undefined).then(() => retryWhileBusy(() => dataSource.transaction(work)));
+  const giveUpAt = Date.now() + SQLITE_BUSY_WAIT_MS;
+  const next = previous.catch(() => undefined).then(() => retryWhileBusy(() => dataSource.transaction(work), { giveUpAt }));
   queues.set(
     dataSource,
     next.catch(() => undefined),
