@@ -6,10 +6,9 @@ const busy = () => Object.assign(new Error('database is locked'), { code: 'SQLIT
 /** An attempt refused `refusals` times, then answering 'done'; counts its calls. */
 function attemptRefused(refusals: number, error: () => Error = busy) {
   const calls = { count: 0 };
-  const attempt = async () => {
+  const attempt = () => {
     calls.count++;
-    if (calls.count <= refusals) throw error();
-    return 'done';
+    return calls.count <= refusals ? Promise.reject(error()) : Promise.resolve('done');
   };
   return { attempt, calls };
 }
