@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource, QueryRunner } from 'typeorm';
+import { TransactionGate } from './sqlite-transaction-gate.js';
 
 /** How long a statement refused for another connection's write lock is tried again (as long as the busy timeout waited before). */
 export const SQLITE_BUSY_WAIT_MS = 10_000;
@@ -44,12 +45,14 @@ export async function retryWhileBusy<T>(
  * timeout 0), and a statement refused with SQLITE_BUSY outside a transaction (it changed nothing) is run
  * again after a short pause, the event loop free meanwhile. Inside a transaction a statement is not run
  * again alone (SQLite asks for the transaction to be rolled back): `inTransaction` runs the whole
- * transaction again, as `runMigrations` does a migration.
+ * transaction again, as `runMigrations` does a migration. And while a transaction is open on the
+ * connection, no statement from outside it runs inside it (`TransactionGate`).
  */
 export function waitForLocksOffTheLoop(dataSource: DataSource): void {
   const driver = dataSource.driver as unknown as { createQueryRunner(mode: string): QueryRunner };
   const create = driver.createQueryRunner.bind(driver);
   const wrapped = new WeakSet<QueryRunner>();
+  const gate = TransactionGate.attach(dataSource);
   // Statements waiting for the lock take turns: one asks SQLite again at a time, the next right after it
   // got through (not hundreds asking every few milliseconds during a burst).
   let line: Promise<unknown> = Promise.resolve();
@@ -65,6 +68,7 @@ export function waitForLocksOffTheLoop(dataSource: DataSource): void {
     const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
     const outsideTransaction = () => !runner.isTransactionActive;
     runner.query = (async (...args: unknown[]) => {
+      await gate.passage();
       try {
         return await query(...args);
       } catch (error) {

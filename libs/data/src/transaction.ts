@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { retryWhileBusy, SQLITE_BUSY_WAIT_MS } from './sqlite-busy.js';
+import { TransactionGate } from './sqlite-transaction-gate.js';
 
 const queues = new WeakMap<DataSource, Promise<unknown>>();
 /**
@@ -17,10 +18,16 @@ export function inTransaction<T>(dataSource: DataSource, work: (manager: EntityM
   if (dataSource.options.type !== 'better-sqlite3') return dataSource.transaction(work);
   const previous = queues.get(dataSource) ?? Promise.resolve();
   const giveUpAt = Date.now() + SQLITE_BUSY_WAIT_MS;
-  const next = previous.catch(() => undefined).then(() => retryWhileBusy(() => dataSource.transaction(work), { giveUpAt }));
+  const next = previous.catch(() => undefined).then(() => retryWhileBusy(() => hold(dataSource, () => dataSource.transaction(work)), { giveUpAt }));
   queues.set(
     dataSource,
     next.catch(() => undefined),
   );
   return next;
+}
+
+/** The transaction holding SQLite's transaction gate, so no other request's statement runs inside it. */
+function hold<T>(dataSource: DataSource, transaction: () => Promise<T>): Promise<T> {
+  const gate = TransactionGate.of(dataSource);
+  return gate ? gate.hold(transaction) : transaction();
 }

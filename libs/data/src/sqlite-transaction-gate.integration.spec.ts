@@ -1,0 +1,84 @@
+import { testDatabase, type TestDatabase } from '@antidote/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TransactionGate } from './sqlite-transaction-gate.js';
+import { inTransaction } from './transaction.js';
+
+/** A promise and the function that settles it: a step of a test, taken when the test says. */
+function step(): { reached: Promise<void>; reach: () => void } {
+  let reach = (): void => undefined;
+  const reached = new Promise<void>((resolve) => (reach = resolve));
+  return { reached, reach };
+}
+
+/**
+ * SQLite is one connection per process: a statement sent while another request's transaction is open
+ * must not run inside it (it would be undone by that transaction's rollback after its caller was told it
+ * was done).
+ */
+describe('SQLite: one transaction at a time on the connection, and nothing else inside it', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await testDatabase('sqlite');
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it('keeps a session created while another transaction was open, though that transaction rolls back', async () => {
+    const inside = step();
+    const fail = step();
+    const transaction = inTransaction(db.data.dataSource, async (manager) => {
+      await manager.query('SELECT COUNT(*) FROM live_sessions');
+      inside.reach();
+      await fail.reached;
+      throw new Error('refused by the transaction’s own rule');
+    });
+    await inside.reached;
+    const created = db.data.liveSessions.create({ id: 'created-meanwhile', sourceIp: '127.0.0.1' });
+    fail.reach();
+    await expect(transaction).rejects.toThrow(/refused/);
+    await created;
+    expect(await db.data.liveSessions.find('created-meanwhile')).toMatchObject({ id: 'created-meanwhile' });
+  });
+
+  it("lets the transaction's own work read through the data source while it is open (no deadlock)", async () => {
+    await db.data.liveSessions.create({ id: 'read-inside', sourceIp: '127.0.0.1' });
+    const found = await inTransaction(db.data.dataSource, async (manager) => {
+      await manager.query('SELECT 1');
+      return db.data.liveSessions.find('read-inside');
+    });
+    expect(found).toMatchObject({ id: 'read-inside' });
+  });
+
+  it('runs two transactions one after the other, each with its own writes', async () => {
+    const first = step();
+    const a = inTransaction(db.data.dataSource, async (manager) => {
+      await manager.query(`INSERT INTO live_sessions (id, source_ip, persistent, created_at, last_active_at) VALUES ('tx-a', '127.0.0.1', 0, 0, 0)`);
+      await first.reached;
+      throw new Error('a rolls back');
+    });
+    const b = inTransaction(db.data.dataSource, async (manager) => {
+      await manager.query(`INSERT INTO live_sessions (id, source_ip, persistent, created_at, last_active_at) VALUES ('tx-b', '127.0.0.1', 0, 0, 0)`);
+    });
+    first.reach();
+    await expect(a).rejects.toThrow(/rolls back/);
+    await b;
+    expect(await db.data.liveSessions.find('tx-a')).toBeUndefined();
+    expect(await db.data.liveSessions.find('tx-b')).toMatchObject({ id: 'tx-b' });
+  });
+
+  it('fails a statement busy, rather than waiting for ever, when another transaction holds the gate past the wait', async () => {
+    const gate = new TransactionGate();
+    const release = step();
+    const inside = step();
+    const holding = gate.hold(async () => {
+      inside.reach();
+      await release.reached;
+    });
+    await inside.reached;
+    await expect(gate.passage(1)).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    release.reach();
+    await holding;
+    await expect(gate.passage(1)).resolves.toBeUndefined();
+  });
+});
