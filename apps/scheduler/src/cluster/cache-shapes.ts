@@ -20,10 +20,10 @@ import { SharedCopies } from './shared-copies.js';
  * as it lives — 6 pods, 3 jobs, a namespace and a ServiceAccount per lesson of network-automation,
  * 110,000 objects with 10,000 lessons held — so a byte kept here is a byte kept 110,000 times:
  * - no `apiVersion` or `kind` (an informer holds one kind; a listed object has neither anyway); of
- *   the metadata the name, namespace, resource version, deletion time and the labels the waits select
- *   on; of an endpoint pod's status its phase, reason, message and each container's state; of a
- *   configuration pod no status (its Job's conditions tell how it went); of a job its conditions and
- *   failed count;
+ *   the metadata the name, namespace, deletion time (a namespace's creation time) and the labels the
+ *   waits select on, no resource version; of an endpoint pod's status its phase, reason, message and
+ *   each container's state; of a configuration pod no status (its Job's conditions tell how it went);
+ *   of a job its conditions and failed count;
  * - every object built with all its fields, in one order (an object spread that leaves fields out gave
  *   V8 a hidden class per object: ~200 bytes each);
  * - what objects have alike — endpoint pods' and jobs' names, namespaces, label sets, a Running pod's
@@ -49,17 +49,17 @@ function labelsOf(labels: Record<string, string> | undefined, read: readonly str
 }
 
 /**
- * Identity, the labels read, deletion (and for a namespace creation) time; times travel as strings (the
- * client's models type them as Date). `ownName`: a name no other object has (not held in the shared copies).
+ * Identity, the labels read and deletion time; times travel as strings (the client's models type them
+ * as Date). No resource version: no wait reads it (the watch resumes from its events' versions; a re-list
+ * reports every object it still finds as modified), and 10,000 lessons held kept 110,000 of them. `ownName`: a name no other object has (not
+ * held in the shared copies).
  */
-function metadataAsWaited(metadata: V1ObjectMeta | undefined, read: readonly string[], { namespace = false, ownName = false } = {}): V1ObjectMeta {
+function metadataAsWaited(metadata: V1ObjectMeta | undefined, read: readonly string[], ownName = false): V1ObjectMeta {
   return {
     name: ownName ? metadata?.name : shared.string(metadata?.name),
     namespace: shared.string(metadata?.namespace),
-    resourceVersion: metadata?.resourceVersion,
-    creationTimestamp: namespace ? metadata?.creationTimestamp : undefined,
     deletionTimestamp: metadata?.deletionTimestamp,
-    labels: labelsOf(metadata?.labels, read, !namespace),
+    labels: labelsOf(metadata?.labels, read, true),
   };
 }
 
@@ -90,7 +90,7 @@ const podStatusAsWaited = (status: V1PodStatus): V1PodStatus =>
 /** A pod as the caches keep it: identity, the labels read, and for an endpoint pod its phase, reason, message and each container's state. */
 export function podAsWaited(pod: V1Pod): V1Pod {
   const configPod = pod.metadata?.labels?.[LABEL.configPod] !== undefined;
-  const metadata = metadataAsWaited(pod.metadata, READ_LABELS, { ownName: configPod });
+  const metadata = metadataAsWaited(pod.metadata, READ_LABELS, configPod);
   return { metadata, status: !configPod && pod.status ? podStatusAsWaited(pod.status) : undefined };
 }
 
@@ -106,11 +106,17 @@ export function jobAsWaited(job: V1Job): V1Job {
   };
 }
 
-/** A namespace as the caches keep it: its name, resource version, creation and deletion times, the live lesson it holds, its phase. */
+/** A namespace as the caches keep it: its name, creation and deletion times, the live lesson it holds, its phase. */
 export function namespaceAsWaited(namespace: V1Namespace): V1Namespace {
+  const { metadata, status } = namespace;
   return {
-    metadata: metadataAsWaited(namespace.metadata, NAMESPACE_LABELS, { namespace: true }),
-    status: namespace.status ? shared.part({ phase: namespace.status.phase, conditions: undefined }) : undefined,
+    metadata: {
+      name: metadata?.name,
+      creationTimestamp: metadata?.creationTimestamp,
+      deletionTimestamp: metadata?.deletionTimestamp,
+      labels: labelsOf(metadata?.labels, NAMESPACE_LABELS, false),
+    },
+    status: status ? shared.part({ phase: status.phase, conditions: undefined }) : undefined,
   };
 }
 

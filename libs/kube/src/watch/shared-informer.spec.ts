@@ -69,6 +69,26 @@ describe('SharedInformer', () => {
     controller.abort();
   });
 
+  it('reports every object a re-list still finds as modified when the cache keeps no resource version', async () => {
+    const source = new FakeWatchSource<Item>();
+    const withoutVersion = ({ metadata, ready }: Item): Item => ({ metadata: { name: metadata?.name, namespace: metadata?.namespace }, ready });
+    const informer = new SharedInformer<Item>(source, { clusterScoped: false, keep: withoutVersion });
+    const controller = new AbortController();
+    informer.start(controller.signal);
+    source.upsert(item('a', 'p1'));
+    source.upsert(item('a', 'p2'));
+    await vi.waitFor(() => expect(informer.hasSynced).toBe(true));
+    const modified: string[] = [];
+    informer.onChange((type, object) => type === 'MODIFIED' && modified.push(`${object.metadata?.name}:${object.ready}`));
+    source.drop();
+    source.upsert(item('a', 'p1', true));
+    source.compact();
+    await vi.waitFor(() => expect(informer.relists).toBe(1));
+    await vi.waitFor(() => expect(modified.sort()).toEqual(['p1:true', 'p2:false']));
+    expect(informer.get('a', 'p1')?.metadata).toEqual({ name: 'p1', namespace: 'a' });
+    controller.abort();
+  });
+
   it('fails a wait on its deadline, on abort, and when the evaluation says so', async () => {
     const { source, informer, controller } = setup();
     await vi.waitFor(() => expect(source.open).toBe(1));

@@ -19,6 +19,16 @@ interface Subscription {
 }
 
 /**
+ * Whether a re-listed object may differ from the one cached: its resource version moved, or the cache
+ * keeps no resource version (`keep` dropped it to save memory) and so cannot tell — then it is reported
+ * as modified, as client-go's informers report every object of a re-list.
+ */
+function changedSince(cached: HasMetadata, listed: HasMetadata): boolean {
+  const version = listed.metadata?.resourceVersion;
+  return version === undefined || cached.metadata?.resourceVersion !== version;
+}
+
+/**
  * One label-selected cache of a kind, filled by one `ResilientWatch` (list once, then watch; resumed
  * after a dropped stream, re-listed on 410 Gone) and shared by every wait of the process. Objects are
  * grouped by scope — their namespace, or their own name for cluster-scoped kinds — so a wait looks at
@@ -173,7 +183,7 @@ export class SharedInformer<T extends HasMetadata> {
       for (const item of objectsOf(objects)) {
         const old = objectNamed(before.get(scope), item.metadata?.name ?? '');
         if (!old) changes.push(['ADDED', item]);
-        else if (old.metadata?.resourceVersion !== item.metadata?.resourceVersion) changes.push(['MODIFIED', item]);
+        else if (changedSince(old, item)) changes.push(['MODIFIED', item]);
       }
     }
     this.scopes.clear();
