@@ -14,6 +14,7 @@ import {
   NatsCredentialsMissingError,
   requireBusCredentials,
 } from '@antidote/messaging';
+import { restoreDateTimeFormat } from './date-formats-on-first-use.js';
 import { BusHandledMetricsInterceptor, observeBusRequests } from './bus-metrics.js';
 import { createLogger, PinoNestLogger, type AppLogger } from './logger.js';
 import { MetricsService } from './metrics.service.js';
@@ -54,6 +55,7 @@ export interface RunningService {
  * SIGINT close everything (draining NATS) and exit 0.
  */
 export async function startService(definition: ServiceDefinition, options: LoadConfigOptions = {}): Promise<RunningService> {
+  restoreDateTimeFormat();
   const { config, warnings } = loadConfig(options);
   const logger = createLogger(definition.name, config.logging.level);
   for (const warning of warnings) logger.warn(warning);

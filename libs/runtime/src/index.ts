@@ -1,3 +1,5 @@
+// First, before anything of NestJS is imported: its date formats made on first use (the file says why).
+import './date-formats-on-first-use.js';
 export { runService, startService } from './bootstrap.js';
 export type { RunningService, ServiceDefinition } from './bootstrap.js';
 export { currentCorrelationId, withCorrelation } from './correlation.js';
