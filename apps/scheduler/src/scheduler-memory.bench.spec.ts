@@ -18,9 +18,9 @@ const SETTLE_SECONDS = Number(process.env.BENCH_MEMORY_SETTLE_SECONDS ?? 30);
 const NODE_OPTIONS = process.env.BENCH_MEMORY_NODE_OPTIONS ?? '--max-semi-space-size=2';
 /** V8 flags node refuses in `NODE_OPTIONS` (`--optimize-for-size`, `--heap-growing-percent`), on the command line, to measure them. */
 const NODE_FLAGS = (process.env.BENCH_MEMORY_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-/** glibc's malloc settings as the images set them (`MALLOC_ARENA_MAX=2`), and any `MALLOC_*` of the bench's environment, to measure them. */
+/** glibc's malloc settings as the images set them (`MALLOC_ARENA_MAX=1`), and any `MALLOC_*` of the bench's environment, to measure them. */
 const MALLOC_ENV = {
-  MALLOC_ARENA_MAX: '2',
+  MALLOC_ARENA_MAX: '1',
   ...Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[0].startsWith('MALLOC_') && entry[1] !== undefined)),
 };
 /**

@@ -3,7 +3,7 @@ import { appRuntimeEnv } from './app-runtime.js';
 
 describe('appRuntimeEnv', () => {
   it('gives every app the memory defaults', () => {
-    expect(appRuntimeEnv({})).toEqual({ NODE_OPTIONS: '--max-semi-space-size=2', MALLOC_ARENA_MAX: '2' });
+    expect(appRuntimeEnv({})).toEqual({ NODE_OPTIONS: '--max-semi-space-size=2', MALLOC_ARENA_MAX: '1' });
   });
 
   it('keeps the operator’s own settings, which win', () => {
