@@ -115,4 +115,25 @@ describe.each(DATABASE_KINDS)('claims, re-drive and expiry queries on %s', (kind
     expect((await db.data.work.findFailed(new Date('2026-01-31T23:59:59Z'))).map((l) => l.id)).not.toContain('idle-failed');
     expect((await db.data.work.findFailed(new Date('2026-02-01T02:00:00Z'))).map((l) => l.id)).toContain('idle-failed');
   });
+
+  it('finds the lessons that should have a namespace by now: started, not failed, no deletion asked, unclaimed, untouched for the grace', async () => {
+    clock = new Date('2026-03-01T00:00:00Z');
+    const lessons = db.data.liveLessons;
+    for (const id of ['ns-ready', 'ns-fresh', 'ns-failed', 'ns-deleting', 'ns-claimed', 'ns-recent']) {
+      await lessons.create(makeNewLiveLesson({ id, sessionId: id }));
+      if (id !== 'ns-fresh') await lessons.updateStatus(id, 'BOOTING');
+    }
+    await lessons.markFailed('ns-failed', 'broken');
+    await lessons.requestDeletion('ns-deleting');
+    await db.data.work.claim('ns-claimed', 'a', 600_000);
+    clock = later(120);
+    await lessons.updateStatus('ns-recent', 'READY');
+    const expecting = await db.data.work.expectingNamespace(later(-60));
+    const ids = expecting.map((lesson) => lesson.id).filter((id) => id.startsWith('ns-'));
+    expect(ids.sort()).toEqual(['ns-ready']);
+    expect(expecting.find((lesson) => lesson.id === 'ns-ready')?.status).toBe('BOOTING');
+    clock = later(600);
+    const later2 = (await db.data.work.expectingNamespace(later(-60))).map((lesson) => lesson.id).filter((id) => id.startsWith('ns-'));
+    expect(later2.sort()).toEqual(['ns-claimed', 'ns-ready', 'ns-recent']);
+  });
 });

@@ -1,5 +1,4 @@
-import { LiveLessonStatus } from '@antidote/contracts';
-import type { DataManager, LiveLesson } from '@antidote/data';
+import type { DataManager } from '@antidote/data';
 import type { NamespaceRecord, ReaperCluster } from '../cluster/reaper-cluster.port.js';
 import type { ReaperAction } from './reaper-action.js';
 import { cutoffFor, lessonVerdict, namespaceVerdict, sessionVerdict, type TtlPolicy } from './ttl-rules.js';
@@ -84,9 +83,8 @@ export class PassPlanner {
       }
     }
     const present = new Set(namespaces.map((namespace) => namespace.liveLessonId).filter(Boolean));
-    const graceCutoff = cutoffFor(now, this.policy.orphanGraceSeconds * 1000).getTime();
-    for (const lesson of await this.data.liveLessons.list({ error: false })) {
-      if (isOrphanRecord(lesson, present, graceCutoff, now)) {
+    for (const lesson of await this.data.work.expectingNamespace(cutoffFor(now, this.policy.orphanGraceSeconds * 1000))) {
+      if (!present.has(lesson.id)) {
         plan.actions.push({ action: 'remove-orphan-record', target: lesson.id, reason: `status ${lesson.status} but its namespace is gone` });
       }
     }
@@ -135,11 +133,4 @@ export class PassPlanner {
     plan.skipped++;
     plan.actions.push({ action: 'skip-bad-record', target, reason: error instanceof Error ? error.message : String(error) });
   }
-}
-
-/** Provisioned, unclaimed, not being deleted, untouched for the grace period, and no namespace. */
-function isOrphanRecord(lesson: LiveLesson, present: Set<string | undefined>, graceCutoff: number, now: Date): boolean {
-  if (lesson.status === LiveLessonStatus.INITIALIZED || lesson.deleteRequestedAt || present.has(lesson.id)) return false;
-  if (lesson.claimedUntil && lesson.claimedUntil.getTime() > now.getTime()) return false;
-  return lesson.updatedAt.getTime() <= graceCutoff;
 }

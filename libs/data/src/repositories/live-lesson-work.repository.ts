@@ -133,6 +133,25 @@ export class LiveLessonWorkRepository {
     return this.liveLessons.byIds(rows.map((row) => row.id));
   }
 
+  /**
+   * The live lessons that should have a namespace by now, id and status only: not failed, past
+   * INITIALIZED, no deletion asked, not claimed (its claimer may be making one), untouched since
+   * `untouchedSince`. The reaper compares them with the namespaces it lists; reading every row whole
+   * for that made its pass hold every held lesson in memory at once.
+   */
+  async expectingNamespace(untouchedSince: Date): Promise<{ id: string; status: LiveLessonStatus }[]> {
+    return this.dataSource.manager
+      .createQueryBuilder(LiveLessonEntity, 'll')
+      .select('ll.id', 'id')
+      .addSelect('ll.status', 'status')
+      .where('ll.error = 0')
+      .andWhere('ll.status <> :initialized', { initialized: LiveLessonStatus.INITIALIZED })
+      .andWhere('ll.delete_requested_at IS NULL')
+      .andWhere('(ll.claimed_until IS NULL OR ll.claimed_until <= :now)', { now: this.now().getTime() })
+      .andWhere('ll.updated_at <= :untouchedSince', { untouchedSince: untouchedSince.getTime() })
+      .getRawMany<{ id: string; status: LiveLessonStatus }>();
+  }
+
   /** Failed live lessons whose failure is older than `cutoff`. */
   async findFailed(cutoff: Date): Promise<LiveLesson[]> {
     const failed = await this.liveLessons.list({ error: true });
