@@ -22,9 +22,13 @@ export class KubeReaperCluster implements ReaperCluster {
     this.kube = kube.child();
   }
 
+  /** Page by page, each page kept as records only: the whole namespaces of 10,000 lessons at once are tens of MiB. */
   async listManagedNamespaces(pageSize: number): Promise<NamespaceRecord[]> {
-    const list = await this.kube.listAll('Namespace', '', { labelSelector: managedNamespaceSelector(this.config.instanceId), limit: pageSize });
-    return list.items.map(recordOf);
+    const records: NamespaceRecord[] = [];
+    for await (const page of this.kube.pages('Namespace', '', { labelSelector: managedNamespaceSelector(this.config.instanceId), limit: pageSize })) {
+      records.push(...page.items.map(recordOf));
+    }
+    return records;
   }
 
   async deleteNamespace(name: string): Promise<void> {

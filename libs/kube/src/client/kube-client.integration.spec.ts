@@ -54,6 +54,9 @@ describe('KubeClient against kube-sim', () => {
     const all = await kube.listAll('Secret', ns, { labelSelector: 'antidoteManaged=yes' });
     expect(all.items.map((s) => s.metadata?.name).sort()).toEqual(['s0', 's1', 's2', 's3', 's4', 's5', 's6']);
     expect(kube.callCount() - before).toBe(3);
+    const pages = [];
+    for await (const page of kube.pages('Secret', ns, { labelSelector: 'antidoteManaged=yes' })) pages.push(page.items.length);
+    expect(pages).toEqual([3, 3, 1]);
   });
 
   it('gives a child client its own call count, on the same connection and observer', async () => {

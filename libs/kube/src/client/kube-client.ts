@@ -167,17 +167,24 @@ export class KubeClient {
     };
   }
 
-  /** Every page of a list (one consistent snapshot: continue tokens keep the first page's version). */
-  async listAll<K extends KubeKind>(kind: K, namespace: string, query: ListQuery = {}, signal?: AbortSignal): Promise<ListSnapshot<KindTypes[K]>> {
-    const items: KindTypes[K][] = [];
-    let resourceVersion = '';
+  /** A list page by page, for a caller that keeps less than each page (one consistent snapshot: continue tokens keep the first page's version). */
+  async *pages<K extends KubeKind>(kind: K, namespace: string, query: ListQuery = {}, signal?: AbortSignal): AsyncGenerator<ListPage<KindTypes[K]>> {
     let continueToken: string | undefined;
     do {
       const page = await this.list(kind, namespace, { ...query, limit: query.limit ?? this.pageSize, ...(continueToken ? { continueToken } : {}) }, signal);
-      items.push(...page.items);
-      resourceVersion ||= page.resourceVersion;
+      yield page;
       continueToken = page.continueToken;
     } while (continueToken);
+  }
+
+  /** Every page of a list, as one snapshot. */
+  async listAll<K extends KubeKind>(kind: K, namespace: string, query: ListQuery = {}, signal?: AbortSignal): Promise<ListSnapshot<KindTypes[K]>> {
+    const items: KindTypes[K][] = [];
+    let resourceVersion = '';
+    for await (const page of this.pages(kind, namespace, query, signal)) {
+      items.push(...page.items);
+      resourceVersion ||= page.resourceVersion;
+    }
     return { items, resourceVersion };
   }
 
