@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import type ssh2 from 'ssh2';
+import { cacheParsedHostKeys } from './ssh-host-key-cache.js';
 
 /**
  * An SSH client on a fresh socket to host:port, torn down (listeners, session, socket) by the cleanup
@@ -33,7 +34,8 @@ export function sshOpener(): Promise<SshOpener> {
 }
 
 async function openerOf(module: Promise<{ default: typeof ssh2 }>): Promise<SshOpener> {
-  const { Client } = (await module).default;
+  const { Client, utils } = (await module).default;
+  cacheParsedHostKeys(utils);
   return (target, onCleanup) => {
     // No Nagle: the handshake is rounds of small writes that would each wait for a delayed ACK.
     const socket = connect({ host: target.host, port: target.port, noDelay: true });
