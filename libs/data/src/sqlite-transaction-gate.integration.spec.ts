@@ -1,7 +1,12 @@
+import { createRequire } from 'node:module';
 import { testDatabase, type TestDatabase } from '@antidote/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SQLITE_BUSY_WAIT_MS } from './sqlite-busy-wait.js';
 import { TransactionGate } from './sqlite-transaction-gate.js';
 import { inTransaction } from './transaction.js';
+
+/** Another connection on the file (another app under `npm start`). */
+const Database = createRequire(import.meta.url)('better-sqlite3') as new (path: string) => { exec(sql: string): void; close(): void };
 
 /** A promise and the function that settles it: a step of a test, taken when the test says. */
 function step(): { reached: Promise<void>; reach: () => void } {
@@ -76,9 +81,35 @@ describe('SQLite: one transaction at a time on the connection, and nothing else 
       await release.reached;
     });
     await inside.reached;
-    await expect(gate.passage(1)).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    await expect(gate.pass(Date.now() + 1, () => 'ran')).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
     release.reach();
     await holding;
-    await expect(gate.passage(1)).resolves.toBeUndefined();
+    await expect(gate.pass(Date.now() + 1, () => 'ran')).resolves.toBe('ran');
+  });
+
+  it('gives a statement one bound for its wait at the gate and its busy retries together', async () => {
+    const holder = new Database(db.url.slice('sqlite:'.length));
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const inside = step();
+      const release = step();
+      const transaction = inTransaction(db.data.dataSource, async (manager) => {
+        await manager.query('SELECT COUNT(*) FROM live_sessions');
+        inside.reach();
+        await release.reached;
+      });
+      await inside.reached;
+      const write = db.data.liveSessions.create({ id: 'past-its-bound', sourceIp: '127.0.0.1' });
+      holder.exec('BEGIN IMMEDIATE');
+      // The write waited its whole bound at the gate; refused busy after it, it is not given a new one.
+      vi.setSystemTime(Date.now() + SQLITE_BUSY_WAIT_MS);
+      release.reach();
+      await transaction;
+      await expect(write).rejects.toMatchObject({ driverError: { code: 'SQLITE_BUSY' } });
+    } finally {
+      vi.useRealTimers();
+      holder.close();
+    }
+    expect(await db.data.liveSessions.find('past-its-bound')).toBeUndefined();
   });
 });
