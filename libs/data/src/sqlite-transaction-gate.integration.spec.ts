@@ -55,6 +55,17 @@ describe('SQLite: one transaction at a time on the connection, and nothing else 
     expect(found).toMatchObject({ id: 'read-inside' });
   });
 
+  it('runs a transaction asked for inside another as part of it (no wait for itself)', async () => {
+    await expect(
+      inTransaction(db.data.dataSource, async (manager) => {
+        await manager.query(`INSERT INTO live_sessions (id, source_ip, persistent, created_at, last_active_at) VALUES ('tx-outer', '127.0.0.1', 0, 0, 0)`);
+        await inTransaction(db.data.dataSource, (inner) => inner.query('SELECT 1'));
+        throw new Error('the outer one rolls back');
+      }),
+    ).rejects.toThrow(/outer/);
+    expect(await db.data.liveSessions.find('tx-outer')).toBeUndefined();
+  });
+
   it('runs two transactions one after the other, each with its own writes', async () => {
     const first = step();
     const a = inTransaction(db.data.dataSource, async (manager) => {
@@ -82,6 +93,7 @@ describe('SQLite: one transaction at a time on the connection, and nothing else 
     });
     await inside.reached;
     await expect(gate.pass(Date.now() + 1, () => 'ran')).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    await expect(gate.hold(() => Promise.resolve('ran'), Date.now() + 1)).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
     release.reach();
     await holding;
     await expect(gate.pass(Date.now() + 1, () => 'ran')).resolves.toBe('ran');

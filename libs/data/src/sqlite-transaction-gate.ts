@@ -57,8 +57,13 @@ export class TransactionGate {
     }
   }
 
-  /** Runs `transaction` holding the gate, once any transaction holding it has ended (by `giveUpAt`). */
+  /**
+   * Runs `transaction` holding the gate, once any transaction holding it has ended (by `giveUpAt`): one
+   * transaction at a time on the connection. Work of the transaction holding it runs at once (TypeORM
+   * nests it as a savepoint).
+   */
   async hold<T>(transaction: () => Promise<T>, giveUpAt = busyDeadline()): Promise<T> {
+    if (this.held && !this.mustWait()) return transaction();
     const owner = {};
     let end = (): void => undefined;
     await this.pass(giveUpAt, () => {
