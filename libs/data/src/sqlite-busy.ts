@@ -57,18 +57,18 @@ export function waitForLocksOffTheLoop(dataSource: DataSource): void {
     const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
     const outsideTransaction = () => !runner.isTransactionActive;
     // One deadline per statement, from when it first had to wait (at the gate, or refused busy).
-    const run = async (args: unknown[], waitingSince?: number) => {
-      try {
-        return await query(...args);
-      } catch (error) {
+    const run = (args: unknown[], deadline?: number): Promise<unknown> =>
+      query(...args).catch((error: unknown) => {
         if (!isSqliteBusy(error) || !outsideTransaction()) throw error;
-        const giveUpAt = waitingSince ?? busyDeadline();
+        const giveUpAt = deadline ?? busyDeadline();
         return inLine(() => retryWhileBusy(() => gate.pass(giveUpAt, () => query(...args)), { canRetry: outsideTransaction, giveUpAt }));
-      }
-    };
-    runner.query = (async (...args: unknown[]) => {
-      const giveUpAt = gate.mustWait() ? busyDeadline() : undefined;
-      return giveUpAt === undefined ? run(args) : gate.pass(giveUpAt, () => run(args, giveUpAt));
+      });
+    // No transaction held by another context (the common case): the statement is sent at once, with no
+    // promise of its own before it.
+    runner.query = ((...args: unknown[]) => {
+      if (!gate.mustWait()) return run(args);
+      const giveUpAt = busyDeadline();
+      return gate.pass(giveUpAt, () => run(args, giveUpAt));
     }) as QueryRunner['query'];
     return runner;
   };

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { testDatabase, type TestDatabase } from '@antidote/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SQLITE_BUSY_WAIT_MS } from './sqlite-busy-wait.js';
+import { onStatement } from './statement-log.js';
 import { TransactionGate } from './sqlite-transaction-gate.js';
 import { inTransaction } from './transaction.js';
 
@@ -81,6 +82,18 @@ describe('SQLite: one transaction at a time on the connection, and nothing else 
     await b;
     expect(await db.data.liveSessions.find('tx-a')).toBeUndefined();
     expect(await db.data.liveSessions.find('tx-b')).toMatchObject({ id: 'tx-b' });
+  });
+
+  it('sends a statement in the same turn when no transaction is open (nothing awaited before it)', async () => {
+    const heard: string[] = [];
+    const stop = onStatement(db.data.dataSource, (sql) => void heard.push(sql));
+    try {
+      const sent = db.data.dataSource.query('SELECT 42 AS answer');
+      expect(heard).toEqual(['SELECT 42 AS answer']);
+      await expect(sent).resolves.toEqual([{ answer: 42 }]);
+    } finally {
+      stop();
+    }
   });
 
   it('fails a statement busy, rather than waiting for ever, when another transaction holds the gate past the wait', async () => {
