@@ -54,6 +54,7 @@ export function waitForLocksOffTheLoop(dataSource: DataSource): void {
     const runner = create(mode);
     if (wrapped.has(runner)) return runner;
     wrapped.add(runner);
+    gate.guard(runner);
     const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
     const outsideTransaction = () => !runner.isTransactionActive;
     // One deadline per statement, from when it first had to wait (at the gate, or refused busy).

@@ -1,5 +1,8 @@
 import { createRequire } from 'node:module';
-import { testDatabase, type TestDatabase } from '@antidote/testing';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { makeImage, testDatabase, type TestDatabase } from '@antidote/testing';
+import type { EntitySubscriberInterface } from 'typeorm';
+import { ImageEntity } from './entities/index.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SQLITE_BUSY_WAIT_MS } from './sqlite-busy-wait.js';
 import { onStatement } from './statement-log.js';
@@ -45,6 +48,34 @@ describe('SQLite: one transaction at a time on the connection, and nothing else 
     await expect(transaction).rejects.toThrow(/refused/);
     await created;
     expect(await db.data.liveSessions.find('created-meanwhile')).toMatchObject({ id: 'created-meanwhile' });
+  });
+
+  it("keeps a session created while TypeORM's own transaction (a save of several entities) was open, though it rolls back", async () => {
+    const inside = step();
+    const fail = step();
+    const refusing: EntitySubscriberInterface<ImageEntity> = {
+      listenTo: () => ImageEntity,
+      afterInsert: async () => {
+        inside.reach();
+        await fail.reached;
+        throw new Error('refused by a rule of the save');
+      },
+    };
+    const { subscribers } = db.data.dataSource;
+    subscribers.push(refusing);
+    try {
+      const saved = db.data.curriculum.insertImages([makeImage({ slug: 'saved-a' }), makeImage({ slug: 'saved-b' })]);
+      await inside.reached;
+      const created = db.data.liveSessions.create({ id: 'created-during-save', sourceIp: '127.0.0.1' });
+      await nextTurn(); // time for the statement to join the save's transaction, were it let in
+      fail.reach();
+      await expect(saved).rejects.toThrow(/refused/);
+      await created;
+    } finally {
+      subscribers.splice(subscribers.indexOf(refusing), 1);
+    }
+    expect(await db.data.liveSessions.find('created-during-save')).toMatchObject({ id: 'created-during-save' });
+    expect((await db.data.curriculum.listImages()).map((image) => image.slug)).not.toContain('saved-a');
   });
 
   it("lets the transaction's own work read through the data source while it is open (no deadlock)", async () => {

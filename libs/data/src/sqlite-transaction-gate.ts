@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { DataSource } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 import { busyDeadline, sqliteBusy } from './sqlite-busy-wait.js';
 
 const gates = new WeakMap<DataSource, TransactionGate>();
@@ -58,22 +58,65 @@ export class TransactionGate {
   }
 
   /**
+   * Makes the transactions TypeORM opens on `runner` by itself — a `save` of several entities, a
+   * migration — hold the gate too, from their start to their commit or rollback (outside `inTransaction`
+   * nothing else would keep other requests' statements out of them). The gate's owner is the async
+   * context that starts the transaction: TypeORM opens it in an async function of its own, after an
+   * await, so the statements of that function (and of what it starts) are the transaction's and no other.
+   */
+  guard(runner: QueryRunner): void {
+    const start = runner.startTransaction.bind(runner);
+    let release: (() => void) | undefined;
+    const ended = (): void => {
+      const releasing = release;
+      release = undefined;
+      releasing?.();
+    };
+    runner.startTransaction = (isolationLevel) => {
+      if (this.owned()) return start(isolationLevel); // a savepoint in the transaction holding the gate
+      const owner = {};
+      this.inside.enterWith(owner);
+      return this.pass(busyDeadline(), () => (release = this.claim(owner))).then(() =>
+        start(isolationLevel).catch((error: unknown) => {
+          ended();
+          throw error;
+        }),
+      );
+    };
+    for (const name of ['commitTransaction', 'rollbackTransaction'] as const) {
+      const finish = runner[name].bind(runner);
+      runner[name] = () => finish().finally(() => !runner.isTransactionActive && ended());
+    }
+  }
+
+  /**
    * Runs `transaction` holding the gate, once any transaction holding it has ended (by `giveUpAt`): one
    * transaction at a time on the connection. Work of the transaction holding it runs at once (TypeORM
    * nests it as a savepoint).
    */
   async hold<T>(transaction: () => Promise<T>, giveUpAt = busyDeadline()): Promise<T> {
-    if (this.held && !this.mustWait()) return transaction();
+    if (this.owned()) return transaction();
     const owner = {};
-    let end = (): void => undefined;
-    await this.pass(giveUpAt, () => {
-      this.held = { owner, ended: new Promise<void>((resolve) => (end = resolve)) };
-    });
+    const release = await this.pass(giveUpAt, () => this.claim(owner));
     try {
       return await this.inside.run(owner, transaction);
     } finally {
-      this.held = undefined;
-      end();
+      release();
     }
+  }
+
+  /** Whether the current async context holds the gate. */
+  private owned(): boolean {
+    return this.held !== undefined && this.inside.getStore() === this.held.owner;
+  }
+
+  /** Takes the gate for `owner` (in the turn it was found free); returns what gives it back. */
+  private claim(owner: object): () => void {
+    let end = (): void => undefined;
+    this.held = { owner, ended: new Promise<void>((resolve) => (end = resolve)) };
+    return () => {
+      if (this.held?.owner === owner) this.held = undefined;
+      end();
+    };
   }
 }
