@@ -1,32 +1,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource, QueryRunner } from 'typeorm';
+import { busyDeadline, isSqliteBusy } from './sqlite-busy-wait.js';
 import { TransactionGate } from './sqlite-transaction-gate.js';
-
-/** How long a statement refused for another connection's write lock is tried again (as long as the busy timeout waited before). */
-export const SQLITE_BUSY_WAIT_MS = 10_000;
-
-function isSqliteBusy(error: unknown): boolean {
-  const cause = (error as { driverError?: unknown }).driverError ?? error;
-  const code = (cause as { code?: unknown }).code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
-}
 
 export interface BusyRetry {
   /** Whether a refused attempt may be made again (not inside a transaction). */
   canRetry?: () => boolean;
   /**
-   * When to stop: SQLITE_BUSY_WAIT_MS after the work was first refused or queued, so time spent in line
-   * behind other waiters counts (a line of waiters each given its own 10 s made the last wait minutes,
-   * and a learner's request hang instead of being answered 503).
+   * When to stop (`busyDeadline()` when the work first had to wait: refused, or held at the transaction
+   * gate), so time spent in line behind other waiters counts (a line of waiters each given its own 10 s
+   * made the last wait minutes, and a learner's request hang instead of being answered 503).
    */
   giveUpAt?: number;
 }
 
 /** Runs `attempt` again while it fails with SQLITE_BUSY, after short jittered pauses, until `giveUpAt`; past it, one attempt. */
-export async function retryWhileBusy<T>(
-  attempt: () => Promise<T>,
-  { canRetry = () => true, giveUpAt = Date.now() + SQLITE_BUSY_WAIT_MS }: BusyRetry = {},
-): Promise<T> {
+export async function retryWhileBusy<T>(attempt: () => Promise<T>, { canRetry = () => true, giveUpAt = busyDeadline() }: BusyRetry = {}): Promise<T> {
   for (let tries = 1; ; tries++) {
     try {
       return await attempt();
@@ -65,17 +54,22 @@ export function waitForLocksOffTheLoop(dataSource: DataSource): void {
     const runner = create(mode);
     if (wrapped.has(runner)) return runner;
     wrapped.add(runner);
+    gate.guard(runner);
     const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
     const outsideTransaction = () => !runner.isTransactionActive;
-    runner.query = (async (...args: unknown[]) => {
-      await gate.passage();
-      try {
-        return await query(...args);
-      } catch (error) {
+    // One deadline per statement, from when it first had to wait (at the gate, or refused busy).
+    const run = (args: unknown[], deadline?: number): Promise<unknown> =>
+      query(...args).catch((error: unknown) => {
         if (!isSqliteBusy(error) || !outsideTransaction()) throw error;
-        const giveUpAt = Date.now() + SQLITE_BUSY_WAIT_MS;
-        return inLine(() => retryWhileBusy(() => query(...args), { canRetry: outsideTransaction, giveUpAt }));
-      }
+        const giveUpAt = deadline ?? busyDeadline();
+        return inLine(() => retryWhileBusy(() => gate.pass(giveUpAt, () => query(...args)), { canRetry: outsideTransaction, giveUpAt }));
+      });
+    // No transaction held by another context (the common case): the statement is sent at once, with no
+    // promise of its own before it.
+    runner.query = ((...args: unknown[]) => {
+      if (!gate.mustWait()) return run(args);
+      const giveUpAt = busyDeadline();
+      return gate.pass(giveUpAt, () => run(args, giveUpAt));
     }) as QueryRunner['query'];
     return runner;
   };

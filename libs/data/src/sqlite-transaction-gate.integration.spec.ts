@@ -1,7 +1,16 @@
-import { testDatabase, type TestDatabase } from '@antidote/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { makeImage, testDatabase, type TestDatabase } from '@antidote/testing';
+import type { EntitySubscriberInterface } from 'typeorm';
+import { ImageEntity } from './entities/index.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SQLITE_BUSY_WAIT_MS } from './sqlite-busy-wait.js';
+import { onStatement } from './statement-log.js';
 import { TransactionGate } from './sqlite-transaction-gate.js';
 import { inTransaction } from './transaction.js';
+
+/** Another connection on the file (another app under `npm start`). */
+const Database = createRequire(import.meta.url)('better-sqlite3') as new (path: string) => { exec(sql: string): void; close(): void };
 
 /** A promise and the function that settles it: a step of a test, taken when the test says. */
 function step(): { reached: Promise<void>; reach: () => void } {
@@ -41,6 +50,34 @@ describe('SQLite: one transaction at a time on the connection, and nothing else 
     expect(await db.data.liveSessions.find('created-meanwhile')).toMatchObject({ id: 'created-meanwhile' });
   });
 
+  it("keeps a session created while TypeORM's own transaction (a save of several entities) was open, though it rolls back", async () => {
+    const inside = step();
+    const fail = step();
+    const refusing: EntitySubscriberInterface<ImageEntity> = {
+      listenTo: () => ImageEntity,
+      afterInsert: async () => {
+        inside.reach();
+        await fail.reached;
+        throw new Error('refused by a rule of the save');
+      },
+    };
+    const { subscribers } = db.data.dataSource;
+    subscribers.push(refusing);
+    try {
+      const saved = db.data.curriculum.insertImages([makeImage({ slug: 'saved-a' }), makeImage({ slug: 'saved-b' })]);
+      await inside.reached;
+      const created = db.data.liveSessions.create({ id: 'created-during-save', sourceIp: '127.0.0.1' });
+      await nextTurn(); // time for the statement to join the save's transaction, were it let in
+      fail.reach();
+      await expect(saved).rejects.toThrow(/refused/);
+      await created;
+    } finally {
+      subscribers.splice(subscribers.indexOf(refusing), 1);
+    }
+    expect(await db.data.liveSessions.find('created-during-save')).toMatchObject({ id: 'created-during-save' });
+    expect((await db.data.curriculum.listImages()).map((image) => image.slug)).not.toContain('saved-a');
+  });
+
   it("lets the transaction's own work read through the data source while it is open (no deadlock)", async () => {
     await db.data.liveSessions.create({ id: 'read-inside', sourceIp: '127.0.0.1' });
     const found = await inTransaction(db.data.dataSource, async (manager) => {
@@ -48,6 +85,17 @@ describe('SQLite: one transaction at a time on the connection, and nothing else 
       return db.data.liveSessions.find('read-inside');
     });
     expect(found).toMatchObject({ id: 'read-inside' });
+  });
+
+  it('runs a transaction asked for inside another as part of it (no wait for itself)', async () => {
+    await expect(
+      inTransaction(db.data.dataSource, async (manager) => {
+        await manager.query(`INSERT INTO live_sessions (id, source_ip, persistent, created_at, last_active_at) VALUES ('tx-outer', '127.0.0.1', 0, 0, 0)`);
+        await inTransaction(db.data.dataSource, (inner) => inner.query('SELECT 1'));
+        throw new Error('the outer one rolls back');
+      }),
+    ).rejects.toThrow(/outer/);
+    expect(await db.data.liveSessions.find('tx-outer')).toBeUndefined();
   });
 
   it('runs two transactions one after the other, each with its own writes', async () => {
@@ -67,6 +115,18 @@ describe('SQLite: one transaction at a time on the connection, and nothing else 
     expect(await db.data.liveSessions.find('tx-b')).toMatchObject({ id: 'tx-b' });
   });
 
+  it('sends a statement in the same turn when no transaction is open (nothing awaited before it)', async () => {
+    const heard: string[] = [];
+    const stop = onStatement(db.data.dataSource, (sql) => void heard.push(sql));
+    try {
+      const sent = db.data.dataSource.query('SELECT 42 AS answer');
+      expect(heard).toEqual(['SELECT 42 AS answer']);
+      await expect(sent).resolves.toEqual([{ answer: 42 }]);
+    } finally {
+      stop();
+    }
+  });
+
   it('fails a statement busy, rather than waiting for ever, when another transaction holds the gate past the wait', async () => {
     const gate = new TransactionGate();
     const release = step();
@@ -76,9 +136,36 @@ describe('SQLite: one transaction at a time on the connection, and nothing else 
       await release.reached;
     });
     await inside.reached;
-    await expect(gate.passage(1)).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    await expect(gate.pass(Date.now() + 1, () => 'ran')).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    await expect(gate.hold(() => Promise.resolve('ran'), Date.now() + 1)).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
     release.reach();
     await holding;
-    await expect(gate.passage(1)).resolves.toBeUndefined();
+    await expect(gate.pass(Date.now() + 1, () => 'ran')).resolves.toBe('ran');
+  });
+
+  it('gives a statement one bound for its wait at the gate and its busy retries together', async () => {
+    const holder = new Database(db.url.slice('sqlite:'.length));
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const inside = step();
+      const release = step();
+      const transaction = inTransaction(db.data.dataSource, async (manager) => {
+        await manager.query('SELECT COUNT(*) FROM live_sessions');
+        inside.reach();
+        await release.reached;
+      });
+      await inside.reached;
+      const write = db.data.liveSessions.create({ id: 'past-its-bound', sourceIp: '127.0.0.1' });
+      holder.exec('BEGIN IMMEDIATE');
+      // The write waited its whole bound at the gate; refused busy after it, it is not given a new one.
+      vi.setSystemTime(Date.now() + SQLITE_BUSY_WAIT_MS);
+      release.reach();
+      await transaction;
+      await expect(write).rejects.toMatchObject({ driverError: { code: 'SQLITE_BUSY' } });
+    } finally {
+      vi.useRealTimers();
+      holder.close();
+    }
+    expect(await db.data.liveSessions.find('past-its-bound')).toBeUndefined();
   });
 });

@@ -1,9 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { DataSource } from 'typeorm';
-
-/** Past this wait for another request's transaction, a statement fails as SQLite being busy (the api answers 503). */
-const GATE_WAIT_MS = 10_000;
+import type { DataSource, QueryRunner } from 'typeorm';
+import { busyDeadline, sqliteBusy } from './sqlite-busy-wait.js';
 
 const gates = new WeakMap<DataSource, TransactionGate>();
 
@@ -32,36 +30,93 @@ export class TransactionGate {
     return gate;
   }
 
+  /** Whether work from the current async context must wait for another context's transaction to end. */
+  mustWait(): boolean {
+    return this.held !== undefined && this.inside.getStore() !== this.held.owner;
+  }
+
   /**
-   * Resolves when a statement sent from the current async context may run; rejects as SQLITE_BUSY after
-   * `waitMs` (a transaction that waits for a statement it did not send itself would otherwise wait forever).
+   * Runs `next` once work from the current async context may (in the same turn as the check, so no
+   * transaction takes the gate in between); rejects as SQLITE_BUSY at `giveUpAt` (a transaction that waits
+   * for a statement it did not send itself would otherwise wait forever).
    */
-  async passage(waitMs = GATE_WAIT_MS): Promise<void> {
-    if (!this.held || this.inside.getStore() === this.held.owner) return;
+  async pass<T>(giveUpAt: number, next: () => T | Promise<T>): Promise<T> {
+    if (!this.mustWait()) return next();
+    const since = Date.now();
     const giveUp = new AbortController();
-    const timeout = sleep(waitMs, 'timeout', { signal: giveUp.signal }).catch(() => undefined);
+    const timeout = sleep(Math.max(0, giveUpAt - since), 'timeout', { signal: giveUp.signal }).catch(() => undefined);
     try {
-      while (this.held && this.inside.getStore() !== this.held.owner) {
+      while (this.held && this.mustWait()) {
         if ((await Promise.race([this.held.ended, timeout])) === 'timeout') {
-          throw Object.assign(new Error(`SQLite busy: waited ${waitMs / 1000} s for another request's transaction to end`), { code: 'SQLITE_BUSY' });
+          throw sqliteBusy(`waited ${((Date.now() - since) / 1000).toFixed(1)} s for another request's transaction to end`);
         }
       }
+      return await next();
     } finally {
       giveUp.abort();
     }
   }
 
-  /** Runs `transaction` holding the gate (after any transaction holding it has ended). */
-  async hold<T>(transaction: () => Promise<T>): Promise<T> {
-    await this.passage();
+  /**
+   * Makes the transactions TypeORM opens on `runner` by itself — a `save` of several entities, a
+   * migration — hold the gate too, from their start to their commit or rollback (outside `inTransaction`
+   * nothing else would keep other requests' statements out of them). The gate's owner is the async
+   * context that starts the transaction: TypeORM opens it in an async function of its own, after an
+   * await, so the statements of that function (and of what it starts) are the transaction's and no other.
+   */
+  guard(runner: QueryRunner): void {
+    const start = runner.startTransaction.bind(runner);
+    let release: (() => void) | undefined;
+    const ended = (): void => {
+      const releasing = release;
+      release = undefined;
+      releasing?.();
+    };
+    runner.startTransaction = (isolationLevel) => {
+      if (this.owned()) return start(isolationLevel); // a savepoint in the transaction holding the gate
+      const owner = {};
+      this.inside.enterWith(owner);
+      return this.pass(busyDeadline(), () => (release = this.claim(owner))).then(() =>
+        start(isolationLevel).catch((error: unknown) => {
+          ended();
+          throw error;
+        }),
+      );
+    };
+    for (const name of ['commitTransaction', 'rollbackTransaction'] as const) {
+      const finish = runner[name].bind(runner);
+      runner[name] = () => finish().finally(() => !runner.isTransactionActive && ended());
+    }
+  }
+
+  /**
+   * Runs `transaction` holding the gate, once any transaction holding it has ended (by `giveUpAt`): one
+   * transaction at a time on the connection. Work of the transaction holding it runs at once (TypeORM
+   * nests it as a savepoint).
+   */
+  async hold<T>(transaction: () => Promise<T>, giveUpAt = busyDeadline()): Promise<T> {
+    if (this.owned()) return transaction();
     const owner = {};
-    let end = (): void => undefined;
-    this.held = { owner, ended: new Promise<void>((resolve) => (end = resolve)) };
+    const release = await this.pass(giveUpAt, () => this.claim(owner));
     try {
       return await this.inside.run(owner, transaction);
     } finally {
-      this.held = undefined;
-      end();
+      release();
     }
+  }
+
+  /** Whether the current async context holds the gate. */
+  private owned(): boolean {
+    return this.held !== undefined && this.inside.getStore() === this.held.owner;
+  }
+
+  /** Takes the gate for `owner` (in the turn it was found free); returns what gives it back. */
+  private claim(owner: object): () => void {
+    let end = (): void => undefined;
+    this.held = { owner, ended: new Promise<void>((resolve) => (end = resolve)) };
+    return () => {
+      if (this.held?.owner === owner) this.held = undefined;
+      end();
+    };
   }
 }
