@@ -43,10 +43,13 @@ export function waitForLocksOffTheLoop(dataSource: DataSource): void {
   const wrapped = new WeakSet<QueryRunner>();
   const gate = TransactionGate.attach(dataSource);
   // Statements waiting for the lock take turns: one asks SQLite again at a time, the next right after it
-  // got through (not hundreds asking every few milliseconds during a burst).
+  // got through (not hundreds asking every few milliseconds during a burst). One whose bound passed while
+  // it waited for its turn fails at once, without asking again: an attempt may wait at the transaction
+  // gate for a turn of the event loop, and 2,000 such turns one after another kept the last learners of a
+  // burst waiting for minutes (the 10,000-lesson run of 2026-12-07, evening).
   let line: Promise<unknown> = Promise.resolve();
-  const inLine = <T>(wait: () => Promise<T>): Promise<T> => {
-    const turn = line.then(wait);
+  const inLine = <T>(giveUpAt: number, wait: () => Promise<T>, refused: Error): Promise<T> => {
+    const turn = line.then(() => (Date.now() >= giveUpAt ? Promise.reject(refused) : wait()));
     line = turn.catch(() => undefined);
     return turn;
   };
@@ -62,7 +65,11 @@ export function waitForLocksOffTheLoop(dataSource: DataSource): void {
       query(...args).catch((error: unknown) => {
         if (!isSqliteBusy(error) || !outsideTransaction()) throw error;
         const giveUpAt = deadline ?? busyDeadline();
-        return inLine(() => retryWhileBusy(() => gate.pass(giveUpAt, () => query(...args)), { canRetry: outsideTransaction, giveUpAt }));
+        return inLine(
+          giveUpAt,
+          () => retryWhileBusy(() => gate.pass(giveUpAt, () => query(...args)), { canRetry: outsideTransaction, giveUpAt }),
+          error as Error,
+        );
       });
     // No transaction held by another context (the common case): the statement is sent at once, with no
     // promise of its own before it.

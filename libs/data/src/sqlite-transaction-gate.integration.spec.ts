@@ -143,6 +143,38 @@ describe('SQLite: one transaction at a time on the connection, and nothing else 
     await expect(gate.pass(Date.now() + 1, () => 'ran')).resolves.toBe('ran');
   });
 
+  it('fails the statements whose bound passed while they waited in line for the lock, without asking SQLite again', async () => {
+    const holder = new Database(db.url.slice('sqlite:'.length));
+    const asked = new Map<string, number>();
+    const stop = onStatement(db.data.dataSource, (sql, parameters) => {
+      const id = (parameters as unknown[] | undefined)?.find((value) => typeof value === 'string' && value.startsWith('in-line-'));
+      if (sql.startsWith('INSERT') && typeof id === 'string') asked.set(id, (asked.get(id) ?? 0) + 1);
+    });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      holder.exec('BEGIN IMMEDIATE');
+      const ids = ['in-line-1', 'in-line-2', 'in-line-3'];
+      const writes = ids.map((id) =>
+        db.data.liveSessions.create({ id, sourceIp: '127.0.0.1' }).then(
+          () => 'written',
+          (error: unknown) => error,
+        ),
+      );
+      // Each refused once; the first in line asks again while its bound lasts.
+      await vi.waitFor(() => expect(asked.get('in-line-1')).toBeGreaterThanOrEqual(2));
+      expect([asked.get('in-line-2'), asked.get('in-line-3')]).toEqual([1, 1]);
+      vi.setSystemTime(Date.now() + SQLITE_BUSY_WAIT_MS);
+      for (const outcome of await Promise.all(writes)) expect(outcome).toMatchObject({ driverError: { code: 'SQLITE_BUSY' } });
+      // The two behind it were past their bound at their turn: refused without asking again.
+      expect([asked.get('in-line-2'), asked.get('in-line-3')]).toEqual([1, 1]);
+    } finally {
+      vi.useRealTimers();
+      stop();
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+  });
+
   it('gives a statement one bound for its wait at the gate and its busy retries together', async () => {
     const holder = new Database(db.url.slice('sqlite:'.length));
     vi.useFakeTimers({ toFake: ['Date'] });
