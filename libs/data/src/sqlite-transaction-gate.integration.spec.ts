@@ -20,6 +20,30 @@ function step(): { reached: Promise<void>; reach: () => void } {
 }
 
 /**
+ * A transaction of `inTransaction` with a read done, held open until `end` — which makes it throw
+ * `error` when given one (it rolls back), else commit. Resolves once the transaction is open.
+ */
+async function transactionHeldOpen(db: TestDatabase): Promise<{ done: Promise<void>; end: (error?: Error) => void }> {
+  const inside = step();
+  const ended = step();
+  let failure: Error | undefined;
+  const done = inTransaction(db.data.dataSource, async (manager) => {
+    await manager.query('SELECT COUNT(*) FROM live_sessions');
+    inside.reach();
+    await ended.reached;
+    if (failure) throw failure;
+  });
+  await inside.reached;
+  return {
+    done,
+    end: (error) => {
+      failure = error;
+      ended.reach();
+    },
+  };
+}
+
+/**
  * SQLite is one connection per process: a statement sent while another request's transaction is open
  * must not run inside it (it would be undone by that transaction's rollback after its caller was told it
  * was done).
@@ -34,18 +58,10 @@ describe('SQLite: one transaction at a time on the connection, and nothing else 
   });
 
   it('keeps a session created while another transaction was open, though that transaction rolls back', async () => {
-    const inside = step();
-    const fail = step();
-    const transaction = inTransaction(db.data.dataSource, async (manager) => {
-      await manager.query('SELECT COUNT(*) FROM live_sessions');
-      inside.reach();
-      await fail.reached;
-      throw new Error('refused by the transaction’s own rule');
-    });
-    await inside.reached;
+    const transaction = await transactionHeldOpen(db);
     const created = db.data.liveSessions.create({ id: 'created-meanwhile', sourceIp: '127.0.0.1' });
-    fail.reach();
-    await expect(transaction).rejects.toThrow(/refused/);
+    transaction.end(new Error('refused by the transaction’s own rule'));
+    await expect(transaction.done).rejects.toThrow(/refused/);
     await created;
     expect(await db.data.liveSessions.find('created-meanwhile')).toMatchObject({ id: 'created-meanwhile' });
   });
@@ -179,20 +195,13 @@ describe('SQLite: one transaction at a time on the connection, and nothing else 
     const holder = new Database(db.url.slice('sqlite:'.length));
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
-      const inside = step();
-      const release = step();
-      const transaction = inTransaction(db.data.dataSource, async (manager) => {
-        await manager.query('SELECT COUNT(*) FROM live_sessions');
-        inside.reach();
-        await release.reached;
-      });
-      await inside.reached;
+      const transaction = await transactionHeldOpen(db);
       const write = db.data.liveSessions.create({ id: 'past-its-bound', sourceIp: '127.0.0.1' });
       holder.exec('BEGIN IMMEDIATE');
       // The write waited its whole bound at the gate; refused busy after it, it is not given a new one.
       vi.setSystemTime(Date.now() + SQLITE_BUSY_WAIT_MS);
-      release.reach();
-      await transaction;
+      transaction.end();
+      await transaction.done;
       await expect(write).rejects.toMatchObject({ driverError: { code: 'SQLITE_BUSY' } });
     } finally {
       vi.useRealTimers();
